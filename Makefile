@@ -1,0 +1,120 @@
+# kplan — build, test, demo, install.  `make help` lists the targets.
+#
+#   make            build build/kplan and build/kplan.so
+#   make test       all tests (TAP through prove); SAN=1 for ASan+UBSan
+#   make demo       import examples/, show what was imported
+#
+# Missing Debian -dev packages are installed with apt-get (as root).
+
+SAN ?= 0
+CC ?= cc
+PREFIX ?= /usr/local
+
+ifeq ($(SAN),1)
+BUILD := build/san
+OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+else
+BUILD := build
+OPT := -O2 -g
+endif
+
+CFLAGS_ALL := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fPIC $(OPT) $(CFLAGS)
+LDFLAGS_ALL := $(OPT) $(LDFLAGS)
+LIBS := -lsqlite3 -lyaml -lcsv -lm
+
+BUILD_DEPS := libsqlite3-dev libyaml-dev libcsv-dev
+TEST_DEPS := sqlite3 perl
+
+LIB_SRC := common/kp.c common/db.c \
+	importers/quantity.c importers/ydom.c importers/k8s.c importers/csv.c importers/requests.c \
+	importers/import.c planner/udf.c
+CLI_SRC := $(wildcard cli/*.c)
+EXT_SRC := planner/udf.c importers/quantity.c common/kp.c
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/schema_sql.o
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+EXT_OBJ := $(BUILD)/obj/ext/udf.o $(BUILD)/obj/importers/quantity.o $(BUILD)/obj/common/kp.o
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps test-deps test demo clean install help
+.DEFAULT_GOAL := all
+
+all: $(BUILD)/kplan $(BUILD)/kplan.so
+
+deps:
+	@sh scripts/deps.sh $(BUILD_DEPS)
+
+test-deps:
+	@sh scripts/deps.sh $(TEST_DEPS)
+
+$(BUILD)/gen/schema_sql.c: schema/schema.sql scripts/embed.sh | deps
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh kp_schema_sql schema/schema.sql > $@
+
+$(BUILD)/obj/gen/schema_sql.o: $(BUILD)/gen/schema_sql.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+# library objects use the SQLite core API
+$(BUILD)/obj/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -MMD -MP -c $< -o $@
+
+# the extension's copy of udf.c goes through sqlite3_api
+$(BUILD)/obj/ext/udf.o: planner/udf.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/libkplan.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/kplan: $(CLI_OBJ) $(BUILD)/libkplan.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(BUILD)/libkplan.a $(LIBS)
+
+$(BUILD)/kplan.so: $(EXT_OBJ)
+	$(CC) $(LDFLAGS_ALL) -shared -o $@ $(EXT_OBJ) -lm
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkplan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# Tests: C unit tests and shell end-to-end tests, all TAP, run by prove.
+# KP_SHARED_DATA points at ../shared/data; tests skip (and say so) without it.
+test: all $(UNIT_BIN) test-deps
+	@KPLAN=$(abspath $(BUILD)/kplan) KPLAN_SO=$(abspath $(BUILD)/kplan.so) SAN=$(SAN) \
+	 KP_SHARED_DATA=$${KP_SHARED_DATA:-$(abspath ../shared/data)} KP_TMP=$(abspath $(BUILD)/tmp) \
+	 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	 prove -j2 --exec '' $(UNIT_BIN) $(sort $(wildcard tests/t/*.t))
+
+demo: all
+	@rm -f $(BUILD)/demo.db $(BUILD)/demo.db-wal $(BUILD)/demo.db-shm
+	$(BUILD)/kplan import $(BUILD)/demo.db examples/
+	$(BUILD)/kplan query $(BUILD)/demo.db \
+	  "SELECT n.name AS node, max(CASE WHEN l.key = 'topology.kubernetes.io/zone' THEN l.value END) AS zone, \
+	          (SELECT allocatable FROM node_resource r WHERE r.node_id = n.id AND resource = 'cpu') AS cpu_m, \
+	          (SELECT count(*) FROM pod p WHERE p.node_name = n.name AND p.phase NOT IN ('Succeeded','Failed')) AS pods, \
+	          n.unschedulable AS cordoned \
+	   FROM node n LEFT JOIN node_label l ON l.node_id = n.id GROUP BY n.id ORDER BY n.name"
+	$(BUILD)/kplan query $(BUILD)/demo.db \
+	  "SELECT p.namespace, p.name AS pending_pod, pr.priority, \
+	          (SELECT group_concat(resource || '=' || value, ' ') FROM class_request r WHERE r.class_id = p.class_id) AS requests \
+	   FROM pod p JOIN pod_priority pr ON pr.pod_id = p.id WHERE p.node_name IS NULL ORDER BY pr.priority DESC, p.id"
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/kplan
+	install -m 755 $(BUILD)/kplan $(DESTDIR)$(PREFIX)/bin/kplan
+	install -m 644 $(BUILD)/kplan.so $(DESTDIR)$(PREFIX)/lib/kplan/kplan.so
+
+clean:
+	rm -rf build
+
+help:
+	@echo "make [all]          build build/kplan and build/kplan.so"
+	@echo "make test [SAN=1]   run every test (SAN=1: AddressSanitizer + UBSan build in build/san)"
+	@echo "make demo           import examples/ into build/demo.db and show it"
+	@echo "make install [PREFIX=/usr/local] [DESTDIR=]"
+	@echo "make clean"

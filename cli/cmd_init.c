@@ -1,0 +1,36 @@
+/*
+ * cmd_init.c — `kplan init DB`: create a kplan database (idempotent).
+ */
+#include "cli.h"
+#include "../common/db.h"
+
+#include <string.h>
+
+const char cmd_init_help[] =
+	"usage: kplan init DB\n"
+	"\n"
+	"Create the kplan schema in DB (a SQLite file).  Running it on an existing kplan\n"
+	"database does nothing; a database of a newer kplan, or a SQLite file that is not\n"
+	"a kplan database, is refused.  Every other command creates DB the same way when\n"
+	"the file does not exist yet.\n"
+	"\n"
+	"Example:\n"
+	"  kplan init cluster.db\n";
+
+int cmd_init(int argc, char **argv)
+{
+	if (kp_cli_wants_help(argc, argv, cmd_init_help))
+		return KP_EXIT_OK;
+	if (argc != 2 || argv[1][0] == '-')
+		return kp_cli_usage("init", argc < 2 ? "missing DB" : argc > 2 ? "too many arguments"
+									   : "unknown option '%s'", argv[1]);
+	kp_err err = { 0 };
+	sqlite3 *db;
+	int created;
+	if (kp_db_open(argv[1], KP_DB_CREATE, &db, &created, &err) != KP_OK)
+		return kp_cli_fail(&err);
+	kp_db_close(db);
+	printf("%s %s (schema version %d)\n", created ? "created" : "already initialised:", argv[1],
+	       KP_SCHEMA_VERSION);
+	return KP_EXIT_OK;
+}

@@ -1,0 +1,142 @@
+/*
+ * main.c — `kplan <command> [options]`: the command table, help, version,
+ * and the one place that exits.  Commands live in cli/cmd_<verb>.c.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <unistd.h>
+#include <time.h>
+
+static int cmd_help(int argc, char **argv);
+static const char cmd_help_help[] =
+	"usage: kplan help [COMMAND]\n"
+	"\n"
+	"Show the list of commands, or the help of one command (same as 'kplan COMMAND --help').\n";
+
+static const kp_command commands[] = {
+	{ "init", cmd_init, cmd_init_help, "create a kplan database (idempotent)" },
+	{ "import", cmd_import, cmd_import_help, "load Kubernetes YAML/JSON, CSV or openb files, in one transaction" },
+	{ "query", cmd_query, cmd_query_help, "run SQL with kplan's functions; table, csv, json or markdown out" },
+	{ "help", cmd_help, cmd_help_help, "show help for kplan or one command" },
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void print_usage(FILE *f)
+{
+	fprintf(f, "usage: kplan [--version] [--help] <command> [options]\n\n"
+		   "kplan plans where kube-scheduler would place every pod of a cluster, offline, in SQLite.\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nSee 'kplan help <command>' or 'kplan <command> --help' for one command.\n"
+		   "Exit status: 0 ok, 1 error, 2 unschedulable pods (plan --fail-on-unschedulable),\n"
+		   "3 database busy, 64 usage error, 130 interrupted.\n");
+}
+
+static const kp_command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	if (kp_cli_wants_help(argc, argv, cmd_help_help))
+		return KP_EXIT_OK;
+	if (argc < 2) {
+		print_usage(stdout);
+		return KP_EXIT_OK;
+	}
+	if (argc > 2)
+		return kp_cli_usage("help", "too many arguments");
+	const kp_command *c = find_command(argv[1]);
+	if (!c)
+		return kp_cli_usage("help", "'%s' is not a kplan command", argv[1]);
+	fputs(c->help, stdout);
+	return KP_EXIT_OK;
+}
+
+int kp_cli_exit_code(int code)
+{
+	switch (code) {
+	case KP_OK: return KP_EXIT_OK;
+	case KP_BUSY: return KP_EXIT_BUSY;
+	case KP_USAGE: return KP_EXIT_USAGE;
+	case KP_INTR: return KP_EXIT_INTERRUPTED;
+	default: return KP_EXIT_ERROR;
+	}
+}
+
+int kp_cli_fail(const kp_err *err)
+{
+	char buf[4096];
+	fprintf(stderr, "kplan: %s\n", kp_err_format(err, buf, sizeof buf));
+	return kp_cli_exit_code(err->code ? err->code : KP_ERROR);
+}
+
+int kp_cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "kplan %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nsee 'kplan %s --help'\n", cmd);
+	return KP_EXIT_USAGE;
+}
+
+int kp_cli_wants_help(int argc, char **argv, const char *help)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(help, stdout);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int kp_cli_progress_enabled(int quiet) { return !quiet && isatty(STDERR_FILENO); }
+
+double kp_cli_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_usage(stderr);
+		return KP_EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("kplan %s\n", KPLAN_VERSION);
+		return KP_EXIT_OK;
+	}
+	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+		print_usage(stdout);
+		return KP_EXIT_OK;
+	}
+	const kp_command *c = find_command(name);
+	if (!c) {
+		fprintf(stderr, "kplan: '%s' is not a kplan command. See 'kplan --help'.\n", name);
+		return KP_EXIT_USAGE;
+	}
+	int rc = c->fn(argc - 1, argv + 1);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "kplan: error writing output\n");
+		return rc ? rc : KP_EXIT_ERROR;
+	}
+	exit(rc);
+}

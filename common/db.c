@@ -1,0 +1,157 @@
+/*
+ * db.c — opening kplan databases (see db.h).
+ */
+#include "db.h"
+#include "../planner/udf.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+
+#define BUSY_TIMEOUT_MS 10000
+
+static int fail(sqlite3 *db, kp_err *err, const char *path, const char *what)
+{
+	int rc = db ? sqlite3_errcode(db) : SQLITE_CANTOPEN;
+	int code = rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? KP_BUSY : KP_IO;
+	if (rc == SQLITE_NOTADB)
+		return kp_err_set(err, KP_IO, "'%s' is not a database", path);
+	if (code == KP_BUSY)
+		return kp_err_set(err, KP_BUSY, "database '%s' is busy (another kplan is writing to it); "
+				  "waited %d s", path, BUSY_TIMEOUT_MS / 1000);
+	return kp_err_set(err, code, "%s '%s': %s", what, path, db ? sqlite3_errmsg(db) : "out of memory");
+}
+
+static int query_int(sqlite3 *db, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int64(s, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err *err)
+{
+	sqlite3 *db = NULL;
+	struct stat st;
+	int existed = stat(path, &st) == 0;
+	*out = NULL;
+	if (created)
+		*created = 0;
+	if (existed && S_ISDIR(st.st_mode))
+		return kp_err_set(err, KP_IO, "'%s' is a directory, not a database file", path);
+	if (!existed && !(flags & KP_DB_CREATE))
+		return kp_err_set(err, KP_IO, "no such database '%s' (create it with 'kplan init %s' or "
+				  "'kplan import %s FILE...')", path, path, path);
+	int oflags = (flags & KP_DB_READONLY) ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
+		int rc = fail(db, err, path, "cannot open database");
+		sqlite3_close(db);
+		return rc;
+	}
+	if (!existed && created)
+		*created = 1;
+	sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(db, 0);
+	int64_t version = 0, tables = 0;
+	int rc = query_int(db, "PRAGMA user_version", &version);
+	if (rc == SQLITE_OK)
+		rc = query_int(db, "SELECT count(*) FROM sqlite_schema", &tables);
+	if (rc != SQLITE_OK) {
+		rc = fail(db, err, path, "cannot read database");
+		sqlite3_close(db);
+		return rc;
+	}
+	if (version > KP_SCHEMA_VERSION) {
+		sqlite3_close(db);
+		return kp_err_set(err, KP_IO, "database '%s' has schema version %lld, newer than this kplan "
+				  "understands (%d): upgrade kplan", path, (long long)version, KP_SCHEMA_VERSION);
+	}
+	if (version == 0 && tables > 0) {
+		sqlite3_close(db);
+		return kp_err_set(err, KP_IO, "'%s' is an SQLite database but not a kplan database", path);
+	}
+	if (version == 0) {
+		if (flags & KP_DB_READONLY) {
+			sqlite3_close(db);
+			return kp_err_set(err, KP_IO, "'%s' is empty, not a kplan database", path);
+		}
+		/* a new database: WAL first (it cannot change inside a transaction) */
+		char *msg = NULL;
+		if (sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, &msg) != SQLITE_OK ||
+		    kp_db_begin(db, err) != KP_OK ||
+		    sqlite3_exec(db, kp_schema_sql, NULL, NULL, &msg) != SQLITE_OK) {
+			if (!err->code)
+				kp_err_set(err, KP_IO, "cannot create the schema in '%s': %s", path,
+					   msg ? msg : sqlite3_errmsg(db));
+			sqlite3_free(msg);
+			kp_db_rollback(db);
+			sqlite3_close(db);
+			return err->code;
+		}
+		char sql[160];
+		snprintf(sql, sizeof sql,
+			 "PRAGMA user_version=%d; INSERT INTO meta(key, value) VALUES('created_by', 'kplan %s');",
+			 KP_SCHEMA_VERSION, KPLAN_VERSION);
+		if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK || kp_db_commit(db, err) != KP_OK) {
+			if (!err->code)
+				kp_err_set(err, KP_IO, "cannot create the schema in '%s': %s", path, msg ? msg : "");
+			sqlite3_free(msg);
+			kp_db_rollback(db);
+			sqlite3_close(db);
+			return err->code;
+		}
+	}
+	if (!(flags & KP_DB_READONLY))
+		sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
+	if (kp_udf_register(db) != SQLITE_OK) {
+		sqlite3_close(db);
+		return kp_err_set(err, KP_NOMEM, "cannot register kplan SQL functions");
+	}
+	*out = db;
+	return KP_OK;
+}
+
+void kp_db_close(sqlite3 *db)
+{
+	if (db)
+		sqlite3_close(db);
+}
+
+int kp_db_begin(sqlite3 *db, kp_err *err)
+{
+	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		return KP_OK;
+	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		return kp_err_set(err, KP_BUSY, "database is busy (another kplan is writing to it); waited %d s",
+				  BUSY_TIMEOUT_MS / 1000);
+	if (rc == SQLITE_READONLY)
+		return kp_err_set(err, KP_IO, "database is read-only: %s", sqlite3_errmsg(db));
+	return kp_err_set(err, KP_IO, "cannot start a transaction: %s", sqlite3_errmsg(db));
+}
+
+int kp_db_commit(sqlite3 *db, kp_err *err)
+{
+	int rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		return KP_OK;
+	int code = rc == SQLITE_BUSY ? KP_BUSY : KP_IO;
+	kp_err_set(err, code, "cannot commit: %s", sqlite3_errmsg(db));
+	kp_db_rollback(db);
+	return code;
+}
+
+void kp_db_rollback(sqlite3 *db)
+{
+	if (!sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+}

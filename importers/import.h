@@ -1,0 +1,83 @@
+/*
+ * import.h — one import batch: everything below the given paths goes into
+ * the database in ONE transaction, or nothing does.
+ *
+ *   kp_import *imp;
+ *   kp_import_begin(db, &opts, &imp, &err);
+ *   kp_import_path(imp, "cluster/", &err);   // files, directories, "-"
+ *   kp_import_finish(imp, &err);             // expand workloads, COMMIT
+ *   kp_import_free(imp);                     // ROLLBACK if not finished
+ *
+ * The format readers (k8s.c for YAML/JSON, csv.c for CSV) turn text into
+ * kp_node_in / kp_pod_in structs (model.h) and hand them to kp_import_node /
+ * kp_import_pod; other kinds have their own kp_import_* entry points.
+ */
+#ifndef KP_IMPORT_H
+#define KP_IMPORT_H
+
+#include <stdio.h>
+#include <sqlite3.h>
+#include "../common/kp.h"
+#include "model.h"
+
+typedef struct kp_import kp_import;
+
+/* Called for every object skipped with --skip-invalid (err says why). */
+typedef void (*kp_import_warn_fn)(void *ctx, const kp_err *err);
+
+typedef struct kp_import_opts {
+	int skip_invalid;           /* report bad objects and go on */
+	const char *format;         /* NULL = detect; "yaml", "json", "csv", "openb" */
+	kp_import_warn_fn warn;     /* may be NULL */
+	void *warn_ctx;
+} kp_import_opts;
+
+typedef struct kp_import_stats {
+	long nodes, pods, generated_pods, workloads, priority_classes, pdbs, services,
+	     namespaces, scheduler_configs, skipped_kinds, invalid, files;
+	long long bytes;
+} kp_import_stats;
+
+int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp_err *err);
+/* A file, a directory (recursively, sorted; *.yaml *.yml *.json *.csv) or "-" (stdin). */
+int kp_import_path(kp_import *imp, const char *path, kp_err *err);
+/* Import a buffer already in memory; name is used in messages. */
+int kp_import_buffer(kp_import *imp, const char *name, const char *data, size_t len, kp_err *err);
+int kp_import_finish(kp_import *imp, kp_err *err);
+void kp_import_free(kp_import *imp);      /* rolls back an unfinished batch; NULL ok */
+const kp_import_stats *kp_import_get_stats(const kp_import *imp);
+int64_t kp_import_batch_id(const kp_import *imp);
+
+/* --- for the format readers --- */
+
+/* The arena for one object; the reader resets it between objects. */
+kp_arena *kp_import_arena(kp_import *imp);
+
+/* Store one object.  file names the source for messages and the `source`
+ * column.  Returns KP_OK or an error (duplicate in this batch, I/O). */
+int kp_import_node(kp_import *imp, const char *file, const kp_node_in *n, kp_err *err);
+int kp_import_pod(kp_import *imp, const char *file, const kp_pod_in *p, kp_err *err);
+int kp_import_workload(kp_import *imp, const char *file, const kp_workload_in *w, kp_err *err);
+int kp_import_priority_class(kp_import *imp, const char *file, const kp_priority_class_in *pc, kp_err *err);
+int kp_import_pdb(kp_import *imp, const char *file, const kp_pdb_in *pdb, kp_err *err);
+int kp_import_service(kp_import *imp, const char *file, const kp_service_in *svc, kp_err *err);
+int kp_import_namespace(kp_import *imp, const char *file, const kp_namespace_in *ns, kp_err *err);
+int kp_import_sched_config(kp_import *imp, const char *file, const kp_sched_config_in *sc, kp_err *err);
+
+/* YAML/JSON reader (k8s.c). */
+int kp_k8s_read(kp_import *imp, const char *file, const char *data, size_t len, kp_err *err);
+
+/* An object could not be read.  With skip_invalid: report it through the
+ * warn callback, count it, clear err and return KP_OK; otherwise return
+ * err->code so the caller stops.  err must be set and located. */
+int kp_import_invalid(kp_import *imp, kp_err *err);
+
+/* Count an object of a kind kplan does not use (ConfigMap, CRDs, ...). */
+void kp_import_skipped(kp_import *imp, const char *kind);
+
+/* CSV reader (csv.c): format NULL/"csv" detects by header; "openb" forces the
+ * openb trace mapping. */
+int kp_csv_read(kp_import *imp, const char *file, const char *data, size_t len,
+		const char *format, kp_err *err);
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * model.h — the normalised objects the importers produce and store.c writes.
+ *
+ * Both the YAML/JSON importer (k8s.c) and the CSV importer (csv.c) fill these
+ * structs; every string and array lives in the caller's kp_arena and is only
+ * valid until that arena is reset (one object at a time).  Quantities are
+ * already integers: CPU in millicores, memory and storage in bytes, other
+ * resources in their base unit (see quantity.h).
+ *
+ * A NULL array pointer with n == 0 means "absent"; where Kubernetes tells an
+ * absent list from an empty one (label selectors), a separate flag says so.
+ */
+#ifndef KP_MODEL_H
+#define KP_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct kp_pos { unsigned line, col; } kp_pos;   /* 1-based; 0 = unknown */
+
+typedef struct kp_kv { const char *key, *value; } kp_kv;
+typedef struct kp_kvs { kp_kv *v; size_t n; } kp_kvs;
+
+typedef struct kp_strs { const char **v; size_t n; } kp_strs;
+
+/* One resource amount: name ("cpu", "memory", "nvidia.com/gpu") and value. */
+typedef struct kp_res { const char *name; int64_t value; } kp_res;
+typedef struct kp_ress { kp_res *v; size_t n; } kp_ress;
+
+/* A label selector requirement; matchLabels {k: v} become {k, "In", [v]}. */
+typedef struct kp_req {
+	const char *key;
+	const char *op;          /* In, NotIn, Exists, DoesNotExist (Gt, Lt for node terms) */
+	kp_strs values;
+} kp_req;
+typedef struct kp_selector {
+	int present;             /* 0: null selector (matches nothing); 1: given ({} matches all) */
+	kp_req *reqs;
+	size_t n;
+} kp_selector;
+
+typedef struct kp_taint { const char *key, *value, *effect; } kp_taint;
+
+typedef struct kp_image { kp_strs names; int64_t size_bytes; } kp_image;
+
+typedef struct kp_node_in {
+	kp_pos pos;
+	const char *name, *uid;
+	int64_t created;          /* Unix seconds, INT64_MIN when absent */
+	int unschedulable;
+	kp_kvs labels;
+	kp_taint *taints; size_t ntaints;
+	kp_ress allocatable, capacity;
+	kp_image *images; size_t nimages;
+} kp_node_in;
+
+typedef struct kp_toleration {
+	const char *key, *op, *value, *effect;   /* NULL when absent; op defaults to Equal */
+	int64_t seconds;                          /* INT64_MIN when absent */
+} kp_toleration;
+
+/* One nodeSelectorTerm (or a preferred term's preference). */
+typedef struct kp_node_term {
+	int64_t weight;          /* preferred terms only; 0 for required */
+	kp_req *exprs; size_t nexprs;     /* matchExpressions (label keys) */
+	kp_req *fields; size_t nfields;   /* matchFields (metadata.name) */
+} kp_node_term;
+
+/* One pod (anti-)affinity term, required or preferred. */
+typedef struct kp_pod_term {
+	int anti;                /* 0 podAffinity, 1 podAntiAffinity */
+	int required;            /* 1 requiredDuringScheduling..., 0 preferred */
+	int64_t weight;          /* preferred only */
+	const char *topology_key;
+	kp_selector selector;
+	kp_strs namespaces;
+	kp_selector ns_selector; /* present=0: null */
+	kp_strs match_label_keys, mismatch_label_keys;
+} kp_pod_term;
+
+typedef struct kp_spread {
+	int64_t max_skew;
+	const char *topology_key;
+	const char *when_unsatisfiable;   /* DoNotSchedule | ScheduleAnyway */
+	kp_selector selector;
+	int64_t min_domains;              /* 0 when absent (means 1) */
+	const char *node_affinity_policy; /* NULL = Honor */
+	const char *node_taints_policy;   /* NULL = Ignore */
+	kp_strs match_label_keys;
+} kp_spread;
+
+typedef struct kp_port {
+	const char *host_ip;     /* NULL = 0.0.0.0 */
+	const char *protocol;    /* TCP default */
+	int64_t host_port, container_port;
+} kp_port;
+
+enum { KP_CONTAINER_APP = 0, KP_CONTAINER_INIT = 1, KP_CONTAINER_SIDECAR = 2 };
+
+typedef struct kp_container {
+	const char *name, *image;
+	int kind;                /* KP_CONTAINER_* (sidecar = init with restartPolicy Always) */
+	kp_ress requests, limits;
+	kp_port *ports; size_t nports;
+} kp_container;
+
+typedef struct kp_owner { const char *kind, *name, *uid; } kp_owner;
+
+typedef struct kp_pod_in {
+	kp_pos pos;
+	const char *namespace_, *name, *uid;
+	const char *node_name;       /* spec.nodeName, NULL when pending */
+	const char *nominated_node;  /* status.nominatedNodeName */
+	const char *phase;           /* status.phase, NULL = Pending */
+	int64_t created, start_time; /* Unix seconds, INT64_MIN when absent */
+	int terminating;             /* metadata.deletionTimestamp set */
+	kp_kvs labels;
+	kp_owner owner;              /* the controller ownerReference, fields NULL when none */
+	const char *scheduler_name;  /* NULL = default-scheduler */
+	int has_priority; int64_t priority;
+	const char *priority_class;
+	const char *preemption_policy;
+	int host_network;
+	int scheduling_gates;        /* count of spec.schedulingGates */
+	int pvc_volumes;             /* count of persistentVolumeClaim/ephemeral volumes */
+	kp_container *containers; size_t ncontainers;   /* app, init and sidecar, in spec order */
+	kp_ress overhead;
+	kp_kvs node_selector;
+	kp_toleration *tolerations; size_t ntolerations;
+	int has_required_node_affinity;                  /* required set (even with 0 terms) */
+	kp_node_term *required_terms; size_t nrequired;
+	kp_node_term *preferred_terms; size_t npreferred;
+	kp_pod_term *pod_terms; size_t npod_terms;
+	kp_spread *spreads; size_t nspreads;
+} kp_pod_in;
+
+/*
+ * Effective requests of a pod (semantics §4.1): max(sum of app containers and
+ * sidecars, each init container stage) + overhead, for every resource named
+ * anywhere.  A container with a limit but no request for a resource requests
+ * the limit (API defaulting).  Zero amounts are kept out.  With nonzero=1 a
+ * container without a cpu (memory) request counts 100m (200Mi) — the
+ * scoring-only "non-zero" request of §4.2; only cpu and memory are returned
+ * then.  The result is sorted by resource name and allocated in arena a.
+ * Returns KP_OK, KP_NOMEM or KP_RANGE (sum overflows int64).
+ */
+struct kp_arena;
+struct kp_err;
+int kp_pod_requests(const kp_pod_in *pod, int nonzero, struct kp_arena *a, kp_ress *out,
+		    struct kp_err *err);
+
+#define KP_DEFAULT_MILLI_CPU_REQUEST 100
+#define KP_DEFAULT_MEMORY_REQUEST (200LL * 1024 * 1024)
+
+/* Deployment, ReplicaSet, StatefulSet, Job, ReplicationController, DaemonSet. */
+typedef struct kp_workload_in {
+	kp_pos pos;
+	const char *kind, *api_version, *namespace_, *name, *uid;
+	int64_t created;
+	int64_t replicas;        /* desired pods now (Job: parallelism capped; suspended = 0); -1 DaemonSet */
+	kp_selector selector;    /* defaulted to the template labels when absent */
+	kp_owner owner;          /* controller ownerReference (a ReplicaSet's Deployment) */
+	kp_pod_in tmpl;          /* the pod template: labels and spec (name NULL) */
+} kp_workload_in;
+
+typedef struct kp_priority_class_in {
+	kp_pos pos;
+	const char *name, *preemption_policy, *description;
+	int64_t value;
+	int global_default;
+} kp_priority_class_in;
+
+typedef struct kp_pdb_in {
+	kp_pos pos;
+	const char *namespace_, *name, *api_version;
+	const char *min_available, *max_unavailable;   /* "2" or "50%", NULL when absent */
+	kp_selector selector;
+	int has_status;
+	int64_t disruptions_allowed, current_healthy, desired_healthy, expected_pods;
+	kp_strs disrupted_pods;
+} kp_pdb_in;
+
+typedef struct kp_service_in {
+	kp_pos pos;
+	const char *namespace_, *name;
+	int has_selector;
+	kp_kvs selector;
+} kp_service_in;
+
+typedef struct kp_namespace_in {
+	kp_pos pos;
+	const char *name;
+	kp_kvs labels;
+} kp_namespace_in;
+
+typedef struct kp_sched_config_in {
+	kp_pos pos;
+	const char *api_version;
+	const char *json;        /* the whole document as JSON */
+	unsigned doc;            /* document index in its file */
+} kp_sched_config_in;
+
+#endif

@@ -1,0 +1,564 @@
+/*
+ * ydom.c — YAML/JSON documents as trees (see ydom.h), built from libyaml's
+ * event stream with an explicit stack (no recursion on input depth), bounded
+ * depth and bounded alias expansion.
+ */
+#include "ydom.h"
+
+#include <yaml.h>
+#include <string.h>
+#include <stdio.h>
+
+/* ---- anchors: hash chained by index, truncatable (newest entries last) ---- */
+
+typedef struct anchor { char *name; kp_ynode *node; int next; } anchor;
+
+typedef struct anchors {
+	anchor *v;
+	size_t n, cap;
+	int *buckets;            /* 1024 heads, -1 = empty */
+} anchors;
+
+#define ANCHOR_BUCKETS 1024
+
+static int anchors_init(anchors *t)
+{
+	memset(t, 0, sizeof *t);
+	t->buckets = kp_malloc(sizeof(int) * ANCHOR_BUCKETS);
+	if (!t->buckets)
+		return KP_NOMEM;
+	for (int i = 0; i < ANCHOR_BUCKETS; i++)
+		t->buckets[i] = -1;
+	return KP_OK;
+}
+
+static unsigned anchor_hash(const char *s) { return (unsigned)(kp_hash64(s, strlen(s), 0) % ANCHOR_BUCKETS); }
+
+static int anchors_add(anchors *t, const char *name, kp_ynode *node)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		anchor *v = kp_realloc(t->v, cap * sizeof *v);
+		if (!v)
+			return KP_NOMEM;
+		t->v = v;
+		t->cap = cap;
+	}
+	char *copy = kp_strdup(name);
+	if (!copy)
+		return KP_NOMEM;
+	unsigned h = anchor_hash(name);
+	t->v[t->n] = (anchor){ copy, node, t->buckets[h] };
+	t->buckets[h] = (int)t->n;
+	t->n++;
+	return KP_OK;
+}
+
+static kp_ynode *anchors_find(const anchors *t, const char *name)
+{
+	for (int i = t->buckets[anchor_hash(name)]; i >= 0; i = t->v[i].next)
+		if (strcmp(t->v[i].name, name) == 0)
+			return t->v[i].node;
+	return NULL;
+}
+
+static void anchors_truncate(anchors *t, size_t n)
+{
+	while (t->n > n) {
+		anchor *e = &t->v[--t->n];
+		t->buckets[anchor_hash(e->name)] = e->next;
+		kp_free(e->name);
+	}
+}
+
+static void anchors_release(anchors *t)
+{
+	anchors_truncate(t, 0);
+	kp_free(t->v);
+	kp_free(t->buckets);
+}
+
+/* ---- builder ---- */
+
+typedef struct frame {
+	kp_ynode *node;
+	size_t first;            /* index of this frame's first child in the child stack */
+	int streaming;           /* this is the root's `items` sequence, delivered item by item */
+} frame;
+
+typedef struct builder {
+	const char *file;
+	kp_err *err;
+	kp_arena doc_arena, item_arena;
+	anchors anchors;
+	frame *frames;
+	size_t nframes, cap_frames;
+	kp_ynode **kids;         /* children of all open frames, stacked */
+	size_t nkids, cap_kids;
+	kp_ynode *root;
+	/* streaming of List items */
+	const char *root_kind;   /* value of the root mapping's `kind`, when seen */
+	int streamed;            /* items were delivered */
+	unsigned doc;
+	kp_arena *user_arena;
+	kp_yobj_fn fn;
+	void *ctx;
+	size_t item_anchor_mark;
+} builder;
+
+static int fail_at(builder *b, int code, unsigned line, unsigned col, const char *fmt, const char *arg)
+{
+	kp_err_set(b->err, code, fmt, arg);
+	kp_err_locate(b->err, b->file, line, col, NULL);
+	return code;
+}
+
+static int in_stream_item(const builder *b)
+{
+	for (size_t i = 0; i < b->nframes; i++)
+		if (b->frames[i].streaming)
+			return 1;
+	return 0;
+}
+
+static kp_arena *node_arena(builder *b) { return in_stream_item(b) ? &b->item_arena : &b->doc_arena; }
+
+static kp_ynode *new_node(builder *b, int type, const yaml_mark_t *m)
+{
+	kp_ynode *n = kp_arena_alloc(node_arena(b), sizeof *n);
+	if (!n) {
+		kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+		return NULL;
+	}
+	n->type = (uint8_t)type;
+	n->line = (unsigned)m->line + 1;
+	n->col = (unsigned)m->column + 1;
+	n->weight = 1;
+	return n;
+}
+
+static int push_kid(builder *b, kp_ynode *n)
+{
+	if (b->nkids == b->cap_kids) {
+		size_t cap = b->cap_kids ? b->cap_kids * 2 : 256;
+		kp_ynode **v = kp_realloc(b->kids, cap * sizeof *v);
+		if (!v)
+			return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+		b->kids = v;
+		b->cap_kids = cap;
+	}
+	b->kids[b->nkids++] = n;
+	return KP_OK;
+}
+
+static int deliver(builder *b, kp_ynode *obj, int in_list)
+{
+	kp_yobj_info info = { b->doc, in_list, NULL };
+	if (in_list && b->root_kind)
+		info.list_kind = b->root_kind;
+	kp_arena_reset(b->user_arena);
+	int rc = b->fn(b->ctx, obj, &info, b->err);
+	if (rc != KP_OK && b->err->code == KP_OK)
+		kp_err_set(b->err, rc, "import stopped");
+	return rc;
+}
+
+static int ends_with_list(const char *s)
+{
+	size_t n = strlen(s);
+	return n >= 4 && strcmp(s + n - 4, "List") == 0;
+}
+
+/* A finished node goes to its parent (or becomes the root). */
+static int attach(builder *b, kp_ynode *n)
+{
+	if (n->weight > KP_YAML_MAX_WEIGHT)
+		return fail_at(b, KP_PARSE, n->line, n->col,
+			       "document too large after alias expansion (over %s nodes)", "20000000");
+	if (b->nframes == 0) {
+		b->root = n;
+		return KP_OK;
+	}
+	frame *f = &b->frames[b->nframes - 1];
+	if (f->streaming) {
+		int rc = deliver(b, n, 1);
+		kp_arena_reset(&b->item_arena);
+		anchors_truncate(&b->anchors, b->item_anchor_mark);
+		b->streamed = 1;
+		return rc;
+	}
+	if (f->node->type == KP_Y_MAP && ((b->nkids - f->first) % 2) == 0 && n->type != KP_Y_SCALAR)
+		return fail_at(b, KP_PARSE, n->line, n->col, "%s", "mapping keys must be scalars");
+	/* remember the root mapping's kind: it decides whether `items` streams */
+	if (b->nframes == 1 && f->node->type == KP_Y_MAP && ((b->nkids - f->first) % 2) == 1 &&
+	    n->type == KP_Y_SCALAR) {
+		kp_ynode *key = b->kids[b->nkids - 1];
+		if (strcmp(key->u.str, "kind") == 0)
+			b->root_kind = n->u.str;
+	}
+	return push_kid(b, n);
+}
+
+static int open_frame(builder *b, kp_ynode *n)
+{
+	if (b->nframes >= KP_YAML_MAX_DEPTH)
+		return fail_at(b, KP_PARSE, n->line, n->col, "nesting deeper than %s levels", "512");
+	if (b->nframes == b->cap_frames) {
+		size_t cap = b->cap_frames ? b->cap_frames * 2 : 32;
+		frame *v = kp_realloc(b->frames, cap * sizeof *v);
+		if (!v)
+			return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+		b->frames = v;
+		b->cap_frames = cap;
+	}
+	int streaming = 0;
+	if (n->type == KP_Y_SEQ && b->nframes == 1) {
+		frame *root = &b->frames[0];
+		if (root->node->type == KP_Y_MAP && ((b->nkids - root->first) % 2) == 1) {
+			kp_ynode *key = b->kids[b->nkids - 1];
+			if (strcmp(key->u.str, "items") == 0 && (!b->root_kind || ends_with_list(b->root_kind)))
+				streaming = 1;
+		}
+	}
+	b->frames[b->nframes++] = (frame){ n, b->nkids, streaming };
+	if (streaming)
+		b->item_anchor_mark = b->anchors.n;
+	n->n = (size_t)-1;       /* open: an alias to it would be a cycle */
+	return KP_OK;
+}
+
+static int close_frame(builder *b)
+{
+	frame f = b->frames[--b->nframes];
+	kp_ynode *n = f.node;
+	size_t count = b->nkids - f.first;
+	kp_arena *a = node_arena(b);
+	uint64_t w = 1;
+	for (size_t i = f.first; i < b->nkids; i++) {
+		w += b->kids[i]->weight;
+		if (w > KP_YAML_MAX_WEIGHT)
+			w = KP_YAML_MAX_WEIGHT + 1;
+	}
+	n->weight = w;
+	if (n->type == KP_Y_SEQ) {
+		n->n = count;
+		n->u.items = count ? kp_arena_alloc(a, count * sizeof *n->u.items) : NULL;
+		if (count && !n->u.items)
+			return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+		if (count)
+			memcpy(n->u.items, b->kids + f.first, count * sizeof *n->u.items);
+	} else {
+		if (count % 2)
+			return fail_at(b, KP_PARSE, n->line, n->col, "%s", "mapping with a key and no value");
+		n->n = count / 2;
+		n->u.pairs = count ? kp_arena_alloc(a, (count / 2) * sizeof *n->u.pairs) : NULL;
+		if (count && !n->u.pairs)
+			return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+		for (size_t i = 0; i < count / 2; i++) {
+			n->u.pairs[i].key = b->kids[f.first + 2 * i];
+			n->u.pairs[i].value = b->kids[f.first + 2 * i + 1];
+		}
+	}
+	b->nkids = f.first;
+	if (f.streaming) {
+		/* the items were delivered one by one; the root keeps an empty list */
+		n->n = 0;
+		n->u.items = NULL;
+	}
+	return attach(b, n);
+}
+
+static void parser_error(builder *b, yaml_parser_t *p)
+{
+	const yaml_mark_t *m = &p->problem_mark;
+	if (p->error == YAML_MEMORY_ERROR) {
+		kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+		return;
+	}
+	if (p->context)
+		kp_err_set(b->err, KP_PARSE, "invalid YAML: %s %s", p->problem ? p->problem : "syntax error",
+			   p->context);
+	else
+		kp_err_set(b->err, KP_PARSE, "invalid YAML: %s", p->problem ? p->problem : "syntax error");
+	kp_err_locate(b->err, b->file, (unsigned)m->line + 1, (unsigned)m->column + 1, NULL);
+}
+
+static int handle_event(builder *b, yaml_event_t *ev)
+{
+	kp_ynode *n;
+	const char *anchor = NULL;
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		b->root = NULL;
+		b->root_kind = NULL;
+		b->streamed = 0;
+		return KP_OK;
+	case YAML_DOCUMENT_END_EVENT: {
+		int rc = KP_OK;
+		if (b->root && b->fn) {
+			int empty = b->root->type == KP_Y_SCALAR && kp_ynode_is_null(b->root);
+			/* a List whose items were streamed has nothing left to deliver */
+			if (!empty && !b->streamed)
+				rc = deliver(b, b->root, 0);
+		}
+		if (b->fn) {
+			kp_arena_reset(&b->doc_arena);
+			anchors_truncate(&b->anchors, 0);
+			b->root = NULL;
+		}
+		b->doc++;
+		return rc;
+	}
+	case YAML_SCALAR_EVENT:
+		n = new_node(b, KP_Y_SCALAR, &ev->start_mark);
+		if (!n)
+			return KP_NOMEM;
+		if (memchr(ev->data.scalar.value, 0, ev->data.scalar.length))
+			return fail_at(b, KP_PARSE, n->line, n->col, "%s", "NUL character in a string");
+		n->u.str = kp_arena_strndup(node_arena(b), (const char *)ev->data.scalar.value,
+					    ev->data.scalar.length);
+		if (!n->u.str)
+			return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+		n->n = ev->data.scalar.length;
+		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ||
+			   ev->data.scalar.style == YAML_ANY_SCALAR_STYLE;
+		anchor = (const char *)ev->data.scalar.anchor;
+		if (anchor && anchors_add(&b->anchors, anchor, n) != KP_OK)
+			return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+		return attach(b, n);
+	case YAML_ALIAS_EVENT:
+		n = anchors_find(&b->anchors, (const char *)ev->data.alias.anchor);
+		if (!n)
+			return fail_at(b, KP_PARSE, (unsigned)ev->start_mark.line + 1,
+				       (unsigned)ev->start_mark.column + 1, "unknown alias '*%s'",
+				       (const char *)ev->data.alias.anchor);
+		if (n->type != KP_Y_SCALAR && n->n == (size_t)-1)
+			return fail_at(b, KP_PARSE, (unsigned)ev->start_mark.line + 1,
+				       (unsigned)ev->start_mark.column + 1, "recursive alias '*%s'",
+				       (const char *)ev->data.alias.anchor);
+		return attach(b, n);
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT: {
+		int seq = ev->type == YAML_SEQUENCE_START_EVENT;
+		n = new_node(b, seq ? KP_Y_SEQ : KP_Y_MAP, &ev->start_mark);
+		if (!n)
+			return KP_NOMEM;
+		anchor = seq ? (const char *)ev->data.sequence_start.anchor
+			     : (const char *)ev->data.mapping_start.anchor;
+		if (anchor && anchors_add(&b->anchors, anchor, n) != KP_OK)
+			return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+		return open_frame(b, n);
+	}
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		return close_frame(b);
+	default:
+		return KP_OK;
+	}
+}
+
+static int run(const char *data, size_t len, const char *file, kp_arena *user_arena,
+	       kp_yobj_fn fn, void *ctx, kp_ynode **one, kp_arena *one_arena, kp_err *err)
+{
+	builder b;
+	memset(&b, 0, sizeof b);
+	b.file = file;
+	b.err = err;
+	b.fn = fn;
+	b.ctx = ctx;
+	b.user_arena = user_arena;
+	kp_arena_init(&b.doc_arena, 64 * 1024);
+	kp_arena_init(&b.item_arena, 64 * 1024);
+	if (anchors_init(&b.anchors) != KP_OK)
+		return kp_err_set(err, KP_NOMEM, "out of memory reading YAML");
+
+	yaml_parser_t p;
+	if (!yaml_parser_initialize(&p)) {
+		anchors_release(&b.anchors);
+		return kp_err_set(err, KP_NOMEM, "out of memory reading YAML");
+	}
+	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
+	int rc = KP_OK, done = 0;
+	while (!done && rc == KP_OK) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&p, &ev)) {
+			parser_error(&b, &p);
+			rc = err->code ? err->code : KP_PARSE;
+			break;
+		}
+		done = ev.type == YAML_STREAM_END_EVENT;
+		if (one && ev.type == YAML_DOCUMENT_END_EVENT) {
+			done = 1;
+		} else {
+			rc = handle_event(&b, &ev);
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	if (one) {
+		/* hand the tree over: its arena becomes the caller's */
+		if (rc == KP_OK) {
+			*one = b.root;
+			*one_arena = b.doc_arena;
+		} else {
+			kp_arena_release(&b.doc_arena);
+		}
+	} else {
+		kp_arena_release(&b.doc_arena);
+	}
+	kp_arena_release(&b.item_arena);
+	anchors_release(&b.anchors);
+	kp_free(b.frames);
+	kp_free(b.kids);
+	if (rc != KP_OK && err->code == KP_OK)
+		kp_err_set(err, rc, "cannot read YAML");
+	return rc;
+}
+
+int kp_yaml_each_object(const char *data, size_t len, const char *file, kp_arena *a,
+			kp_yobj_fn fn, void *ctx, kp_err *err)
+{
+	return run(data, len, file, a, fn, ctx, NULL, NULL, err);
+}
+
+int kp_yaml_parse_one(const char *data, size_t len, const char *file, kp_arena *a,
+		      kp_ynode **out, kp_err *err)
+{
+	kp_arena tree;
+	*out = NULL;
+	kp_arena_init(&tree, 64 * 1024);
+	int rc = run(data, len, file, NULL, NULL, NULL, out, &tree, err);
+	if (rc == KP_OK)
+		kp_arena_adopt(a, &tree);   /* the caller releases a */
+	return rc;
+}
+
+/* ---- lookups ---- */
+
+int kp_ynode_is_null(const kp_ynode *n)
+{
+	if (!n)
+		return 1;
+	if (n->type != KP_Y_SCALAR || !n->plain)
+		return 0;
+	const char *s = n->u.str;
+	return s[0] == 0 || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 || strcmp(s, "Null") == 0 ||
+	       strcmp(s, "NULL") == 0;
+}
+
+kp_ynode *kp_ymap_get(const kp_ynode *map, const char *key)
+{
+	if (!map || map->type != KP_Y_MAP)
+		return NULL;
+	for (size_t i = 0; i < map->n; i++) {
+		const kp_ynode *k = map->u.pairs[i].key;
+		if (k->type == KP_Y_SCALAR && strcmp(k->u.str, key) == 0)
+			return kp_ynode_is_null(map->u.pairs[i].value) ? NULL : map->u.pairs[i].value;
+	}
+	return NULL;
+}
+
+static int is_bool_word(const char *s, int *val)
+{
+	static const char *const t[] = { "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON" };
+	static const char *const f[] = { "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF" };
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		if (strcmp(s, t[i]) == 0) {
+			*val = 1;
+			return 1;
+		}
+		if (strcmp(s, f[i]) == 0) {
+			*val = 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int is_json_number(const char *s)
+{
+	const char *p = s;
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		while (*p >= '0' && *p <= '9')
+			p++;
+	else
+		return 0;
+	if (*p == '.') {
+		p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == 0;
+}
+
+const char *kp_ynode_type_name(const kp_ynode *n)
+{
+	if (!n || kp_ynode_is_null(n))
+		return "null";
+	if (n->type == KP_Y_MAP)
+		return "mapping";
+	if (n->type == KP_Y_SEQ)
+		return "sequence";
+	int b;
+	if (n->plain && is_bool_word(n->u.str, &b))
+		return "boolean";
+	if (n->plain && is_json_number(n->u.str))
+		return "number";
+	return "string";
+}
+
+void kp_ynode_to_json(const kp_ynode *n, kp_sb *sb)
+{
+	if (!n || kp_ynode_is_null(n)) {
+		kp_sb_adds(sb, "null");
+		return;
+	}
+	switch (n->type) {
+	case KP_Y_SCALAR: {
+		int b;
+		if (n->plain && is_bool_word(n->u.str, &b))
+			kp_sb_adds(sb, b ? "true" : "false");
+		else if (n->plain && is_json_number(n->u.str))
+			kp_sb_adds(sb, n->u.str);
+		else
+			kp_sb_add_json_str(sb, n->u.str);
+		break;
+	}
+	case KP_Y_SEQ:
+		kp_sb_addc(sb, '[');
+		for (size_t i = 0; i < n->n; i++) {
+			if (i)
+				kp_sb_addc(sb, ',');
+			kp_ynode_to_json(n->u.items[i], sb);
+		}
+		kp_sb_addc(sb, ']');
+		break;
+	case KP_Y_MAP:
+		kp_sb_addc(sb, '{');
+		for (size_t i = 0; i < n->n; i++) {
+			if (i)
+				kp_sb_addc(sb, ',');
+			kp_sb_add_json_str(sb, n->u.pairs[i].key->u.str);
+			kp_sb_addc(sb, ':');
+			kp_ynode_to_json(n->u.pairs[i].value, sb);
+		}
+		kp_sb_addc(sb, '}');
+		break;
+	}
+}

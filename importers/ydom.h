@@ -1,0 +1,74 @@
+/*
+ * ydom.h — YAML/JSON documents as small trees (libyaml events -> nodes).
+ *
+ * JSON is read by the same parser (YAML 1.1 flow style).  Every node keeps
+ * its 1-based line and column for messages.  Aliases point at the anchored
+ * node (a DAG, never copied); each node's `weight` is its size with aliases
+ * expanded, and a document heavier than KP_YAML_MAX_WEIGHT, or nested deeper
+ * than KP_YAML_MAX_DEPTH, is refused — an alias bomb costs nothing.
+ *
+ * kp_yaml_each_object() calls fn once per object: a top-level mapping, or —
+ * for a `kind: List` (or any top-level mapping whose `items` sequence comes
+ * before a kind that does not end in "List") — once per element of `items`,
+ * each built and freed in turn, so a 1 GB `kubectl get pods -A -o yaml` never
+ * sits in memory as one tree.
+ */
+#ifndef KP_YDOM_H
+#define KP_YDOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../common/kp.h"
+
+#define KP_YAML_MAX_DEPTH 512
+#define KP_YAML_MAX_WEIGHT 20000000ULL
+
+enum { KP_Y_SCALAR = 1, KP_Y_MAP = 2, KP_Y_SEQ = 3 };
+
+typedef struct kp_ynode kp_ynode;
+typedef struct kp_ypair { kp_ynode *key, *value; } kp_ypair;
+
+struct kp_ynode {
+	uint8_t type;
+	uint8_t plain;           /* scalar: written without quotes (may be null/int/bool) */
+	unsigned line, col;
+	size_t n;                /* scalar: byte length; map: pairs; seq: items */
+	uint64_t weight;
+	union {
+		char *str;           /* scalar, NUL-terminated */
+		kp_ynode **items;    /* seq */
+		kp_ypair *pairs;     /* map */
+	} u;
+};
+
+typedef struct kp_yobj_info {
+	unsigned doc;            /* 0-based document index in the stream */
+	int in_list;             /* 1: an element of a List's items */
+	const char *list_kind;   /* the List's kind when known before items, else NULL */
+} kp_yobj_info;
+
+/* Return KP_OK to go on; anything else stops the walk and is returned. */
+typedef int (*kp_yobj_fn)(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err *err);
+
+/* Parse data (len bytes, need not be NUL-terminated) and call fn per object.
+ * Nodes live in arena `a`, which is reset before each object (do not keep
+ * pointers across calls).  Empty documents are skipped.  Syntax errors are
+ * KP_PARSE with file/line/col set. */
+int kp_yaml_each_object(const char *data, size_t len, const char *file, kp_arena *a,
+			kp_yobj_fn fn, void *ctx, kp_err *err);
+
+/* Parse exactly one document (the first) into a tree in arena a; *out is NULL
+ * for an empty stream.  Used for configuration files. */
+int kp_yaml_parse_one(const char *data, size_t len, const char *file, kp_arena *a,
+		      kp_ynode **out, kp_err *err);
+
+/* Lookups; NULL when absent. A null scalar counts as absent in kp_ymap_get. */
+kp_ynode *kp_ymap_get(const kp_ynode *map, const char *key);
+int kp_ynode_is_null(const kp_ynode *n);
+const char *kp_ynode_type_name(const kp_ynode *n);   /* "mapping", "sequence", "string", "null", ... */
+
+/* Serialise a tree as compact JSON (scalars that look like YAML ints,
+ * floats, bools and nulls when plain become JSON numbers/bools/null). */
+void kp_ynode_to_json(const kp_ynode *n, kp_sb *sb);
+
+#endif

@@ -1,0 +1,354 @@
+-- schema.sql — kplan's database: inputs (what was imported), normalised.
+--
+-- Embedded into the binary at build time (build/gen/schema_sql.c); `kplan init`
+-- runs it once in a new file.  PRAGMA user_version holds KP_SCHEMA_VERSION
+-- (common/db.h); a database with a newer version is refused.
+--
+-- Units: cpu in millicores, memory and storage in bytes, everything else in its
+-- base unit; times are Unix seconds (use datetime(x, 'unixepoch')).
+-- Label selectors are stored as JSON arrays of requirements
+--   [["app","In",["web"]],["tier","Exists",[]]]
+-- where matchLabels {k: v} became [k, "In", [v]]; NULL is a null selector
+-- (matches nothing), [] an empty one (matches everything).
+--
+-- Scheduling classes: the scheduling-relevant spec of a pod (namespace,
+-- scheduler, priority, requests, containers, node selector, affinity,
+-- tolerations, spread constraints, host ports) lives once per distinct spec in
+-- pod_class and the class_* tables; identical replicas share one class.
+-- Labels, names and bindings are per pod.  The pod_* views join them back.
+
+CREATE TABLE meta(
+  key   TEXT PRIMARY KEY,
+  value TEXT
+) WITHOUT ROWID;
+
+CREATE TABLE import_batch(
+  id         INTEGER PRIMARY KEY,
+  started    TEXT NOT NULL,        -- UTC, RFC 3339
+  sources    TEXT NOT NULL,        -- JSON array of the paths given
+  kplan      TEXT NOT NULL,        -- kplan version
+  counts     TEXT                  -- JSON object: objects per kind, skipped, invalid
+);
+
+CREATE TABLE namespace(
+  id       INTEGER PRIMARY KEY,
+  name     TEXT NOT NULL UNIQUE,
+  source   TEXT, line INTEGER,
+  batch_id INTEGER NOT NULL REFERENCES import_batch(id)
+);
+CREATE TABLE namespace_label(
+  namespace_id INTEGER NOT NULL REFERENCES namespace(id),
+  key   TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY(namespace_id, key)
+) WITHOUT ROWID;
+
+------------------------------------------------------------------ nodes
+
+CREATE TABLE node(
+  id            INTEGER PRIMARY KEY,
+  name          TEXT NOT NULL UNIQUE,
+  uid           TEXT,
+  unschedulable INTEGER NOT NULL DEFAULT 0,   -- spec.unschedulable (cordoned)
+  created       INTEGER,
+  source        TEXT, line INTEGER,           -- where it was read
+  batch_id      INTEGER NOT NULL REFERENCES import_batch(id)
+);
+CREATE TABLE node_resource(
+  node_id     INTEGER NOT NULL REFERENCES node(id),
+  resource    TEXT NOT NULL,                  -- cpu, memory, pods, nvidia.com/gpu, hugepages-2Mi, ...
+  allocatable INTEGER,                        -- status.allocatable (what the scheduler uses)
+  capacity    INTEGER,                        -- status.capacity
+  PRIMARY KEY(node_id, resource)
+) WITHOUT ROWID;
+CREATE TABLE node_label(
+  node_id INTEGER NOT NULL REFERENCES node(id),
+  key     TEXT NOT NULL,
+  value   TEXT NOT NULL,
+  PRIMARY KEY(node_id, key)
+) WITHOUT ROWID;
+CREATE INDEX node_label_key_value ON node_label(key, value);
+CREATE TABLE node_taint(
+  node_id INTEGER NOT NULL REFERENCES node(id),
+  seq     INTEGER NOT NULL,                   -- order in spec.taints
+  key     TEXT NOT NULL,
+  value   TEXT NOT NULL DEFAULT '',
+  effect  TEXT NOT NULL,                      -- NoSchedule | PreferNoSchedule | NoExecute
+  PRIMARY KEY(node_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE node_image(
+  node_id    INTEGER NOT NULL REFERENCES node(id),
+  seq        INTEGER NOT NULL,                -- index in status.images
+  name       TEXT NOT NULL,                   -- one row per name of the image
+  size_bytes INTEGER NOT NULL,
+  PRIMARY KEY(node_id, seq, name)
+) WITHOUT ROWID;
+CREATE INDEX node_image_name ON node_image(name);
+
+------------------------------------------------------------------ pods
+
+CREATE TABLE pod_class(
+  id                INTEGER PRIMARY KEY,      -- 63-bit hash of spec
+  spec              TEXT NOT NULL,            -- canonical JSON of everything below
+  namespace         TEXT NOT NULL,
+  scheduler_name    TEXT NOT NULL,
+  priority          INTEGER,                  -- spec.priority when given
+  priority_class    TEXT,                     -- spec.priorityClassName
+  preemption_policy TEXT,                     -- spec.preemptionPolicy when given
+  nonzero_cpu       INTEGER NOT NULL,         -- scoring request (100m default per container)
+  nonzero_memory    INTEGER NOT NULL,         -- scoring request (200Mi default per container)
+  scheduling_gates  INTEGER NOT NULL DEFAULT 0,
+  pvc_volumes       INTEGER NOT NULL DEFAULT 0,
+  host_network      INTEGER NOT NULL DEFAULT 0,
+  has_required_node_affinity INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE class_request(                   -- effective requests (semantics §4.1)
+  class_id INTEGER NOT NULL REFERENCES pod_class(id),
+  resource TEXT NOT NULL,
+  value    INTEGER NOT NULL,
+  PRIMARY KEY(class_id, resource)
+) WITHOUT ROWID;
+CREATE TABLE class_container(
+  class_id INTEGER NOT NULL REFERENCES pod_class(id),
+  seq      INTEGER NOT NULL,
+  kind     TEXT NOT NULL,                     -- app | init | sidecar
+  name     TEXT,
+  image    TEXT,
+  requests TEXT,                              -- JSON object resource -> amount, as given (limits filled in)
+  PRIMARY KEY(class_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE class_node_selector(
+  class_id INTEGER NOT NULL REFERENCES pod_class(id),
+  key      TEXT NOT NULL,
+  value    TEXT NOT NULL,
+  PRIMARY KEY(class_id, key)
+) WITHOUT ROWID;
+CREATE TABLE class_toleration(
+  class_id INTEGER NOT NULL REFERENCES pod_class(id),
+  seq      INTEGER NOT NULL,
+  key      TEXT NOT NULL DEFAULT '',          -- '' with Exists: every key
+  operator TEXT NOT NULL DEFAULT 'Equal',     -- Equal | Exists
+  value    TEXT NOT NULL DEFAULT '',
+  effect   TEXT NOT NULL DEFAULT '',          -- '' = every effect
+  seconds  INTEGER,                           -- tolerationSeconds
+  PRIMARY KEY(class_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE class_node_term(                 -- node affinity terms
+  class_id INTEGER NOT NULL REFERENCES pod_class(id),
+  required INTEGER NOT NULL,                  -- 1 nodeSelectorTerms, 0 preferred
+  term     INTEGER NOT NULL,
+  weight   INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY(class_id, required, term)
+) WITHOUT ROWID;
+CREATE TABLE class_node_expr(
+  class_id INTEGER NOT NULL REFERENCES pod_class(id),
+  required INTEGER NOT NULL,
+  term     INTEGER NOT NULL,
+  seq      INTEGER NOT NULL,
+  field    INTEGER NOT NULL DEFAULT 0,        -- 1 matchFields (metadata.name), 0 matchExpressions
+  key      TEXT NOT NULL,
+  operator TEXT NOT NULL,                     -- In NotIn Exists DoesNotExist Gt Lt
+  vals     TEXT NOT NULL DEFAULT '[]',        -- JSON array of strings
+  PRIMARY KEY(class_id, required, term, seq)
+) WITHOUT ROWID;
+CREATE TABLE class_pod_affinity(
+  class_id     INTEGER NOT NULL REFERENCES pod_class(id),
+  seq          INTEGER NOT NULL,
+  anti         INTEGER NOT NULL,              -- 0 podAffinity, 1 podAntiAffinity
+  required     INTEGER NOT NULL,
+  weight       INTEGER NOT NULL DEFAULT 0,
+  topology_key TEXT NOT NULL,
+  selector     TEXT,                          -- label selector JSON (NULL: matches nothing)
+  namespaces   TEXT NOT NULL DEFAULT '[]',    -- JSON array
+  ns_selector  TEXT,                          -- label selector JSON or NULL
+  match_label_keys    TEXT NOT NULL DEFAULT '[]',
+  mismatch_label_keys TEXT NOT NULL DEFAULT '[]',
+  PRIMARY KEY(class_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE class_spread(
+  class_id     INTEGER NOT NULL REFERENCES pod_class(id),
+  seq          INTEGER NOT NULL,
+  max_skew     INTEGER NOT NULL,
+  topology_key TEXT NOT NULL,
+  when_unsatisfiable   TEXT NOT NULL,         -- DoNotSchedule | ScheduleAnyway
+  selector     TEXT,
+  min_domains  INTEGER,                       -- NULL = 1
+  node_affinity_policy TEXT NOT NULL DEFAULT 'Honor',
+  node_taints_policy   TEXT NOT NULL DEFAULT 'Ignore',
+  match_label_keys     TEXT NOT NULL DEFAULT '[]',
+  PRIMARY KEY(class_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE class_port(
+  class_id  INTEGER NOT NULL REFERENCES pod_class(id),
+  seq       INTEGER NOT NULL,
+  host_ip   TEXT NOT NULL DEFAULT '0.0.0.0',
+  protocol  TEXT NOT NULL DEFAULT 'TCP',
+  host_port INTEGER NOT NULL,
+  container_port INTEGER,
+  PRIMARY KEY(class_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE pod(
+  id             INTEGER PRIMARY KEY,         -- import order; stable when re-imported
+  namespace      TEXT NOT NULL,
+  name           TEXT NOT NULL,
+  uid            TEXT,
+  class_id       INTEGER NOT NULL REFERENCES pod_class(id),
+  node_name      TEXT,                        -- spec.nodeName; NULL = pending
+  phase          TEXT NOT NULL DEFAULT 'Pending',
+  created        INTEGER,                     -- metadata.creationTimestamp
+  start_time     INTEGER,                     -- status.startTime
+  terminating    INTEGER NOT NULL DEFAULT 0,  -- metadata.deletionTimestamp set
+  nominated_node TEXT,                        -- status.nominatedNodeName
+  owner_kind     TEXT,                        -- controller ownerReference
+  owner_name     TEXT,
+  owner_uid      TEXT,
+  workload_id    INTEGER REFERENCES workload(id), -- set when generated from a workload template
+  source         TEXT, line INTEGER,
+  batch_id       INTEGER NOT NULL REFERENCES import_batch(id),
+  UNIQUE(namespace, name)
+);
+CREATE INDEX pod_by_class ON pod(class_id);
+CREATE INDEX pod_by_node ON pod(node_name);
+CREATE INDEX pod_by_owner ON pod(namespace, owner_kind, owner_name);
+CREATE INDEX pod_by_workload ON pod(workload_id);
+CREATE TABLE pod_label(
+  pod_id INTEGER NOT NULL REFERENCES pod(id),
+  key    TEXT NOT NULL,
+  value  TEXT NOT NULL,
+  PRIMARY KEY(pod_id, key)
+) WITHOUT ROWID;
+CREATE INDEX pod_label_key_value ON pod_label(key, value);
+
+------------------------------------------------------------------ other kinds
+
+CREATE TABLE priority_class(
+  id                INTEGER PRIMARY KEY,
+  name              TEXT NOT NULL UNIQUE,
+  value             INTEGER NOT NULL,
+  global_default    INTEGER NOT NULL DEFAULT 0,
+  preemption_policy TEXT NOT NULL DEFAULT 'PreemptLowerPriority',
+  description       TEXT,
+  source TEXT, line INTEGER,
+  batch_id INTEGER NOT NULL REFERENCES import_batch(id)
+);
+
+CREATE TABLE pdb(
+  id              INTEGER PRIMARY KEY,
+  namespace       TEXT NOT NULL,
+  name            TEXT NOT NULL,
+  api_version     TEXT NOT NULL,
+  min_available   TEXT,                       -- integer or percentage, as given
+  max_unavailable TEXT,
+  selector        TEXT,                       -- label selector JSON
+  has_status      INTEGER NOT NULL DEFAULT 0,
+  disruptions_allowed INTEGER,                -- status.disruptionsAllowed
+  current_healthy INTEGER, desired_healthy INTEGER, expected_pods INTEGER,
+  disrupted_pods  TEXT NOT NULL DEFAULT '[]', -- JSON array of pod names (status.disruptedPods)
+  source TEXT, line INTEGER,
+  batch_id INTEGER NOT NULL REFERENCES import_batch(id),
+  UNIQUE(namespace, name)
+);
+
+CREATE TABLE service(
+  id        INTEGER PRIMARY KEY,
+  namespace TEXT NOT NULL,
+  name      TEXT NOT NULL,
+  selector  TEXT,                             -- label selector JSON; NULL when the Service has none
+  source TEXT, line INTEGER,
+  batch_id INTEGER NOT NULL REFERENCES import_batch(id),
+  UNIQUE(namespace, name)
+);
+
+-- Deployment, ReplicaSet, StatefulSet, Job, ReplicationController, DaemonSet.
+-- Pods that do not exist yet are generated from the template (pod.workload_id);
+-- DaemonSet pods are created by `plan`, one per eligible node.
+CREATE TABLE workload(
+  id           INTEGER PRIMARY KEY,
+  kind         TEXT NOT NULL,
+  namespace    TEXT NOT NULL,
+  name         TEXT NOT NULL,
+  uid          TEXT,
+  api_version  TEXT,
+  replicas     INTEGER,                       -- desired pods; NULL for DaemonSet
+  selector     TEXT,                          -- label selector JSON
+  owner_kind   TEXT, owner_name TEXT,         -- e.g. a ReplicaSet's Deployment
+  template_hash TEXT,                         -- pod-template-hash of generated pods
+  class_id     INTEGER REFERENCES pod_class(id),
+  labels       TEXT NOT NULL DEFAULT '{}',    -- JSON object: the template's labels
+  created      INTEGER,
+  source TEXT, line INTEGER,
+  batch_id INTEGER NOT NULL REFERENCES import_batch(id),
+  UNIQUE(kind, namespace, name)
+);
+
+-- KubeSchedulerConfiguration documents, stored as JSON for `plan` to read.
+CREATE TABLE scheduler_config(
+  id          INTEGER PRIMARY KEY,
+  api_version TEXT NOT NULL,
+  document    TEXT NOT NULL,                  -- the whole document as JSON
+  source      TEXT NOT NULL,                  -- FILE#N (document N of FILE)
+  line        INTEGER,
+  batch_id    INTEGER NOT NULL REFERENCES import_batch(id),
+  UNIQUE(source)
+);
+
+------------------------------------------------------------------ views
+
+-- Effective priority and preemption policy, resolved as the Priority
+-- admission plugin would: spec.priority, else the named PriorityClass, else
+-- the globalDefault class, else 0.
+CREATE VIEW pod_priority AS
+SELECT p.id AS pod_id,
+       COALESCE(c.priority, pc.value,
+                CASE WHEN c.priority_class IS NULL
+                     THEN (SELECT value FROM priority_class WHERE global_default ORDER BY value DESC LIMIT 1) END,
+                0) AS priority,
+       COALESCE(c.preemption_policy, pc.preemption_policy,
+                CASE WHEN c.priority_class IS NULL
+                     THEN (SELECT preemption_policy FROM priority_class WHERE global_default ORDER BY value DESC LIMIT 1) END,
+                'PreemptLowerPriority') AS preemption_policy,
+       c.priority_class IS NOT NULL AND pc.id IS NULL AS missing_class
+FROM pod p JOIN pod_class c ON c.id = p.class_id
+LEFT JOIN priority_class pc ON pc.name = c.priority_class;
+
+CREATE VIEW pod_request AS
+SELECT p.id AS pod_id, r.resource, r.value
+FROM pod p JOIN class_request r ON r.class_id = p.class_id;
+
+CREATE VIEW pod_container AS
+SELECT p.id AS pod_id, c.seq, c.kind, c.name, c.image, c.requests
+FROM pod p JOIN class_container c ON c.class_id = p.class_id;
+
+CREATE VIEW pod_toleration AS
+SELECT p.id AS pod_id, t.seq, t.key, t.operator, t.value, t.effect, t.seconds
+FROM pod p JOIN class_toleration t ON t.class_id = p.class_id;
+
+CREATE VIEW pod_node_selector AS
+SELECT p.id AS pod_id, s.key, s.value
+FROM pod p JOIN class_node_selector s ON s.class_id = p.class_id;
+
+CREATE VIEW pod_node_affinity AS
+SELECT p.id AS pod_id, t.required, t.term, t.weight, e.seq, e.field, e.key, e.operator, e.vals
+FROM pod p JOIN class_node_term t ON t.class_id = p.class_id
+LEFT JOIN class_node_expr e ON e.class_id = t.class_id AND e.required = t.required AND e.term = t.term;
+
+CREATE VIEW pod_affinity_term AS
+SELECT p.id AS pod_id, a.*
+FROM pod p JOIN class_pod_affinity a ON a.class_id = p.class_id;
+
+CREATE VIEW pod_spread AS
+SELECT p.id AS pod_id, s.*
+FROM pod p JOIN class_spread s ON s.class_id = p.class_id;
+
+CREATE VIEW pod_port AS
+SELECT p.id AS pod_id, o.*
+FROM pod p JOIN class_port o ON o.class_id = p.class_id;
+
+-- Allocatable per node and resource, and what the pods bound there request.
+CREATE VIEW node_allocation AS
+SELECT n.id AS node_id, n.name AS node, r.resource, r.allocatable,
+       COALESCE((SELECT SUM(q.value) FROM pod p JOIN class_request q ON q.class_id = p.class_id
+                 WHERE p.node_name = n.name AND q.resource = r.resource
+                   AND p.phase NOT IN ('Succeeded', 'Failed')), 0) AS requested
+FROM node n JOIN node_resource r ON r.node_id = n.id;

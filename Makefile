@@ -78,7 +78,7 @@ $(BUILD)/kplan.so: $(EXT_OBJ)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkplan.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
+	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -I. -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

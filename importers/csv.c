@@ -824,6 +824,11 @@ static void read_row(csv_ctx *c)
 	if (rc == KP_OK) {
 		rc = is_node ? kp_import_node(c->imp, c->file, &n, c->err)
 			     : kp_import_pod(c->imp, c->file, &p, c->err);
+		if (rc == KP_PARSE || rc == KP_RANGE) {
+			/* a duplicate row: an invalid object like any other */
+			kp_err_locate(c->err, c->file, c->line, 1, c->object);
+			rc = kp_import_invalid(c->imp, c->err);
+		}
 		if (rc != KP_OK)
 			fatal(c, rc, 1);
 	} else if (rc == KP_NOMEM) {

@@ -1265,7 +1265,12 @@ static int on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err 
 		else if (h.status && (kp_ymap_get(h.status, "nodeInfo") || kp_ymap_get(h.status, "capacity") ||
 				      kp_ymap_get(h.status, "allocatable")))
 			h.kind = "Node";
-		else {
+		else if (kp_ymap_get(obj, "algorithmprovider") || kp_ymap_get(obj, "typemeta") ||
+			 kp_ymap_get(obj, "schedulername")) {
+			rc = bad(c, obj, "this is a legacy (pre-ComponentConfig) kube-scheduler settings dump, not a "
+					 "KubeSchedulerConfiguration: write a kubescheduler.config.k8s.io/v1 file instead");
+			goto fail;
+		} else {
 			rc = bad(c, obj, "cannot tell what this is: no 'kind' field, and not shaped like a Pod "
 					 "(spec.containers) or a Node (status.capacity)");
 			goto fail;

@@ -147,6 +147,15 @@ struct kp_import {
 
 /* ---- small helpers ---- */
 
+/* DDL (temp tables) needs every statement of the connection idle */
+static void reset_all(kp_import *imp)
+{
+	for (int i = 0; i < S_COUNT; i++)
+		if (imp->st[i])
+			sqlite3_reset(imp->st[i]);
+}
+
+
 static int db_fail(kp_import *imp, kp_err *err, const char *what)
 {
 	int rc = sqlite3_errcode(imp->db);
@@ -1231,6 +1240,7 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 		snprintf(owner_name, sizeof owner_name, "%s-%s", w->name, w->hash);
 	}
 	/* mark: every generated pod of this workload is stale until kept */
+	reset_all(imp);
 	sqlite3_stmt *keep;
 	if (sqlite3_prepare_v2(imp->db, "CREATE TEMP TABLE IF NOT EXISTS kp_keep(id INTEGER PRIMARY KEY)", -1, &keep,
 			       NULL) != SQLITE_OK || sqlite3_step(keep) != SQLITE_DONE) {
@@ -1325,6 +1335,7 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 
 static int expand_workloads(kp_import *imp, kp_err *err)
 {
+	reset_all(imp);
 	/* A ReplicaSet owned by a Deployment that kplan knows is the Deployment's
 	 * business; DaemonSet pods are made by `plan`. */
 	sqlite3_stmt *s;
@@ -1378,6 +1389,7 @@ static int expand_workloads(kp_import *imp, kp_err *err)
 	kp_free(rows);
 	/* a re-imported workload that is gone leaves no generated pods behind;
 	 * classes nobody uses any more go too */
+	reset_all(imp);
 	if (out == KP_OK &&
 	    sqlite3_exec(imp->db,
 			 "DROP TABLE IF EXISTS temp.kp_keep;"
@@ -1478,7 +1490,7 @@ int kp_import_buffer(kp_import *imp, const char *name, const char *data, size_t 
 	imp->stats.bytes += (long long)len;
 	if (len == 0) {
 		kp_err_set(err, KP_PARSE, "empty file: nothing to import");
-		kp_err_locate(err, name, 0, 0, NULL);
+		kp_err_locate(err, name, 1, 1, NULL);
 		return KP_PARSE;
 	}
 	const char *nul = memchr(data, 0, len);
@@ -1733,6 +1745,7 @@ int kp_import_finish(kp_import *imp, kp_err *err)
 	if (rc != KP_OK)
 		return rc;
 	/* unused classes go (a re-import may have orphaned them) */
+	reset_all(imp);
 	if (sqlite3_exec(imp->db,
 			 "CREATE TEMP TABLE kp_dead AS SELECT id FROM pod_class WHERE id NOT IN (SELECT class_id FROM pod) "
 			 "AND id NOT IN (SELECT class_id FROM workload WHERE class_id IS NOT NULL);"

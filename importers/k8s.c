@@ -304,14 +304,23 @@ static int get_reqs(kctx *c, const kp_ynode *seq, const char *path, const char *
 			return KP_PARSE;
 		int set_op = !strcmp(r->op, "In") || !strcmp(r->op, "NotIn");
 		int num_op = !strcmp(r->op, "Gt") || !strcmp(r->op, "Lt");
+		const kp_ynode *vn = kp_ymap_get(e, "values");
+		if (!vn) {
+			/* `values: []` reads as an empty list; a missing key points at the operator */
+			for (size_t k = 0; k < e->n; k++)
+				if (!strcmp(e->u.pairs[k].key->u.str, "values"))
+					vn = e->u.pairs[k].value;
+			if (!vn)
+				vn = kp_ymap_get(e, "operator");
+		}
 		if (set_op && !r->values.n)
-			return bad(c, e, "%s.values: must be non-empty with operator %s", p, r->op);
+			return bad(c, vn, "%s.values: must be non-empty with operator %s", p, r->op);
 		if (!set_op && !num_op && r->values.n)
-			return bad(c, e, "%s.values: must be empty with operator %s", p, r->op);
+			return bad(c, vn, "%s.values: must be empty with operator %s", p, r->op);
 		if (num_op) {
 			int64_t dummy;
 			if (r->values.n != 1 || parse_int(r->values.v[0], &dummy) != 1)
-				return bad(c, e, "%s.values: operator %s needs exactly one integer value", p, r->op);
+				return bad(c, vn, "%s.values: operator %s needs exactly one integer value", p, r->op);
 		}
 	}
 	*n = seq->n;
@@ -410,7 +419,8 @@ static int get_node_term(kctx *c, const kp_ynode *t, const char *path, kp_node_t
 		return KP_PARSE;
 	for (size_t i = 0; i < out->nfields; i++)
 		if (strcmp(out->fields[i].key, "metadata.name") != 0)
-			return bad(c, mf->u.items[i], "%s[%zu].key: only 'metadata.name' is supported in matchFields, got '%s'",
+			return bad(c, kp_ymap_get(mf->u.items[i], "key"),
+				   "%s[%zu].key: only 'metadata.name' is supported in matchFields, got '%s'",
 				   p, i, out->fields[i].key);
 	return KP_OK;
 }
@@ -585,7 +595,7 @@ static int get_spreads(kctx *c, const kp_ynode *spec, kp_pod_in *pod)
 		if (get_int(c, e, "maxSkew", q, &s->max_skew, &has) != KP_OK)
 			return KP_PARSE;
 		if (!has || s->max_skew < 1)
-			return bad(c, e, "%s.maxSkew: must be at least 1", p);
+			return bad(c, has ? kp_ymap_get(e, "maxSkew") : e, "%s.maxSkew: must be at least 1", p);
 		snprintf(q, sizeof q, "%s.topologyKey", p);
 		if (get_str(c, e, "topologyKey", q, &s->topology_key) != KP_OK)
 			return KP_PARSE;
@@ -603,9 +613,10 @@ static int get_spreads(kctx *c, const kp_ynode *spec, kp_pod_in *pod)
 		if (get_int(c, e, "minDomains", q, &s->min_domains, &has) != KP_OK)
 			return KP_PARSE;
 		if (has && s->min_domains < 1)
-			return bad(c, e, "%s.minDomains: must be at least 1", p);
+			return bad(c, kp_ymap_get(e, "minDomains"), "%s.minDomains: must be at least 1", p);
 		if (has && strcmp(s->when_unsatisfiable, "DoNotSchedule") != 0)
-			return bad(c, e, "%s.minDomains: only allowed with whenUnsatisfiable DoNotSchedule", p);
+			return bad(c, kp_ymap_get(e, "minDomains"),
+				   "%s.minDomains: only allowed with whenUnsatisfiable DoNotSchedule", p);
 		snprintf(q, sizeof q, "%s.nodeAffinityPolicy", p);
 		if (one_of(c, e, "nodeAffinityPolicy", q, policy, &s->node_affinity_policy) != KP_OK)
 			return KP_PARSE;
@@ -660,7 +671,7 @@ static int get_tolerations(kctx *c, const kp_ynode *spec, kp_pod_in *pod)
 			t->seconds = INT64_MIN;
 		int exists = t->op && !strcmp(t->op, "Exists");
 		if (exists && t->value && t->value[0])
-			return bad(c, e, "%s.value: must be empty when operator is Exists", p);
+			return bad(c, kp_ymap_get(e, "value"), "%s.value: must be empty when operator is Exists", p);
 		if ((!t->key || !t->key[0]) && !exists)
 			return bad(c, e, "%s.operator: must be Exists when key is empty", p);
 	}

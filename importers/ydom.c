@@ -100,6 +100,7 @@ typedef struct builder {
 	const char *root_kind;   /* value of the root mapping's `kind`, when seen */
 	int streamed;            /* items were delivered */
 	unsigned doc;
+	int json;                /* the text starts with { or [: name JSON in messages */
 	kp_arena *user_arena;
 	kp_yobj_fn fn;
 	void *ctx;
@@ -275,11 +276,11 @@ static void parser_error(builder *b, yaml_parser_t *p)
 		kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
 		return;
 	}
+	const char *what = b->json ? "invalid JSON (read as YAML)" : "invalid YAML";
 	if (p->context)
-		kp_err_set(b->err, KP_PARSE, "invalid YAML: %s %s", p->problem ? p->problem : "syntax error",
-			   p->context);
+		kp_err_set(b->err, KP_PARSE, "%s: %s %s", what, p->problem ? p->problem : "syntax error", p->context);
 	else
-		kp_err_set(b->err, KP_PARSE, "invalid YAML: %s", p->problem ? p->problem : "syntax error");
+		kp_err_set(b->err, KP_PARSE, "%s: %s", what, p->problem ? p->problem : "syntax error");
 	kp_err_locate(b->err, b->file, (unsigned)m->line + 1, (unsigned)m->column + 1, NULL);
 }
 
@@ -367,6 +368,12 @@ static int run(const char *data, size_t len, const char *file, kp_arena *user_ar
 	b.fn = fn;
 	b.ctx = ctx;
 	b.user_arena = user_arena;
+	for (size_t i = 0; i < len; i++) {
+		if (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')
+			continue;
+		b.json = data[i] == '{' || data[i] == '[';
+		break;
+	}
 	kp_arena_init(&b.doc_arena, 64 * 1024);
 	kp_arena_init(&b.item_arena, 64 * 1024);
 	if (anchors_init(&b.anchors) != KP_OK)

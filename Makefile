@@ -27,14 +27,17 @@ TEST_DEPS := sqlite3 perl
 
 LIB_SRC := common/kp.c common/db.c \
 	importers/quantity.c importers/ydom.c importers/k8s.c importers/csv.c importers/requests.c \
-	importers/import.c planner/udf.c
+	importers/import.c planner/udf.c planner/json.c planner/scores.c planner/snapshot.c planner/static.c \
+	planner/profile.c planner/cycle.c planner/plan.c $(wildcard planner/plugins/*.c)
 CLI_SRC := $(wildcard cli/*.c)
-EXT_SRC := planner/udf.c importers/quantity.c common/kp.c
+FILTER_SQL := $(wildcard queries/filters/*.sql)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/schema_sql.o
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/schema_sql.o \
+	$(FILTER_SQL:queries/filters/%.sql=$(BUILD)/obj/gen/filter_%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
-EXT_OBJ := $(BUILD)/obj/ext/udf.o $(BUILD)/obj/importers/quantity.o $(BUILD)/obj/common/kp.o
+EXT_OBJ := $(BUILD)/obj/ext/udf.o $(BUILD)/obj/importers/quantity.o $(BUILD)/obj/common/kp.o \
+	$(BUILD)/obj/planner/scores.o $(BUILD)/obj/planner/json.o
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps test-deps test demo clean install help
@@ -51,6 +54,15 @@ test-deps:
 $(BUILD)/gen/schema_sql.c: schema/schema.sql scripts/embed.sh | deps
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh kp_schema_sql schema/schema.sql > $@
+
+# each static filter query becomes kp_sql_filter_<name>
+$(BUILD)/gen/filter_%.c: queries/filters/%.sql scripts/embed.sh | deps
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh kp_sql_filter_$(subst -,_,$*) $< > $@
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(BUILD)/obj/gen/schema_sql.o: $(BUILD)/gen/schema_sql.c
 	@mkdir -p $(dir $@)

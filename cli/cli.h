@@ -33,7 +33,9 @@ typedef struct kp_command {
 int cmd_init(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_query(int argc, char **argv);
-extern const char cmd_init_help[], cmd_import_help[], cmd_query_help[];
+int cmd_plan(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+extern const char cmd_init_help[], cmd_import_help[], cmd_query_help[], cmd_plan_help[], cmd_explain_help[];
 
 /* Print "kplan: <formatted error>" to stderr and return the exit code for it. */
 int kp_cli_fail(const kp_err *err);

@@ -20,6 +20,8 @@ static const char cmd_help_help[] =
 static const kp_command commands[] = {
 	{ "init", cmd_init, cmd_init_help, "create a kplan database (idempotent)" },
 	{ "import", cmd_import, cmd_import_help, "load Kubernetes YAML/JSON, CSV or openb files, in one transaction" },
+	{ "plan", cmd_plan, cmd_plan_help, "place every pending pod as kube-scheduler would; append a run" },
+	{ "explain", cmd_explain, cmd_explain_help, "why one pod went where it went (filters, scores)" },
 	{ "query", cmd_query, cmd_query_help, "run SQL with kplan's functions; table, csv, json or markdown out" },
 	{ "help", cmd_help, cmd_help_help, "show help for kplan or one command" },
 };

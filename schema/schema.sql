@@ -352,3 +352,102 @@ SELECT n.id AS node_id, n.name AS node, r.resource, r.allocatable,
                  WHERE p.node_name = n.name AND q.resource = r.resource
                    AND p.phase NOT IN ('Succeeded', 'Failed')), 0) AS requested
 FROM node n JOIN node_resource r ON r.node_id = n.id;
+
+------------------------------------------------------------------ plans (outputs)
+-- Every `kplan plan` appends one run; nothing here is ever overwritten.
+
+CREATE TABLE run(
+  id          INTEGER PRIMARY KEY,
+  started     TEXT NOT NULL,                  -- UTC, RFC 3339
+  mode        TEXT NOT NULL DEFAULT 'pending',
+  options     TEXT NOT NULL,                  -- JSON: the command-line options
+  config      TEXT NOT NULL,                  -- JSON: the profiles used (after defaulting)
+  config_source TEXT NOT NULL,                -- 'default', a file, or scheduler_config:ID
+  seed        INTEGER NOT NULL,
+  nodes       INTEGER, pending INTEGER, bound INTEGER, unschedulable INTEGER,
+  kept        INTEGER, ignored INTEGER, evicted INTEGER DEFAULT 0, moved INTEGER DEFAULT 0,
+  passes      INTEGER,                        -- queue passes (batch retry, semantics §12)
+  elapsed     REAL,                           -- seconds, planning and writing
+  kplan       TEXT NOT NULL
+);
+
+-- One row per pod and run.  action: keep (bound, untouched; or pending and not
+-- this scheduler's), bind, move, evict, unschedulable.
+CREATE TABLE placement(
+  run_id   INTEGER NOT NULL REFERENCES run(id),
+  pod_id   INTEGER NOT NULL,                  -- pod.id (no FK: history outlives pods)
+  seq      INTEGER,                           -- decision order; NULL for keep
+  action   TEXT NOT NULL,
+  node_id  INTEGER,                           -- node.id where the pod ends up
+  from_node_id INTEGER,
+  score    INTEGER,                           -- weighted total of the chosen node
+  feasible INTEGER,                           -- nodes that passed every filter
+  attempts INTEGER,                           -- times the pod went through the cycle
+  reason   TEXT,                              -- kube-style message for unschedulable
+  PRIMARY KEY(run_id, pod_id)
+) WITHOUT ROWID;
+
+-- Why a pod failed: per plugin and reason, how many nodes said so.
+CREATE TABLE pod_failure(
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  pod_id INTEGER NOT NULL,
+  plugin TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  nodes  INTEGER NOT NULL,
+  PRIMARY KEY(run_id, pod_id, plugin, reason)
+) WITHOUT ROWID;
+
+CREATE TABLE eviction(
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  pod_id INTEGER NOT NULL,
+  node_id INTEGER NOT NULL,
+  preemptor_pod_id INTEGER NOT NULL,
+  pdb_violated INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY(run_id, pod_id)
+) WITHOUT ROWID;
+
+-- Things the planner met and does not model (it warns, never ignores silently).
+CREATE TABLE run_warning(
+  run_id  INTEGER NOT NULL REFERENCES run(id),
+  kind    TEXT NOT NULL,
+  message TEXT NOT NULL,
+  pods    INTEGER NOT NULL,
+  PRIMARY KEY(run_id, kind)
+) WITHOUT ROWID;
+
+CREATE VIEW plan_all AS
+SELECT pl.run_id, p.namespace, p.name AS pod, pl.action, n.name AS node, f.name AS from_node, pl.reason
+FROM placement pl JOIN pod p ON p.id = pl.pod_id
+LEFT JOIN node n ON n.id = pl.node_id
+LEFT JOIN node f ON f.id = pl.from_node_id;
+
+-- The contract users and tests read: the latest run, one row per pod.
+CREATE VIEW plan AS
+SELECT * FROM plan_all WHERE run_id = (SELECT max(id) FROM run);
+
+CREATE VIEW unschedulable AS
+SELECT pl.run_id, p.namespace, p.name AS pod, pl.reason,
+       (SELECT group_concat(f.nodes || ' ' || f.reason, ', ') FROM pod_failure f
+        WHERE f.run_id = pl.run_id AND f.pod_id = pl.pod_id) AS breakdown
+FROM placement pl JOIN pod p ON p.id = pl.pod_id
+WHERE pl.action = 'unschedulable' AND pl.run_id = (SELECT max(id) FROM run);
+
+-- Per node and resource in the latest run: requested before (bound pods) and
+-- after (what stays or lands there), and the percentage of allocatable.
+CREATE VIEW node_usage AS
+WITH r AS (SELECT max(id) AS id FROM run),
+before AS (
+  SELECT n.id AS node_id, q.resource, SUM(q.value) AS v
+  FROM node n JOIN pod p ON p.node_name = n.name AND p.phase NOT IN ('Succeeded', 'Failed')
+  JOIN class_request q ON q.class_id = p.class_id GROUP BY n.id, q.resource),
+after AS (
+  SELECT pl.node_id, q.resource, SUM(q.value) AS v
+  FROM placement pl JOIN r ON pl.run_id = r.id JOIN pod p ON p.id = pl.pod_id
+  JOIN class_request q ON q.class_id = p.class_id
+  WHERE pl.action IN ('keep', 'bind', 'move') AND pl.node_id IS NOT NULL GROUP BY pl.node_id, q.resource)
+SELECT (SELECT id FROM r) AS run_id, n.name AS node, nr.resource, nr.allocatable,
+       COALESCE(b.v, 0) AS requested_before, COALESCE(a.v, 0) AS requested_after,
+       CASE WHEN nr.allocatable > 0 THEN round(100.0 * COALESCE(a.v, 0) / nr.allocatable, 1) END AS percent
+FROM node n JOIN node_resource nr ON nr.node_id = n.id
+LEFT JOIN before b ON b.node_id = n.id AND b.resource = nr.resource
+LEFT JOIN after a ON a.node_id = n.id AND a.resource = nr.resource;

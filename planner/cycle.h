@@ -1,0 +1,118 @@
+/*
+ * cycle.h — kube-scheduler's CycleState for kplan: everything one pod's
+ * scheduling cycle computes (PreFilter state, per-node verdicts and reasons,
+ * scores), passed to every plugin; and the plugin descriptor.
+ *
+ * A plugin is one file in planner/plugins/ exporting a `const kp_plugin`;
+ * NULL function pointers mean the plugin does not take part at that point.
+ * Filter functions return 0 (pass) or 1 (fail, after kp_cycle_fail()).
+ */
+#ifndef KP_CYCLE_H
+#define KP_CYCLE_H
+
+#include "snapshot.h"
+#include "profile.h"
+
+#define KP_SKIP 1        /* PreFilter/PreScore: the plugin sits out this pod */
+
+/* int64 -> int64 hash map cleared in O(1) by generation; keys listed in insertion order */
+typedef struct kp_dmap {
+	uint32_t mask, gen, n, cap_list;
+	int64_t *keys, *vals;
+	uint32_t *stamp;
+	int64_t *list;
+} kp_dmap;
+
+int kp_dmap_init(kp_dmap *m, uint32_t expected);
+void kp_dmap_release(kp_dmap *m);
+void kp_dmap_clear(kp_dmap *m);
+int64_t *kp_dmap_get(const kp_dmap *m, int64_t key);
+int64_t *kp_dmap_put(kp_dmap *m, int64_t key);     /* 0-initialised when new; NULL on OOM */
+
+static inline int64_t kp_pair_key(kp_sid a, kp_sid b) { return ((int64_t)a << 32) | (uint32_t)b; }
+
+/* one topology spread constraint of the incoming pod, prepared */
+typedef struct kp_cstate {
+	kp_sid topo;
+	int64_t max_skew, min_domains;
+	uint8_t hard, honor_affinity, honor_taints, self_match, is_host;
+	kp_sel sel;
+	kp_dmap counts;          /* topology value -> matching pods */
+	int64_t min_match;
+	double weight;
+} kp_cstate;
+
+typedef struct kp_cycle {
+	kp_snap *s;
+	const kp_profile *pf;
+	uint64_t seed;
+	kp_arena arena;          /* reset per pod */
+	int32_t pi;
+	const kp_pod *p;
+	const kp_class *c;
+	/* verdicts */
+	int32_t *feas;
+	int nfeas;
+	int8_t *fail;            /* per node: -1 passed, else the failing plugin */
+	uint8_t *unres;          /* per node: UnschedulableAndUnresolvable */
+	int32_t *rstart;
+	uint16_t *rcount;
+	int32_t *rbuf;
+	size_t rlen, rcap;
+	uint8_t skip[KP_P_COUNT];
+	/* reasons interned at plan start */
+	int r_too_many_pods, r_ports, r_spread_missing, r_spread, r_aff, r_anti, r_existing_anti, r_added_affinity;
+	int *r_insufficient;     /* per resource */
+	/* PodTopologySpread */
+	kp_cstate *cs;
+	int ncs, cap_cs, nhard;
+	uint8_t spread_built;    /* constraints prepared this cycle (the plan loop resets it) */
+	uint8_t *spread_ignored; /* per node (score) */
+	/* InterPodAffinity */
+	kp_dmap aff_counts, anti_counts, existing_anti, topo_score;
+	int aff_empty, self_matches_all;
+	int32_t *anti_pods;      /* placed pods whose class has required anti-affinity */
+	int nanti_pods, cap_anti_pods;
+	/* NodeAffinity addedAffinity (profile), parsed once */
+	kp_nterm *added_req, *added_pref;
+	uint32_t nadded_req, nadded_pref;
+	int has_added_req;
+	/* scores */
+	int64_t *raw;
+	double *fscore;
+} kp_cycle;
+
+typedef struct kp_plugin {
+	int id;                                              /* KP_P_* */
+	int (*pre_filter)(kp_cycle *cy);                     /* KP_OK, KP_SKIP, or < 0 error */
+	int (*filter)(kp_cycle *cy, int node);
+	int (*pre_score)(kp_cycle *cy);                      /* KP_OK, KP_SKIP, or < 0 error */
+	int64_t (*score)(kp_cycle *cy, int node);
+	void (*normalize)(kp_cycle *cy, int64_t *scores);    /* scores indexed by node, over cy->feas */
+} kp_plugin;
+
+/* Record that `node` failed `plugin` with reason index `reason`. */
+int kp_cycle_fail(kp_cycle *cy, int node, int plugin, int reason, int unresolvable);
+
+/* Static filters (NodeUnschedulable, TaintToleration, NodeAffinity) read the
+ * SQL verdict of the pod's class: fail when the node's first static failure
+ * belongs to `plugin`. */
+int kp_static_filter(kp_cycle *cy, int node, int plugin);
+
+/* kube's DefaultNormalizeScore(MaxNodeScore, reverse) over the feasible nodes */
+void kp_default_normalize(kp_cycle *cy, int64_t *scores, int reverse);
+
+/* A pod (anti-)affinity term of `owner` matches pod `target` (namespaces,
+ * selector, matchLabelKeys / mismatchLabelKeys with owner's labels). */
+int kp_term_matches(const kp_snap *s, const kp_pterm *t, const kp_pod *owner, const kp_pod *target);
+/* A node selector term matches node n (expressions on labels, fields on the name); empty matches nothing. */
+int kp_nterm_matches(const kp_snap *s, const kp_nterm *t, int n);
+
+extern const kp_plugin kp_plugin_node_unschedulable, kp_plugin_node_name, kp_plugin_taint_toleration,
+	kp_plugin_node_affinity, kp_plugin_node_ports, kp_plugin_node_resources_fit, kp_plugin_pod_topology_spread,
+	kp_plugin_inter_pod_affinity, kp_plugin_balanced_allocation, kp_plugin_image_locality;
+
+/* the registry, indexed by KP_P_* (NULL for plugins with no filter/score role) */
+extern const kp_plugin *const kp_plugins[KP_P_COUNT];
+
+#endif

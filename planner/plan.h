@@ -1,0 +1,67 @@
+/*
+ * plan.h — one plan run: place every pending pod as kube-scheduler would,
+ * one at a time in queue order, and write the run's tables.
+ *
+ *   kp_plan_opts o = { .seed = 1 };
+ *   kp_plan_result r;
+ *   kp_plan_run(db, &o, &r, &err);     // appends run r.run_id
+ */
+#ifndef KP_PLAN_H
+#define KP_PLAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sqlite3.h>
+#include "../common/kp.h"
+
+#define KP_DEFAULT_SEED 1
+
+/* What explain wants to see at one pod's last attempt. */
+typedef struct kp_explain_node {
+	int64_t node_db_id;
+	char node[256];
+	int feasible;
+	const char *plugin;          /* failing plugin, NULL when feasible */
+	char reason[512];
+	int64_t raw[16], norm[16];   /* per score plugin (kp_plugin ids) */
+	int64_t total;
+	uint32_t tiebreak;
+} kp_explain_node;
+
+typedef struct kp_explain {
+	int64_t pod_db_id;           /* the pod to explain */
+	int found;                   /* the pod was attempted */
+	int attempts;
+	int nnodes;
+	kp_explain_node *nodes;      /* owned; kp_explain_release */
+	int64_t weight[16];
+	uint8_t scored[16];
+	int chosen;                  /* index into nodes, -1 none */
+	int scoring;                 /* 0: one feasible node or none, no scoring */
+	char message[4096];
+} kp_explain;
+
+typedef struct kp_plan_opts {
+	uint64_t seed;
+	int no_preemption;
+	const char *config_file;     /* --config; NULL: latest imported, else defaults */
+	const char *options_json;    /* recorded in run.options */
+	int dry_run;                 /* explain: plan in memory, write nothing */
+	kp_explain *explain;         /* explain: collect this pod's details */
+	void (*progress)(void *ctx, long done, long total);
+	void *progress_ctx;
+} kp_plan_opts;
+
+typedef struct kp_plan_result {
+	int64_t run_id;
+	long nodes, pending, bound, unschedulable, kept, ignored, evicted, moved, passes;
+	double elapsed;
+	char config_source[1024];
+	int nwarnings;
+	char warnings[8][512];
+} kp_plan_result;
+
+int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *err);
+void kp_explain_release(kp_explain *e);
+
+#endif

@@ -1,0 +1,231 @@
+/*
+ * inter_pod_affinity.c — InterPodAffinity (semantics §5.8, §7.9;
+ * plugins/interpodaffinity/{filtering,scoring}.go).
+ *
+ * PreFilter counts, per topology pair (key, value):
+ *  - existing anti: required anti-affinity terms of placed pods that match
+ *    the incoming pod, at their node's value;
+ *  - affinity: placed pods matching ALL the incoming pod's required affinity
+ *    terms, per term's pair;
+ *  - anti: placed pods matching each required anti-affinity term.
+ * Filter, in kube's order: required affinity ("node(s) didn't match pod
+ * affinity rules", Unresolvable; the first pod of a group that matches its
+ * own terms may go anywhere carrying the keys while nothing matches
+ * anywhere), required anti-affinity ("... pod anti-affinity rules"), and
+ * existing pods' anti-affinity ("node(s) didn't satisfy existing pods
+ * anti-affinity rules"), both Unschedulable.
+ * Score: preferred terms both ways and existing pods' required affinity
+ * (hardPodAffinityWeight), summed per pair; a node scores the pairs of its
+ * labels; normalised min..max to 0..100.
+ */
+#include "../cycle.h"
+
+static int node_value(const kp_snap *s, int node, kp_sid key) { return kp_labels_get(&s->node_labels[node], key); }
+
+static int pre_filter(kp_cycle *cy)
+{
+	const kp_snap *s = cy->s;
+	const kp_class *c = cy->c;
+	kp_dmap_clear(&cy->aff_counts);
+	kp_dmap_clear(&cy->anti_counts);
+	kp_dmap_clear(&cy->existing_anti);
+	if (!c->has_req_aff && !c->has_req_anti && !cy->nanti_pods)
+		return KP_SKIP;
+	/* existing pods' required anti-affinity against this pod */
+	for (int i = 0; i < cy->nanti_pods; i++) {
+		const kp_pod *e = &s->pods[cy->anti_pods[i]];
+		if (e->node < 0)
+			continue;
+		const kp_class *ec = &s->classes[e->cls];
+		for (uint32_t k = 0; k < ec->npterms; k++) {
+			const kp_pterm *t = &ec->pterms[k];
+			if (!t->required || !t->anti || !kp_term_matches(s, t, e, cy->p))
+				continue;
+			kp_sid v = node_value(s, e->node, t->topo);
+			if (v < 0)
+				continue;
+			int64_t *x = kp_dmap_put(&cy->existing_anti, kp_pair_key(t->topo, v));
+			if (!x)
+				return KP_NOMEM;
+			(*x)++;
+		}
+	}
+	cy->self_matches_all = 1;
+	for (uint32_t k = 0; k < c->npterms; k++)
+		if (c->pterms[k].required && !c->pterms[k].anti && !kp_term_matches(s, &c->pterms[k], cy->p, cy->p))
+			cy->self_matches_all = 0;
+	if (c->has_req_aff || c->has_req_anti) {
+		for (int n = 0; n < s->nnodes; n++)
+			for (uint32_t j = 0; j < s->nnode_pods[n]; j++) {
+				const kp_pod *e = &s->pods[s->node_pods[n][j]];
+				if (c->has_req_aff) {
+					int all = 1;
+					for (uint32_t k = 0; k < c->npterms && all; k++)
+						if (c->pterms[k].required && !c->pterms[k].anti)
+							all = kp_term_matches(s, &c->pterms[k], cy->p, e);
+					for (uint32_t k = 0; k < c->npterms && all; k++) {
+						const kp_pterm *t = &c->pterms[k];
+						if (!t->required || t->anti)
+							continue;
+						kp_sid v = node_value(s, n, t->topo);
+						if (v < 0)
+							continue;
+						int64_t *x = kp_dmap_put(&cy->aff_counts, kp_pair_key(t->topo, v));
+						if (!x)
+							return KP_NOMEM;
+						(*x)++;
+					}
+				}
+				for (uint32_t k = 0; c->has_req_anti && k < c->npterms; k++) {
+					const kp_pterm *t = &c->pterms[k];
+					if (!t->required || !t->anti || !kp_term_matches(s, t, cy->p, e))
+						continue;
+					kp_sid v = node_value(s, n, t->topo);
+					if (v < 0)
+						continue;
+					int64_t *x = kp_dmap_put(&cy->anti_counts, kp_pair_key(t->topo, v));
+					if (!x)
+						return KP_NOMEM;
+					(*x)++;
+				}
+			}
+	}
+	cy->aff_empty = cy->aff_counts.n == 0;
+	return KP_OK;
+}
+
+static int filter(kp_cycle *cy, int node)
+{
+	const kp_snap *s = cy->s;
+	const kp_class *c = cy->c;
+	if (c->has_req_aff) {
+		int exist = 1;
+		for (uint32_t k = 0; k < c->npterms; k++) {
+			const kp_pterm *t = &c->pterms[k];
+			if (!t->required || t->anti)
+				continue;
+			kp_sid v = node_value(s, node, t->topo);
+			if (v < 0) {
+				kp_cycle_fail(cy, node, KP_P_INTER_POD_AFFINITY, cy->r_aff, 1);
+				return 1;
+			}
+			const int64_t *x = kp_dmap_get(&cy->aff_counts, kp_pair_key(t->topo, v));
+			if (!x || *x <= 0)
+				exist = 0;
+		}
+		if (!exist && !(cy->aff_empty && cy->self_matches_all)) {
+			kp_cycle_fail(cy, node, KP_P_INTER_POD_AFFINITY, cy->r_aff, 1);
+			return 1;
+		}
+	}
+	if (c->has_req_anti && cy->anti_counts.n) {
+		for (uint32_t k = 0; k < c->npterms; k++) {
+			const kp_pterm *t = &c->pterms[k];
+			if (!t->required || !t->anti)
+				continue;
+			kp_sid v = node_value(s, node, t->topo);
+			if (v < 0)
+				continue;
+			const int64_t *x = kp_dmap_get(&cy->anti_counts, kp_pair_key(t->topo, v));
+			if (x && *x > 0) {
+				kp_cycle_fail(cy, node, KP_P_INTER_POD_AFFINITY, cy->r_anti, 0);
+				return 1;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < cy->existing_anti.n; i++) {
+		int64_t key = cy->existing_anti.list[i];
+		kp_sid k = (kp_sid)(key >> 32), v = (kp_sid)(uint32_t)key;
+		if (node_value(s, node, k) == v && *kp_dmap_get(&cy->existing_anti, key) > 0) {
+			kp_cycle_fail(cy, node, KP_P_INTER_POD_AFFINITY, cy->r_existing_anti, 0);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int add_score(kp_cycle *cy, kp_sid key, int node, int64_t w)
+{
+	kp_sid v = node_value(cy->s, node, key);
+	if (v < 0)
+		return KP_OK;
+	int64_t *x = kp_dmap_put(&cy->topo_score, kp_pair_key(key, v));
+	if (!x)
+		return KP_NOMEM;
+	*x += w;
+	return KP_OK;
+}
+
+static int pre_score(kp_cycle *cy)
+{
+	const kp_snap *s = cy->s;
+	const kp_class *c = cy->c;
+	kp_dmap_clear(&cy->topo_score);
+	int has_pref = c->has_pref_pod;
+	if (cy->pf->ignore_preferred_existing && !has_pref)
+		return KP_SKIP;
+	for (int n = 0; n < s->nnodes; n++) {
+		if (!s->node_labels[n].n)
+			continue;
+		for (uint32_t j = 0; j < s->nnode_pods[n]; j++) {
+			const kp_pod *e = &s->pods[s->node_pods[n][j]];
+			const kp_class *ec = &s->classes[e->cls];
+			if (!has_pref && !ec->npterms)
+				continue;
+			/* the incoming pod's preferred terms against e */
+			for (uint32_t k = 0; has_pref && k < c->npterms; k++) {
+				const kp_pterm *t = &c->pterms[k];
+				if (t->required || !kp_term_matches(s, t, cy->p, e))
+					continue;
+				if (add_score(cy, t->topo, n, t->anti ? -t->weight : t->weight))
+					return KP_NOMEM;
+			}
+			/* e's terms against the incoming pod */
+			for (uint32_t k = 0; k < ec->npterms; k++) {
+				const kp_pterm *t = &ec->pterms[k];
+				int64_t w;
+				if (t->required && !t->anti)
+					w = cy->pf->hard_pod_affinity_weight;
+				else if (!t->required && !cy->pf->ignore_preferred_existing)
+					w = t->anti ? -t->weight : t->weight;
+				else
+					continue;
+				if (!w || !kp_term_matches(s, t, e, cy->p))
+					continue;
+				if (add_score(cy, t->topo, n, w))
+					return KP_NOMEM;
+			}
+		}
+	}
+	return cy->topo_score.n ? KP_OK : KP_SKIP;
+}
+
+static int64_t score(kp_cycle *cy, int node)
+{
+	int64_t sum = 0;
+	for (uint32_t i = 0; i < cy->topo_score.n; i++) {
+		int64_t key = cy->topo_score.list[i];
+		if (node_value(cy->s, node, (kp_sid)(key >> 32)) == (kp_sid)(uint32_t)key)
+			sum += *kp_dmap_get(&cy->topo_score, key);
+	}
+	return sum;
+}
+
+static void normalize(kp_cycle *cy, int64_t *scores)
+{
+	int64_t min = INT64_MAX, max = INT64_MIN;
+	for (int i = 0; i < cy->nfeas; i++) {
+		int64_t v = scores[cy->feas[i]];
+		if (v < min)
+			min = v;
+		if (v > max)
+			max = v;
+	}
+	for (int i = 0; i < cy->nfeas; i++) {
+		int n = cy->feas[i];
+		scores[n] = max - min > 0 ? (int64_t)(100.0 * ((double)(scores[n] - min) / (double)(max - min))) : 0;
+	}
+}
+
+const kp_plugin kp_plugin_inter_pod_affinity = { KP_P_INTER_POD_AFFINITY, pre_filter, filter, pre_score, score,
+						  normalize };

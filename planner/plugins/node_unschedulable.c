@@ -1,0 +1,12 @@
+/*
+ * node_unschedulable.c — NodeUnschedulable (semantics §5.1;
+ * pkg/scheduler/framework/plugins/nodeunschedulable).  A cordoned node fails
+ * pods that do not tolerate node.kubernetes.io/unschedulable:NoSchedule:
+ * "node(s) were unschedulable", UnschedulableAndUnresolvable.  Evaluated in
+ * SQL once per class (queries/filters/node_unschedulable.sql).
+ */
+#include "../cycle.h"
+
+static int filter(kp_cycle *cy, int node) { return kp_static_filter(cy, node, KP_P_NODE_UNSCHEDULABLE); }
+
+const kp_plugin kp_plugin_node_unschedulable = { KP_P_NODE_UNSCHEDULABLE, NULL, filter, NULL, NULL, NULL };

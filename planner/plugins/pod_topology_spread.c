@@ -1,0 +1,344 @@
+/*
+ * pod_topology_spread.c — PodTopologySpread (semantics §10;
+ * plugins/podtopologyspread/{common,filtering,scoring,plugin}.go).
+ *
+ * Constraints: the pod's own topologySpreadConstraints (matchLabelKeys merged
+ * with the pod's label values), or — when it has none — the default ones:
+ * defaultingType System gives {hostname, maxSkew 3} and {zone, maxSkew 5},
+ * both ScheduleAnyway; List gives the profile's defaultConstraints.  Default
+ * constraints select with the Services, ReplicationControllers, ReplicaSets
+ * and StatefulSets (and Deployments, standing for their ReplicaSets) that
+ * select the pod; none, and there are no default constraints.
+ *
+ * Filter (DoNotSchedule): per constraint, matching pods counted per domain
+ * over the nodes that carry every hard topology key and pass the node
+ * inclusion policies; skew = domain count + self - min over domains (0 when
+ * fewer than minDomains domains).  Score (ScheduleAnyway): count x ln(domains
+ * + 2) + maxSkew - 1 summed, rounded, then normalised so that fewer matching
+ * pods score higher.
+ */
+#include "../cycle.h"
+
+#include <math.h>
+#include <string.h>
+
+/* an AND of every owner selector in the pod's namespace that selects it */
+static int default_selector(kp_cycle *cy, kp_sel *out)
+{
+	const kp_snap *s = cy->s;
+	memset(out, 0, sizeof *out);
+	uint32_t n = 0;
+	for (int i = 0; i < s->nowner_sels; i++)
+		if (s->owner_sels[i].ns == cy->p->ns && kp_sel_match(&s->owner_sels[i].sel, &cy->p->labels, &s->strs))
+			n += s->owner_sels[i].sel.n;
+	if (!n)
+		return KP_OK;
+	out->reqs = kp_arena_alloc(&cy->arena, n * sizeof *out->reqs);
+	if (!out->reqs)
+		return KP_NOMEM;
+	for (int i = 0; i < s->nowner_sels; i++)
+		if (s->owner_sels[i].ns == cy->p->ns && kp_sel_match(&s->owner_sels[i].sel, &cy->p->labels, &s->strs)) {
+			memcpy(out->reqs + out->n, s->owner_sels[i].sel.reqs, s->owner_sels[i].sel.n * sizeof *out->reqs);
+			out->n += s->owner_sels[i].sel.n;
+		}
+	out->present = 1;
+	return KP_OK;
+}
+
+/* the selector with matchLabelKeys merged: key In (pod's value) for keys the pod has */
+static int merged_selector(kp_cycle *cy, const kp_spread *sp, kp_sel *out)
+{
+	*out = sp->sel;
+	if (!sp->nmlk || !sp->sel.present)
+		return KP_OK;
+	kp_sreq *r = kp_arena_alloc(&cy->arena, (sp->sel.n + sp->nmlk) * sizeof *r);
+	if (!r)
+		return KP_NOMEM;
+	memcpy(r, sp->sel.reqs, sp->sel.n * sizeof *r);
+	uint32_t n = sp->sel.n;
+	for (uint32_t i = 0; i < sp->nmlk; i++) {
+		kp_sid v = kp_labels_get(&cy->p->labels, sp->mlk[i]);
+		if (v < 0)
+			continue;
+		kp_sid *vals = kp_arena_alloc(&cy->arena, sizeof *vals);
+		if (!vals)
+			return KP_NOMEM;
+		vals[0] = v;
+		r[n++] = (kp_sreq){ sp->mlk[i], KP_OP_IN, 1, vals, 0 };
+	}
+	out->reqs = r;
+	out->n = n;
+	return KP_OK;
+}
+
+static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t min_domains, int hard,
+			  int honor_affinity, int honor_taints, const kp_sel *sel)
+{
+	if (cy->ncs == cy->cap_cs) {
+		int cap = cy->cap_cs ? cy->cap_cs * 2 : 4;
+		kp_cstate *v = kp_realloc(cy->cs, (size_t)cap * sizeof *v);
+		if (!v)
+			return KP_NOMEM;
+		for (int i = cy->cap_cs; i < cap; i++)
+			if (kp_dmap_init(&v[i].counts, (uint32_t)cy->s->nnodes) != KP_OK)
+				return KP_NOMEM;
+		cy->cs = v;
+		cy->cap_cs = cap;
+	}
+	kp_cstate *c = &cy->cs[cy->ncs++];
+	kp_dmap_clear(&c->counts);
+	c->topo = topo;
+	c->max_skew = max_skew;
+	c->min_domains = min_domains;
+	c->hard = (uint8_t)hard;
+	c->honor_affinity = (uint8_t)honor_affinity;
+	c->honor_taints = (uint8_t)honor_taints;
+	c->sel = *sel;
+	c->self_match = (uint8_t)kp_sel_match(sel, &cy->p->labels, &cy->s->strs);
+	c->is_host = topo == cy->s->s_hostname;
+	c->min_match = 0;
+	c->weight = 0;
+	if (hard)
+		cy->nhard++;
+	return KP_OK;
+}
+
+/* all constraints of the pod (hard and soft), once per cycle */
+static int build(kp_cycle *cy)
+{
+	if (cy->spread_built)
+		return KP_OK;
+	cy->spread_built = 1;
+	cy->ncs = 0;
+	cy->nhard = 0;
+	const kp_class *c = cy->c;
+	if (c->nspreads) {
+		for (uint32_t i = 0; i < c->nspreads; i++) {
+			const kp_spread *sp = &c->spreads[i];
+			kp_sel sel;
+			if (merged_selector(cy, sp, &sel) || add_constraint(cy, sp->topo, sp->max_skew, sp->min_domains, sp->hard,
+									   sp->honor_affinity, sp->honor_taints, &sel))
+				return KP_NOMEM;
+		}
+		return KP_OK;
+	}
+	kp_sel sel;
+	if (default_selector(cy, &sel))
+		return KP_NOMEM;
+	if (!sel.present || !sel.n)
+		return KP_OK;
+	if (cy->pf->spread_system_defaults) {
+		if (add_constraint(cy, cy->s->s_hostname, 3, 1, 0, 1, 0, &sel) ||
+		    add_constraint(cy, cy->s->s_zone, 5, 1, 0, 1, 0, &sel))
+			return KP_NOMEM;
+		return KP_OK;
+	}
+	for (int i = 0; i < cy->pf->ndefault_spread; i++) {
+		const kp_default_spread *d = &cy->pf->default_spread[i];
+		kp_sid topo = kp_strtab_intern(&cy->s->strs, d->topology_key);
+		if (topo < 0 || add_constraint(cy, topo, d->max_skew, 1, d->hard, 1, 0, &sel))
+			return KP_NOMEM;
+	}
+	return KP_OK;
+}
+
+/* matching pods on a node: same namespace, not terminating, selector matches */
+static int64_t count_on_node(const kp_cycle *cy, int node, const kp_sel *sel)
+{
+	const kp_snap *s = cy->s;
+	int64_t n = 0;
+	for (uint32_t i = 0; i < s->nnode_pods[node]; i++) {
+		const kp_pod *e = &s->pods[s->node_pods[node][i]];
+		if (e->ns == cy->p->ns && !e->terminating && kp_sel_match(sel, &e->labels, &s->strs))
+			n++;
+	}
+	return n;
+}
+
+static int inclusion_ok(const kp_cycle *cy, const kp_cstate *c, int node)
+{
+	if (c->honor_affinity && !kp_bit(cy->c->affinity_ok, node))
+		return 0;
+	if (c->honor_taints && !kp_bit(cy->c->taints_ok, node))
+		return 0;
+	return 1;
+}
+
+static int pre_filter(kp_cycle *cy)
+{
+	if (build(cy))
+		return KP_NOMEM;
+	if (!cy->nhard)
+		return KP_SKIP;
+	const kp_snap *s = cy->s;
+	for (int n = 0; n < s->nnodes; n++) {
+		int has_all = 1;
+		for (int k = 0; k < cy->ncs && has_all; k++)
+			if (cy->cs[k].hard && kp_labels_get(&s->node_labels[n], cy->cs[k].topo) < 0)
+				has_all = 0;
+		if (!has_all)
+			continue;
+		for (int k = 0; k < cy->ncs; k++) {
+			kp_cstate *c = &cy->cs[k];
+			if (!c->hard || !inclusion_ok(cy, c, n))
+				continue;
+			int64_t *v = kp_dmap_put(&c->counts, kp_labels_get(&s->node_labels[n], c->topo));
+			if (!v)
+				return KP_NOMEM;
+			*v += count_on_node(cy, n, &c->sel);
+		}
+	}
+	for (int k = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (!c->hard)
+			continue;
+		int64_t min = INT64_MAX;
+		for (uint32_t i = 0; i < c->counts.n; i++) {
+			int64_t v = *kp_dmap_get(&c->counts, c->counts.list[i]);
+			if (v < min)
+				min = v;
+		}
+		c->min_match = (int64_t)c->counts.n < c->min_domains || min == INT64_MAX ? 0 : min;
+	}
+	return KP_OK;
+}
+
+static int filter(kp_cycle *cy, int node)
+{
+	const kp_snap *s = cy->s;
+	for (int k = 0; k < cy->ncs; k++) {
+		const kp_cstate *c = &cy->cs[k];
+		if (!c->hard)
+			continue;
+		kp_sid v = kp_labels_get(&s->node_labels[node], c->topo);
+		if (v < 0) {
+			kp_cycle_fail(cy, node, KP_P_POD_TOPOLOGY_SPREAD, cy->r_spread_missing, 1);
+			return 1;
+		}
+		const int64_t *cnt = kp_dmap_get(&c->counts, v);
+		int64_t skew = (cnt ? *cnt : 0) + c->self_match - c->min_match;
+		if (skew > c->max_skew) {
+			kp_cycle_fail(cy, node, KP_P_POD_TOPOLOGY_SPREAD, cy->r_spread, 0);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int pre_score(kp_cycle *cy)
+{
+	if (build(cy))
+		return KP_NOMEM;
+	int nsoft = 0;
+	for (int k = 0; k < cy->ncs; k++)
+		nsoft += !cy->cs[k].hard;
+	if (!nsoft || !cy->nfeas)
+		return KP_SKIP;
+	const kp_snap *s = cy->s;
+	int require_all = cy->c->nspreads > 0 || !cy->pf->spread_system_defaults;
+	/* soft constraints get fresh counters (hard ones may share the struct) */
+	for (int k = 0; k < cy->ncs; k++)
+		if (!cy->cs[k].hard)
+			kp_dmap_clear(&cy->cs[k].counts);
+	int nignored = 0;
+	for (int i = 0; i < cy->nfeas; i++) {
+		int n = cy->feas[i];
+		cy->spread_ignored[n] = 0;
+		if (require_all) {
+			for (int k = 0; k < cy->ncs; k++)
+				if (!cy->cs[k].hard && kp_labels_get(&s->node_labels[n], cy->cs[k].topo) < 0)
+					cy->spread_ignored[n] = 1;
+			if (cy->spread_ignored[n]) {
+				nignored++;
+				continue;
+			}
+		}
+		for (int k = 0; k < cy->ncs; k++) {
+			kp_cstate *c = &cy->cs[k];
+			if (c->hard || c->is_host)
+				continue;
+			/* an absent label is the value "" here, as in kube */
+			kp_sid v = kp_labels_get(&s->node_labels[n], c->topo);
+			if (!kp_dmap_put(&c->counts, v))
+				return KP_NOMEM;
+		}
+	}
+	for (int k = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (c->hard)
+			continue;
+		int64_t size = c->is_host ? cy->nfeas - nignored : (int64_t)c->counts.n;
+		c->weight = log((double)(size + 2));
+	}
+	/* counts over every node */
+	for (int n = 0; n < s->nnodes; n++) {
+		if (require_all) {
+			int has_all = 1;
+			for (int k = 0; k < cy->ncs && has_all; k++)
+				if (!cy->cs[k].hard && kp_labels_get(&s->node_labels[n], cy->cs[k].topo) < 0)
+					has_all = 0;
+			if (!has_all)
+				continue;
+		}
+		for (int k = 0; k < cy->ncs; k++) {
+			kp_cstate *c = &cy->cs[k];
+			if (c->hard || c->is_host || !inclusion_ok(cy, c, n))
+				continue;
+			int64_t *v = kp_dmap_get(&c->counts, kp_labels_get(&s->node_labels[n], c->topo));
+			if (v)
+				*v += count_on_node(cy, n, &c->sel);
+		}
+	}
+	return KP_OK;
+}
+
+static int64_t score(kp_cycle *cy, int node)
+{
+	if (cy->spread_ignored[node])
+		return 0;
+	const kp_snap *s = cy->s;
+	double sc = 0;
+	for (int k = 0; k < cy->ncs; k++) {
+		const kp_cstate *c = &cy->cs[k];
+		if (c->hard)
+			continue;
+		kp_sid v = kp_labels_get(&s->node_labels[node], c->topo);
+		if (v < 0)
+			continue;
+		int64_t cnt;
+		if (c->is_host) {
+			cnt = count_on_node(cy, node, &c->sel);
+		} else {
+			const int64_t *x = kp_dmap_get(&c->counts, v);
+			cnt = x ? *x : 0;
+		}
+		sc += (double)cnt * c->weight + (double)(c->max_skew - 1);
+	}
+	return (int64_t)llround(sc);
+}
+
+static void normalize(kp_cycle *cy, int64_t *scores)
+{
+	int64_t min = INT64_MAX, max = 0;
+	for (int i = 0; i < cy->nfeas; i++) {
+		int n = cy->feas[i];
+		if (cy->spread_ignored[n])
+			continue;
+		if (scores[n] < min)
+			min = scores[n];
+		if (scores[n] > max)
+			max = scores[n];
+	}
+	for (int i = 0; i < cy->nfeas; i++) {
+		int n = cy->feas[i];
+		if (cy->spread_ignored[n])
+			scores[n] = 0;
+		else if (max == 0)
+			scores[n] = 100;
+		else
+			scores[n] = 100 * (max + min - scores[n]) / max;
+	}
+}
+
+const kp_plugin kp_plugin_pod_topology_spread = { KP_P_POD_TOPOLOGY_SPREAD, pre_filter, filter, pre_score, score,
+						   normalize };

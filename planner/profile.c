@@ -1,0 +1,646 @@
+/*
+ * profile.c — scheduler profiles: the default one, and the ones a
+ * KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1 or v1beta3)
+ * describes, merged with the defaults as kube does (semantics §2,
+ * apis/config/v1/default_plugins.go and defaults.go):
+ *  - multiPoint.enabled naming a default plugin replaces it in place (weight);
+ *  - <point>.disabled removes a plugin at that point, "*" every default one;
+ *  - score.enabled sets a weight (0 means 1);
+ *  - pluginConfig args replace the plugin's args, then defaulting applies.
+ * Out-of-tree plugins and unknown fields are errors that name them: kplan
+ * never plans as if a configured rule did not exist.
+ */
+#include "profile.h"
+#include "../importers/ydom.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+const char *const kp_plugin_names[KP_P_COUNT] = {
+	"PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
+	"NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "DefaultPreemption",
+	"NodeResourcesBalancedAllocation", "ImageLocality", "DefaultBinder",
+};
+
+/* In-tree plugins kplan accepts but that do nothing for the pods it plans
+ * (volumes are out of scope: pods with PVCs are reported by the planner). */
+static const char *const noop_plugins[] = {
+	"SchedulingGates", "VolumeRestrictions", "EBSLimits", "GCEPDLimits", "NodeVolumeLimits", "AzureDiskLimits",
+	"VolumeBinding", "VolumeZone", "DynamicResources", NULL,
+};
+
+void kp_profile_default(kp_profile *p)
+{
+	memset(p, 0, sizeof *p);
+	snprintf(p->scheduler_name, sizeof p->scheduler_name, "default-scheduler");
+	static const int filters[] = { KP_P_NODE_UNSCHEDULABLE, KP_P_NODE_NAME, KP_P_TAINT_TOLERATION,
+				       KP_P_NODE_AFFINITY, KP_P_NODE_PORTS, KP_P_NODE_RESOURCES_FIT,
+				       KP_P_POD_TOPOLOGY_SPREAD, KP_P_INTER_POD_AFFINITY };
+	for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++)
+		p->filter[filters[i]] = 1;
+	p->post_filter[KP_P_DEFAULT_PREEMPTION] = 1;
+	p->score[KP_P_TAINT_TOLERATION] = 1;
+	p->weight[KP_P_TAINT_TOLERATION] = 3;
+	p->score[KP_P_NODE_AFFINITY] = 1;
+	p->weight[KP_P_NODE_AFFINITY] = 2;
+	p->score[KP_P_NODE_RESOURCES_FIT] = 1;
+	p->weight[KP_P_NODE_RESOURCES_FIT] = 1;
+	p->score[KP_P_POD_TOPOLOGY_SPREAD] = 1;
+	p->weight[KP_P_POD_TOPOLOGY_SPREAD] = 2;
+	p->score[KP_P_INTER_POD_AFFINITY] = 1;
+	p->weight[KP_P_INTER_POD_AFFINITY] = 2;
+	p->score[KP_P_BALANCED_ALLOCATION] = 1;
+	p->weight[KP_P_BALANCED_ALLOCATION] = 1;
+	p->score[KP_P_IMAGE_LOCALITY] = 1;
+	p->weight[KP_P_IMAGE_LOCALITY] = 1;
+	p->strategy = KP_STRAT_LEAST;
+	p->nfit_res = 2;
+	snprintf(p->fit_res[0].name, sizeof p->fit_res[0].name, "cpu");
+	p->fit_res[0].weight = 1;
+	snprintf(p->fit_res[1].name, sizeof p->fit_res[1].name, "memory");
+	p->fit_res[1].weight = 1;
+	p->nbal_res = 2;
+	p->bal_res[0] = p->fit_res[0];
+	p->bal_res[1] = p->fit_res[1];
+	p->hard_pod_affinity_weight = 1;
+	p->spread_system_defaults = 1;
+	p->min_candidate_pct = 10;
+	p->min_candidate_abs = 100;
+	p->pct_nodes_to_score = -1;
+}
+
+void kp_config_default(kp_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->profiles = kp_calloc(1, sizeof *cfg->profiles);
+	if (cfg->profiles) {
+		kp_profile_default(&cfg->profiles[0]);
+		cfg->nprofiles = 1;
+	}
+	snprintf(cfg->source, sizeof cfg->source, "default");
+}
+
+void kp_config_release(kp_config *cfg)
+{
+	for (int i = 0; i < cfg->nprofiles; i++)
+		kp_free(cfg->profiles[i].added_affinity_json);
+	kp_free(cfg->profiles);
+	kp_free(cfg->json);
+	memset(cfg, 0, sizeof *cfg);
+}
+
+/* ---- parsing ---- */
+
+typedef struct pctx { const char *source; kp_err *err; } pctx;
+
+static int bad(pctx *c, const kp_ynode *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bad(pctx *c, const kp_ynode *at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kp_err_setv(c->err, KP_PARSE, fmt, ap);
+	va_end(ap);
+	kp_err_locate(c->err, c->source, at ? at->line : 0, at ? at->col : 0, "KubeSchedulerConfiguration");
+	return KP_PARSE;
+}
+
+/* every key of map m must be in allowed */
+static int only_keys(pctx *c, const kp_ynode *m, const char *path, const char *const *allowed)
+{
+	if (!m)
+		return KP_OK;
+	if (m->type != KP_Y_MAP)
+		return bad(c, m, "%s: expected a mapping, got a %s", path, kp_ynode_type_name(m));
+	for (size_t i = 0; i < m->n; i++) {
+		const char *k = m->u.pairs[i].key->u.str;
+		int ok = 0;
+		for (const char *const *a = allowed; *a && !ok; a++)
+			ok = strcmp(*a, k) == 0;
+		if (!ok)
+			return bad(c, m->u.pairs[i].key, "%s: unknown field '%s'", path, k);
+	}
+	return KP_OK;
+}
+
+static int get_int(pctx *c, const kp_ynode *m, const char *key, const char *path, int64_t *out, int *has)
+{
+	const kp_ynode *v = kp_ymap_get(m, key);
+	if (has)
+		*has = v != NULL;
+	if (!v)
+		return KP_OK;
+	char *end;
+	if (v->type != KP_Y_SCALAR || !v->u.str[0])
+		return bad(c, v, "%s.%s: expected an integer", path, key);
+	long long x = strtoll(v->u.str, &end, 10);
+	if (*end)
+		return bad(c, v, "%s.%s: expected an integer, got '%s'", path, key, v->u.str);
+	*out = x;
+	return KP_OK;
+}
+
+static int get_bool(pctx *c, const kp_ynode *m, const char *key, const char *path, int *out)
+{
+	const kp_ynode *v = kp_ymap_get(m, key);
+	if (!v)
+		return KP_OK;
+	if (v->type == KP_Y_SCALAR && (!strcmp(v->u.str, "true") || !strcmp(v->u.str, "false"))) {
+		*out = v->u.str[0] == 't';
+		return KP_OK;
+	}
+	return bad(c, v, "%s.%s: expected true or false", path, key);
+}
+
+static int plugin_index(const char *name)
+{
+	for (int i = 0; i < KP_P_COUNT; i++)
+		if (!strcmp(kp_plugin_names[i], name))
+			return i;
+	for (int i = 0; noop_plugins[i]; i++)
+		if (!strcmp(noop_plugins[i], name))
+			return -2;
+	return -1;
+}
+
+enum { PT_MULTI, PT_QUEUESORT, PT_PREENQUEUE, PT_PREFILTER, PT_FILTER, PT_POSTFILTER, PT_PRESCORE, PT_SCORE,
+       PT_RESERVE, PT_PERMIT, PT_PREBIND, PT_BIND, PT_POSTBIND, PT_COUNT };
+static const char *const point_names[PT_COUNT] = {
+	"multiPoint", "queueSort", "preEnqueue", "preFilter", "filter", "postFilter", "preScore", "score",
+	"reserve", "permit", "preBind", "bind", "postBind",
+};
+
+/* which flags of a profile a plugin has at a point (NULL when none) */
+static uint8_t *flag_at(kp_profile *p, int point, int plugin)
+{
+	switch (point) {
+	case PT_FILTER:
+		return plugin == KP_P_NODE_UNSCHEDULABLE || plugin == KP_P_NODE_NAME || plugin == KP_P_TAINT_TOLERATION ||
+		       plugin == KP_P_NODE_AFFINITY || plugin == KP_P_NODE_PORTS || plugin == KP_P_NODE_RESOURCES_FIT ||
+		       plugin == KP_P_POD_TOPOLOGY_SPREAD || plugin == KP_P_INTER_POD_AFFINITY
+			       ? &p->filter[plugin] : NULL;
+	case PT_SCORE:
+		return plugin == KP_P_TAINT_TOLERATION || plugin == KP_P_NODE_AFFINITY ||
+		       plugin == KP_P_NODE_RESOURCES_FIT || plugin == KP_P_POD_TOPOLOGY_SPREAD ||
+		       plugin == KP_P_INTER_POD_AFFINITY || plugin == KP_P_BALANCED_ALLOCATION ||
+		       plugin == KP_P_IMAGE_LOCALITY
+			       ? &p->score[plugin] : NULL;
+	case PT_POSTFILTER:
+		return plugin == KP_P_DEFAULT_PREEMPTION ? &p->post_filter[plugin] : NULL;
+	default:
+		return NULL;
+	}
+}
+
+static int set_point(kp_profile *p, int point, int plugin, uint8_t on)
+{
+	int any = 0;
+	for (int pt = PT_FILTER; pt <= PT_SCORE; pt++) {
+		if (point != PT_MULTI && pt != point)
+			continue;
+		uint8_t *f = flag_at(p, pt, plugin);
+		if (f) {
+			*f = on;
+			any = 1;
+		}
+	}
+	return any;
+}
+
+static int read_plugin_set(pctx *c, kp_profile *p, const kp_ynode *plugins, const char *path)
+{
+	if (only_keys(c, plugins, path, point_names))
+		return KP_PARSE;
+	/* disabled first (kube removes, then appends the enabled ones) */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int pt = 0; pt < PT_COUNT; pt++) {
+			const kp_ynode *set = kp_ymap_get(plugins, point_names[pt]);
+			static const char *const set_keys[] = { "enabled", "disabled", NULL };
+			char sp[256];
+			snprintf(sp, sizeof sp, "%s.%s", path, point_names[pt]);
+			if (!set)
+				continue;
+			if (only_keys(c, set, sp, set_keys))
+				return KP_PARSE;
+			const kp_ynode *list = kp_ymap_get(set, pass ? "enabled" : "disabled");
+			if (!list)
+				continue;
+			if (list->type != KP_Y_SEQ)
+				return bad(c, list, "%s.%s: expected a list", sp, pass ? "enabled" : "disabled");
+			for (size_t i = 0; i < list->n; i++) {
+				const kp_ynode *e = list->u.items[i];
+				static const char *const plugin_keys[] = { "name", "weight", NULL };
+				if (only_keys(c, e, sp, plugin_keys))
+					return KP_PARSE;
+				const kp_ynode *nm = kp_ymap_get(e, "name");
+				if (!nm || nm->type != KP_Y_SCALAR)
+					return bad(c, e, "%s: plugin without a name", sp);
+				const char *name = nm->u.str;
+				if (!pass && !strcmp(name, "*")) {
+					/* every default plugin at this point */
+					for (int k = 0; k < KP_P_COUNT; k++)
+						set_point(p, pt, k, 0);
+					continue;
+				}
+				int idx = plugin_index(name);
+				if (idx == -1)
+					return bad(c, nm, "%s: plugin '%s' is not an in-tree kube-scheduler plugin; kplan "
+						   "cannot run it (remove it, or plan without this configuration)", sp, name);
+				if (idx == -2)
+					continue;   /* a volume/gating plugin: nothing to do for kplan's pods */
+				if (pt == PT_QUEUESORT && idx != KP_P_PRIORITY_SORT)
+					return bad(c, nm, "%s: '%s' cannot sort the queue", sp, name);
+				if (!pass) {
+					set_point(p, pt, idx, 0);
+					continue;
+				}
+				int64_t w = 0;
+				int has_w;
+				if (get_int(c, e, "weight", sp, &w, &has_w))
+					return KP_PARSE;
+				if (has_w && (w < 0 || w > 100))
+					return bad(c, kp_ymap_get(e, "weight"), "%s: weight of '%s' must be in 0..100", sp, name);
+				set_point(p, pt, idx, 1);
+				if (has_w && (pt == PT_SCORE || pt == PT_MULTI) && flag_at(p, PT_SCORE, idx))
+					p->weight[idx] = w ? w : 1;
+				if (!has_w && (pt == PT_SCORE || pt == PT_MULTI) && flag_at(p, PT_SCORE, idx) && !p->weight[idx])
+					p->weight[idx] = 1;
+			}
+		}
+	}
+	return KP_OK;
+}
+
+static int read_res_weights(pctx *c, const kp_ynode *list, const char *path, kp_res_weight *out, int *n)
+{
+	if (!list)
+		return KP_OK;
+	if (list->type != KP_Y_SEQ)
+		return bad(c, list, "%s: expected a list", path);
+	if (list->n > KP_MAX_RES_WEIGHTS)
+		return bad(c, list, "%s: at most %d resources", path, KP_MAX_RES_WEIGHTS);
+	*n = 0;
+	for (size_t i = 0; i < list->n; i++) {
+		const kp_ynode *e = list->u.items[i];
+		static const char *const keys[] = { "name", "weight", NULL };
+		if (only_keys(c, e, path, keys))
+			return KP_PARSE;
+		const kp_ynode *nm = kp_ymap_get(e, "name");
+		if (!nm || nm->type != KP_Y_SCALAR)
+			return bad(c, e, "%s[%zu].name: required", path, i);
+		int64_t w = 1;
+		int has;
+		if (get_int(c, e, "weight", path, &w, &has))
+			return KP_PARSE;
+		if (w < 0 || w > 100)
+			return bad(c, e, "%s[%zu].weight: must be in 0..100", path, i);
+		snprintf(out[*n].name, sizeof out[*n].name, "%s", nm->u.str);
+		out[*n].weight = has && w ? w : 1;   /* weight 0 means 1 */
+		(*n)++;
+	}
+	return KP_OK;
+}
+
+static int read_args(pctx *c, kp_profile *p, const kp_ynode *pc, const char *path)
+{
+	if (!pc)
+		return KP_OK;
+	if (pc->type != KP_Y_SEQ)
+		return bad(c, pc, "%s: expected a list", path);
+	for (size_t i = 0; i < pc->n; i++) {
+		const kp_ynode *e = pc->u.items[i];
+		static const char *const keys[] = { "name", "args", NULL };
+		char ep[300];
+		snprintf(ep, sizeof ep, "%s[%zu]", path, i);
+		if (only_keys(c, e, ep, keys))
+			return KP_PARSE;
+		const kp_ynode *nm = kp_ymap_get(e, "name"), *a = kp_ymap_get(e, "args");
+		if (!nm || nm->type != KP_Y_SCALAR)
+			return bad(c, e, "%s.name: required", ep);
+		const char *name = nm->u.str;
+		char ap[400];
+		snprintf(ap, sizeof ap, "%s.args (%s)", ep, name);
+		if (a && a->type != KP_Y_MAP)
+			return bad(c, a, "%s: expected a mapping", ap);
+		int idx = plugin_index(name);
+		if (idx == -1)
+			return bad(c, nm, "%s: plugin '%s' is not an in-tree kube-scheduler plugin; kplan cannot run it", ep, name);
+		if (!strcmp(name, "NodeResourcesFit")) {
+			static const char *const k[] = { "apiVersion", "kind", "ignoredResources", "ignoredResourceGroups",
+							 "scoringStrategy", NULL };
+			if (only_keys(c, a, ap, k))
+				return KP_PARSE;
+			const kp_ynode *ss = kp_ymap_get(a, "scoringStrategy");
+			static const char *const sk[] = { "type", "resources", "requestedToCapacityRatio", NULL };
+			if (only_keys(c, ss, ap, sk))
+				return KP_PARSE;
+			const kp_ynode *t = kp_ymap_get(ss, "type");
+			if (t) {
+				if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "LeastAllocated"))
+					p->strategy = KP_STRAT_LEAST;
+				else if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "MostAllocated"))
+					p->strategy = KP_STRAT_MOST;
+				else if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "RequestedToCapacityRatio"))
+					p->strategy = KP_STRAT_RTCR;
+				else
+					return bad(c, t, "%s.scoringStrategy.type: '%s' is not LeastAllocated, MostAllocated or "
+						   "RequestedToCapacityRatio", ap, t->type == KP_Y_SCALAR ? t->u.str : "?");
+			}
+			if (ss && kp_ymap_get(ss, "resources")) {
+				if (read_res_weights(c, kp_ymap_get(ss, "resources"), ap, p->fit_res, &p->nfit_res))
+					return KP_PARSE;
+			}
+			const kp_ynode *r = kp_ymap_get(ss, "requestedToCapacityRatio");
+			static const char *const rk[] = { "shape", NULL };
+			if (only_keys(c, r, ap, rk))
+				return KP_PARSE;
+			const kp_ynode *shape = kp_ymap_get(r, "shape");
+			if (shape) {
+				if (shape->type != KP_Y_SEQ || !shape->n || shape->n > KP_MAX_SHAPE)
+					return bad(c, shape, "%s: shape must be a list of 1..%d points", ap, KP_MAX_SHAPE);
+				p->nshape = 0;
+				for (size_t k = 0; k < shape->n; k++) {
+					static const char *const pk[] = { "utilization", "score", NULL };
+					const kp_ynode *pt = shape->u.items[k];
+					if (only_keys(c, pt, ap, pk))
+						return KP_PARSE;
+					int64_t u = 0, s = 0;
+					if (get_int(c, pt, "utilization", ap, &u, NULL) || get_int(c, pt, "score", ap, &s, NULL))
+						return KP_PARSE;
+					if (u < 0 || u > 100 || s < 0 || s > 10 || (k && u <= p->shape[k - 1].util))
+						return bad(c, pt, "%s: shape points need increasing utilization 0..100 and score 0..10", ap);
+					p->shape[p->nshape++] = (kp_shape_point){ u, s };
+				}
+			}
+			if (p->strategy == KP_STRAT_RTCR && !p->nshape)
+				return bad(c, ss ? ss : a, "%s: RequestedToCapacityRatio needs requestedToCapacityRatio.shape", ap);
+			for (int g = 0; g < 2; g++) {
+				const kp_ynode *l = kp_ymap_get(a, g ? "ignoredResourceGroups" : "ignoredResources");
+				if (!l)
+					continue;
+				if (l->type != KP_Y_SEQ || l->n > KP_MAX_RES_WEIGHTS)
+					return bad(c, l, "%s: expected a list of at most %d names", ap, KP_MAX_RES_WEIGHTS);
+				for (size_t k = 0; k < l->n; k++) {
+					if (l->u.items[k]->type != KP_Y_SCALAR)
+						return bad(c, l->u.items[k], "%s: expected a name", ap);
+					if (g)
+						snprintf(p->ignored_groups[p->nignored_groups++], 128, "%s", l->u.items[k]->u.str);
+					else
+						snprintf(p->ignored[p->nignored++], 128, "%s", l->u.items[k]->u.str);
+				}
+			}
+		} else if (!strcmp(name, "NodeResourcesBalancedAllocation")) {
+			static const char *const k[] = { "apiVersion", "kind", "resources", NULL };
+			if (only_keys(c, a, ap, k) || read_res_weights(c, kp_ymap_get(a, "resources"), ap, p->bal_res, &p->nbal_res))
+				return KP_PARSE;
+		} else if (!strcmp(name, "InterPodAffinity")) {
+			static const char *const k[] = { "apiVersion", "kind", "hardPodAffinityWeight",
+							 "ignorePreferredTermsOfExistingPods", NULL };
+			int has;
+			if (only_keys(c, a, ap, k) ||
+			    get_int(c, a, "hardPodAffinityWeight", ap, &p->hard_pod_affinity_weight, &has) ||
+			    get_bool(c, a, "ignorePreferredTermsOfExistingPods", ap, &p->ignore_preferred_existing))
+				return KP_PARSE;
+			if (p->hard_pod_affinity_weight < 0 || p->hard_pod_affinity_weight > 100)
+				return bad(c, a, "%s.hardPodAffinityWeight: must be in 0..100", ap);
+		} else if (!strcmp(name, "PodTopologySpread")) {
+			static const char *const k[] = { "apiVersion", "kind", "defaultConstraints", "defaultingType", NULL };
+			if (only_keys(c, a, ap, k))
+				return KP_PARSE;
+			const kp_ynode *dt = kp_ymap_get(a, "defaultingType"), *dc = kp_ymap_get(a, "defaultConstraints");
+			if (dt && (dt->type != KP_Y_SCALAR || (strcmp(dt->u.str, "System") && strcmp(dt->u.str, "List"))))
+				return bad(c, dt, "%s.defaultingType: must be System or List", ap);
+			p->spread_system_defaults = !dt || !strcmp(dt->u.str, "System");
+			if (dc && p->spread_system_defaults)
+				return bad(c, dc, "%s: defaultConstraints need defaultingType: List", ap);
+			p->ndefault_spread = 0;
+			if (dc) {
+				if (dc->type != KP_Y_SEQ || dc->n > KP_MAX_DEFAULT_SPREAD)
+					return bad(c, dc, "%s.defaultConstraints: a list of at most %d", ap, KP_MAX_DEFAULT_SPREAD);
+				for (size_t k2 = 0; k2 < dc->n; k2++) {
+					static const char *const ck[] = { "maxSkew", "topologyKey", "whenUnsatisfiable", NULL };
+					const kp_ynode *e2 = dc->u.items[k2];
+					if (only_keys(c, e2, ap, ck))
+						return KP_PARSE;
+					kp_default_spread *d = &p->default_spread[p->ndefault_spread++];
+					const kp_ynode *tk = kp_ymap_get(e2, "topologyKey"), *wu = kp_ymap_get(e2, "whenUnsatisfiable");
+					if (get_int(c, e2, "maxSkew", ap, &d->max_skew, NULL) || d->max_skew < 1 || !tk ||
+					    tk->type != KP_Y_SCALAR || !wu || wu->type != KP_Y_SCALAR ||
+					    (strcmp(wu->u.str, "DoNotSchedule") && strcmp(wu->u.str, "ScheduleAnyway")))
+						return bad(c, e2, "%s.defaultConstraints[%zu]: needs maxSkew >= 1, topologyKey and "
+							   "whenUnsatisfiable DoNotSchedule|ScheduleAnyway", ap, k2);
+					snprintf(d->topology_key, sizeof d->topology_key, "%s", tk->u.str);
+					d->hard = !strcmp(wu->u.str, "DoNotSchedule");
+				}
+			}
+		} else if (!strcmp(name, "DefaultPreemption")) {
+			static const char *const k[] = { "apiVersion", "kind", "minCandidateNodesPercentage",
+							 "minCandidateNodesAbsolute", NULL };
+			if (only_keys(c, a, ap, k) ||
+			    get_int(c, a, "minCandidateNodesPercentage", ap, &p->min_candidate_pct, NULL) ||
+			    get_int(c, a, "minCandidateNodesAbsolute", ap, &p->min_candidate_abs, NULL))
+				return KP_PARSE;
+			if (p->min_candidate_pct < 0 || p->min_candidate_pct > 100 || p->min_candidate_abs < 0)
+				return bad(c, a, "%s: minCandidateNodesPercentage must be 0..100, minCandidateNodesAbsolute >= 0", ap);
+		} else if (!strcmp(name, "NodeAffinity")) {
+			static const char *const k[] = { "apiVersion", "kind", "addedAffinity", NULL };
+			if (only_keys(c, a, ap, k))
+				return KP_PARSE;
+			const kp_ynode *aa = kp_ymap_get(a, "addedAffinity");
+			if (aa) {
+				kp_sb sb;
+				kp_sb_init(&sb);
+				kp_ynode_to_json(aa, &sb);
+				if (!kp_sb_ok(&sb)) {
+					kp_sb_release(&sb);
+					return kp_err_set(c->err, KP_NOMEM, "out of memory");
+				}
+				kp_free(p->added_affinity_json);
+				p->added_affinity_json = sb.buf;
+			}
+		} else {
+			/* plugins without args kplan knows: accept an empty args */
+			static const char *const k[] = { "apiVersion", "kind", NULL };
+			if (only_keys(c, a, ap, k))
+				return KP_PARSE;
+		}
+	}
+	return KP_OK;
+}
+
+int kp_config_parse(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err)
+{
+	pctx c = { source, err };
+	kp_arena a;
+	kp_arena_init(&a, 16 * 1024);
+	kp_ynode *doc;
+	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->source, sizeof cfg->source, "%s", source);
+	int rc = kp_yaml_parse_one(text, len, source, &a, &doc, err);
+	if (rc) {
+		kp_arena_release(&a);
+		return rc;
+	}
+	if (!doc || doc->type != KP_Y_MAP) {
+		kp_arena_release(&a);
+		return bad(&c, doc, "not a KubeSchedulerConfiguration (expected a mapping)");
+	}
+	const kp_ynode *kind = kp_ymap_get(doc, "kind"), *api = kp_ymap_get(doc, "apiVersion");
+	if (!kind || kind->type != KP_Y_SCALAR || strcmp(kind->u.str, "KubeSchedulerConfiguration")) {
+		rc = bad(&c, kind ? kind : doc, "not a KubeSchedulerConfiguration (kind is '%s')",
+			 kind && kind->type == KP_Y_SCALAR ? kind->u.str : "");
+		goto out;
+	}
+	if (!api || api->type != KP_Y_SCALAR ||
+	    (strcmp(api->u.str, "kubescheduler.config.k8s.io/v1") && strcmp(api->u.str, "kubescheduler.config.k8s.io/v1beta3"))) {
+		rc = bad(&c, api ? api : doc, "apiVersion '%s' is not supported (kplan reads kubescheduler.config.k8s.io/v1 "
+			 "and v1beta3)", api && api->type == KP_Y_SCALAR ? api->u.str : "");
+		goto out;
+	}
+	static const char *const top[] = { "apiVersion", "kind", "profiles", "percentageOfNodesToScore", "parallelism",
+					   "leaderElection", "clientConnection", "healthzBindAddress", "metricsBindAddress",
+					   "enableProfiling", "enableContentionProfiling", "podInitialBackoffSeconds",
+					   "podMaxBackoffSeconds", "delayCacheUntilActive", "extenders", "featureGates", NULL };
+	if ((rc = only_keys(&c, doc, "KubeSchedulerConfiguration", top)))
+		goto out;
+	const kp_ynode *ext = kp_ymap_get(doc, "extenders");
+	if (ext && ext->type == KP_Y_SEQ && ext->n) {
+		rc = bad(&c, ext, "extenders: HTTP scheduler extenders are not supported (kplan's extenders are SQL files; "
+			 "see the README)");
+		goto out;
+	}
+	int64_t pct = -1;
+	int has_pct;
+	if ((rc = get_int(&c, doc, "percentageOfNodesToScore", "KubeSchedulerConfiguration", &pct, &has_pct)))
+		goto out;
+	if (has_pct && (pct < 0 || pct > 100)) {
+		rc = bad(&c, kp_ymap_get(doc, "percentageOfNodesToScore"), "percentageOfNodesToScore: must be in 0..100");
+		goto out;
+	}
+	const kp_ynode *profs = kp_ymap_get(doc, "profiles");
+	if (profs && profs->type != KP_Y_SEQ) {
+		rc = bad(&c, profs, "profiles: expected a list");
+		goto out;
+	}
+	int n = profs && profs->n ? (int)profs->n : 1;
+	cfg->profiles = kp_calloc((size_t)n, sizeof *cfg->profiles);
+	if (!cfg->profiles) {
+		rc = kp_err_set(err, KP_NOMEM, "out of memory");
+		goto out;
+	}
+	cfg->nprofiles = n;
+	for (int i = 0; i < n; i++) {
+		kp_profile *p = &cfg->profiles[i];
+		kp_profile_default(p);
+		/* kube: 0 (and unset) = adaptive; kplan scores every node unless a value is set */
+		p->pct_nodes_to_score = has_pct ? (int)pct : -1;
+		if (!profs || !profs->n)
+			continue;
+		const kp_ynode *e = profs->u.items[i];
+		char path[64];
+		snprintf(path, sizeof path, "profiles[%d]", i);
+		static const char *const pk[] = { "schedulerName", "plugins", "pluginConfig", "percentageOfNodesToScore", NULL };
+		if ((rc = only_keys(&c, e, path, pk)))
+			goto out;
+		const kp_ynode *sn = kp_ymap_get(e, "schedulerName");
+		if (sn && sn->type == KP_Y_SCALAR)
+			snprintf(p->scheduler_name, sizeof p->scheduler_name, "%s", sn->u.str);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(cfg->profiles[j].scheduler_name, p->scheduler_name)) {
+				rc = bad(&c, sn ? sn : e, "%s: duplicate schedulerName '%s'", path, p->scheduler_name);
+				goto out;
+			}
+		int64_t ppct;
+		int has_ppct;
+		if ((rc = get_int(&c, e, "percentageOfNodesToScore", path, &ppct, &has_ppct)))
+			goto out;
+		if (has_ppct) {
+			if (ppct < 0 || ppct > 100) {
+				rc = bad(&c, kp_ymap_get(e, "percentageOfNodesToScore"), "%s.percentageOfNodesToScore: must be in 0..100", path);
+				goto out;
+			}
+			p->pct_nodes_to_score = (int)ppct;
+		}
+		char pp[96];
+		snprintf(pp, sizeof pp, "%s.plugins", path);
+		if ((rc = read_plugin_set(&c, p, kp_ymap_get(e, "plugins"), pp)))
+			goto out;
+		snprintf(pp, sizeof pp, "%s.pluginConfig", path);
+		if ((rc = read_args(&c, p, kp_ymap_get(e, "pluginConfig"), pp)))
+			goto out;
+	}
+out:
+	kp_arena_release(&a);
+	if (rc)
+		kp_config_release(cfg);
+	return rc;
+}
+
+static void json_name(kp_sb *sb, const char *k, const char *v)
+{
+	kp_sb_add_json_str(sb, k);
+	kp_sb_addc(sb, ':');
+	kp_sb_add_json_str(sb, v);
+}
+
+int kp_config_to_json(kp_config *cfg)
+{
+	kp_sb sb;
+	kp_sb_init(&sb);
+	kp_sb_adds(&sb, "{\"source\":");
+	kp_sb_add_json_str(&sb, cfg->source);
+	kp_sb_adds(&sb, ",\"profiles\":[");
+	static const char *const strat[] = { "LeastAllocated", "MostAllocated", "RequestedToCapacityRatio" };
+	for (int i = 0; i < cfg->nprofiles; i++) {
+		const kp_profile *p = &cfg->profiles[i];
+		kp_sb_adds(&sb, i ? ",{" : "{");
+		json_name(&sb, "schedulerName", p->scheduler_name);
+		kp_sb_adds(&sb, ",\"filter\":[");
+		int first = 1;
+		for (int k = 0; k < KP_P_COUNT; k++)
+			if (p->filter[k]) {
+				kp_sb_adds(&sb, first ? "" : ",");
+				kp_sb_add_json_str(&sb, kp_plugin_names[k]);
+				first = 0;
+			}
+		kp_sb_adds(&sb, "],\"score\":{");
+		first = 1;
+		for (int k = 0; k < KP_P_COUNT; k++)
+			if (p->score[k]) {
+				kp_sb_adds(&sb, first ? "" : ",");
+				kp_sb_add_json_str(&sb, kp_plugin_names[k]);
+				kp_sb_printf(&sb, ":%lld", (long long)p->weight[k]);
+				first = 0;
+			}
+		kp_sb_printf(&sb, "},\"postFilter\":[%s]", p->post_filter[KP_P_DEFAULT_PREEMPTION] ? "\"DefaultPreemption\"" : "");
+		kp_sb_printf(&sb, ",\"scoringStrategy\":{\"type\":\"%s\",\"resources\":[", strat[p->strategy]);
+		for (int k = 0; k < p->nfit_res; k++) {
+			kp_sb_adds(&sb, k ? ",{" : "{");
+			json_name(&sb, "name", p->fit_res[k].name);
+			kp_sb_printf(&sb, ",\"weight\":%lld}", (long long)p->fit_res[k].weight);
+		}
+		kp_sb_adds(&sb, "]");
+		if (p->nshape) {
+			kp_sb_adds(&sb, ",\"shape\":[");
+			for (int k = 0; k < p->nshape; k++)
+				kp_sb_printf(&sb, "%s{\"utilization\":%lld,\"score\":%lld}", k ? "," : "",
+					     (long long)p->shape[k].util, (long long)p->shape[k].score);
+			kp_sb_adds(&sb, "]");
+		}
+		kp_sb_printf(&sb, "},\"hardPodAffinityWeight\":%lld,\"spreadDefaulting\":\"%s\"",
+			     (long long)p->hard_pod_affinity_weight, p->spread_system_defaults ? "System" : "List");
+		if (p->pct_nodes_to_score >= 0)
+			kp_sb_printf(&sb, ",\"percentageOfNodesToScore\":%d", p->pct_nodes_to_score);
+		if (p->added_affinity_json)
+			kp_sb_printf(&sb, ",\"addedAffinity\":%s", p->added_affinity_json);
+		kp_sb_addc(&sb, '}');
+	}
+	kp_sb_adds(&sb, "]}");
+	if (!kp_sb_ok(&sb)) {
+		kp_sb_release(&sb);
+		return KP_NOMEM;
+	}
+	kp_free(cfg->json);
+	cfg->json = sb.buf;
+	return KP_OK;
+}

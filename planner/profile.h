@@ -1,0 +1,98 @@
+/*
+ * profile.h — a scheduler profile: which plugins run at which extension
+ * point, their score weights and their arguments, after kube's defaulting
+ * (semantics §2).  profile.c builds the default profile and reads
+ * KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, v1beta3).
+ */
+#ifndef KP_PROFILE_H
+#define KP_PROFILE_H
+
+#include <stdint.h>
+#include "../common/kp.h"
+#include "scores.h"
+
+/* Plugins kplan implements, in kube's default order (the filter order decides
+ * which reason a node reports). */
+enum {
+	KP_P_PRIORITY_SORT,
+	KP_P_NODE_UNSCHEDULABLE,
+	KP_P_NODE_NAME,
+	KP_P_TAINT_TOLERATION,
+	KP_P_NODE_AFFINITY,
+	KP_P_NODE_PORTS,
+	KP_P_NODE_RESOURCES_FIT,
+	KP_P_POD_TOPOLOGY_SPREAD,
+	KP_P_INTER_POD_AFFINITY,
+	KP_P_DEFAULT_PREEMPTION,
+	KP_P_BALANCED_ALLOCATION,
+	KP_P_IMAGE_LOCALITY,
+	KP_P_DEFAULT_BINDER,
+	KP_P_COUNT
+};
+
+extern const char *const kp_plugin_names[KP_P_COUNT];
+
+enum { KP_STRAT_LEAST, KP_STRAT_MOST, KP_STRAT_RTCR };
+
+#define KP_MAX_RES_WEIGHTS 16
+#define KP_MAX_SHAPE 16
+#define KP_MAX_DEFAULT_SPREAD 8
+
+typedef struct kp_res_weight { char name[128]; int64_t weight; } kp_res_weight;
+
+typedef struct kp_default_spread {
+	int64_t max_skew;
+	char topology_key[256];
+	int hard;
+} kp_default_spread;
+
+typedef struct kp_profile {
+	char scheduler_name[256];
+	uint8_t filter[KP_P_COUNT], score[KP_P_COUNT], post_filter[KP_P_COUNT];
+	int64_t weight[KP_P_COUNT];
+	/* NodeResourcesFitArgs */
+	int strategy;
+	int nfit_res;
+	kp_res_weight fit_res[KP_MAX_RES_WEIGHTS];
+	int nshape;
+	kp_shape_point shape[KP_MAX_SHAPE];
+	int nignored;
+	char ignored[KP_MAX_RES_WEIGHTS][128];          /* ignoredResources */
+	int nignored_groups;
+	char ignored_groups[KP_MAX_RES_WEIGHTS][128];   /* ignoredResourceGroups (prefix before '/') */
+	/* NodeResourcesBalancedAllocationArgs */
+	int nbal_res;
+	kp_res_weight bal_res[KP_MAX_RES_WEIGHTS];
+	/* InterPodAffinityArgs */
+	int64_t hard_pod_affinity_weight;
+	int ignore_preferred_existing;
+	/* PodTopologySpreadArgs */
+	int spread_system_defaults;     /* defaultingType System */
+	int ndefault_spread;
+	kp_default_spread default_spread[KP_MAX_DEFAULT_SPREAD];
+	/* DefaultPreemptionArgs */
+	int64_t min_candidate_pct, min_candidate_abs;
+	/* percentageOfNodesToScore: -1 = not set (kplan scores every node) */
+	int pct_nodes_to_score;
+	/* NodeAffinityArgs.addedAffinity, as JSON (parsed by the planner) */
+	char *added_affinity_json;
+} kp_profile;
+
+typedef struct kp_config {
+	int nprofiles;
+	kp_profile *profiles;
+	char source[1024];       /* 'default', a file name, or scheduler_config:ID */
+	char *json;              /* the effective profiles as JSON (for run.config) */
+} kp_config;
+
+/* The default profile (default-scheduler, every default plugin and weight). */
+void kp_profile_default(kp_profile *p);
+/* Parse a KubeSchedulerConfiguration document (YAML or JSON text).  Unknown
+ * plugins and fields are errors naming them. */
+int kp_config_parse(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err);
+void kp_config_default(kp_config *cfg);
+void kp_config_release(kp_config *cfg);
+/* Render the effective profiles as JSON into cfg->json. */
+int kp_config_to_json(kp_config *cfg);
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * scores.c — see scores.h.  Integer arithmetic exactly as kube's Go code does
+ * it (integer division truncates); floats only where kube uses float64.
+ */
+#include "scores.h"
+
+#include <math.h>
+#include <string.h>
+#include <stdlib.h>
+#include <errno.h>
+
+int64_t kp_least_allocated(int64_t requested, int64_t alloc)
+{
+	if (alloc == 0)
+		return -1;
+	if (requested > alloc)
+		return 0;
+	return (alloc - requested) * KP_MAX_NODE_SCORE / alloc;
+}
+
+int64_t kp_most_allocated(int64_t requested, int64_t alloc)
+{
+	if (alloc == 0)
+		return -1;
+	if (requested > alloc)
+		requested = alloc;
+	return requested * KP_MAX_NODE_SCORE / alloc;
+}
+
+/* helper.BuildBrokenLinearFunction with scores scaled by 10 */
+static int64_t broken_linear(int64_t p, const kp_shape_point *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p <= s[i].util) {
+			if (i == 0)
+				return s[0].score * 10;
+			return s[i - 1].score * 10 +
+			       (s[i].score * 10 - s[i - 1].score * 10) * (p - s[i - 1].util) / (s[i].util - s[i - 1].util);
+		}
+	}
+	return n ? s[n - 1].score * 10 : 0;
+}
+
+int64_t kp_rtcr(int64_t requested, int64_t alloc, const kp_shape_point *shape, size_t n)
+{
+	if (alloc == 0)
+		return -1;
+	if (requested > alloc)
+		return broken_linear(100, shape, n);
+	return broken_linear(requested * 100 / alloc, shape, n);
+}
+
+int64_t kp_balanced_allocation(const double *f, size_t n)
+{
+	double std = 0;
+	if (n == 2) {
+		std = fabs(f[0] - f[1]) / 2;
+	} else if (n > 2) {
+		double mean = 0, var = 0;
+		for (size_t i = 0; i < n; i++)
+			mean += f[i];
+		mean /= (double)n;
+		for (size_t i = 0; i < n; i++)
+			var += (f[i] - mean) * (f[i] - mean);
+		std = sqrt(var / (double)n);
+	}
+	return (int64_t)((1 - std) * KP_MAX_NODE_SCORE);
+}
+
+#define MB (1024LL * 1024)
+int64_t kp_image_locality(int64_t sum, int64_t containers)
+{
+	int64_t min_t = 23 * MB, max_t = 1000 * MB * containers;
+	if (max_t <= min_t)
+		return 0;
+	if (sum < min_t)
+		sum = min_t;
+	else if (sum > max_t)
+		sum = max_t;
+	return KP_MAX_NODE_SCORE * (sum - min_t) / (max_t - min_t);
+}
+
+int kp_tolerates_str(const char *tkey, const char *top, const char *tvalue, const char *teffect,
+		     const char *key, const char *value, const char *effect)
+{
+	tkey = tkey ? tkey : "";
+	tvalue = tvalue ? tvalue : "";
+	teffect = teffect ? teffect : "";
+	value = value ? value : "";
+	int exists = top && !strcmp(top, "Exists");
+	if (teffect[0] && strcmp(teffect, effect ? effect : ""))
+		return 0;
+	if (tkey[0] && strcmp(tkey, key ? key : ""))
+		return 0;
+	if (!tkey[0] && !exists)
+		return 0;
+	if (exists)
+		return 1;
+	return strcmp(tvalue, value) == 0;
+}
+
+static int parse_i64(const char *s, long long *out)
+{
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	char *end;
+	*out = strtoll(s, &end, 10);
+	return !errno && !*end;
+}
+
+int kp_match_expression_str(const char *op, const char *value, const char *const *values, size_t n)
+{
+	if (!op)
+		return -1;
+	if (!strcmp(op, "In") || !strcmp(op, "NotIn")) {
+		int found = 0;
+		for (size_t i = 0; value && i < n; i++)
+			found |= strcmp(values[i], value) == 0;
+		return op[0] == 'I' ? found : !found;
+	}
+	if (!strcmp(op, "Exists"))
+		return value != NULL;
+	if (!strcmp(op, "DoesNotExist"))
+		return value == NULL;
+	if (!strcmp(op, "Gt") || !strcmp(op, "Lt")) {
+		long long v, w;
+		if (!value || n != 1 || !parse_i64(value, &v) || !parse_i64(values[0], &w))
+			return 0;
+		return op[0] == 'G' ? v > w : v < w;
+	}
+	return -1;
+}

@@ -1,0 +1,1230 @@
+/*
+ * snapshot.c — loading the cluster into memory (see snapshot.h), and the
+ * matching primitives every plugin shares: label selectors, node selector
+ * requirements, tolerations.
+ */
+#include "snapshot.h"
+#include "json.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+
+/* ---- string table ---- */
+
+static uint32_t str_hash(const char *s) { return (uint32_t)kp_hash64(s, strlen(s), 1); }
+
+static int strtab_grow(kp_strtab *t)
+{
+	uint32_t nslots = t->nslots ? t->nslots * 2 : 1024;
+	int32_t *slots = kp_malloc(nslots * sizeof *slots);
+	if (!slots)
+		return KP_NOMEM;
+	for (uint32_t i = 0; i < nslots; i++)
+		slots[i] = -1;
+	for (int32_t id = 0; id < t->n; id++) {
+		uint32_t h = str_hash(t->strs[id]) & (nslots - 1);
+		while (slots[h] >= 0)
+			h = (h + 1) & (nslots - 1);
+		slots[h] = id;
+	}
+	kp_free(t->slots);
+	t->slots = slots;
+	t->nslots = nslots;
+	return KP_OK;
+}
+
+kp_sid kp_strtab_find(const kp_strtab *t, const char *s)
+{
+	if (!t->nslots)
+		return -1;
+	uint32_t h = str_hash(s) & (t->nslots - 1);
+	while (t->slots[h] >= 0) {
+		if (strcmp(t->strs[t->slots[h]], s) == 0)
+			return t->slots[h];
+		h = (h + 1) & (t->nslots - 1);
+	}
+	return -1;
+}
+
+kp_sid kp_strtab_intern(kp_strtab *t, const char *s)
+{
+	if (!s)
+		return -1;
+	kp_sid id = kp_strtab_find(t, s);
+	if (id >= 0)
+		return id;
+	if ((uint32_t)(t->n + 1) * 2 > t->nslots && strtab_grow(t) != KP_OK)
+		return -1;
+	if (t->n == t->cap) {
+		int32_t cap = t->cap ? t->cap * 2 : 1024;
+		char **v = kp_realloc(t->strs, (size_t)cap * sizeof *v);
+		if (!v)
+			return -1;
+		t->strs = v;
+		t->cap = cap;
+	}
+	char *copy = kp_strdup(s);
+	if (!copy)
+		return -1;
+	id = t->n++;
+	t->strs[id] = copy;
+	uint32_t h = str_hash(s) & (t->nslots - 1);
+	while (t->slots[h] >= 0)
+		h = (h + 1) & (t->nslots - 1);
+	t->slots[h] = id;
+	return id;
+}
+
+static void strtab_release(kp_strtab *t)
+{
+	for (int32_t i = 0; i < t->n; i++)
+		kp_free(t->strs[i]);
+	kp_free(t->strs);
+	kp_free(t->slots);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- matching ---- */
+
+kp_sid kp_labels_get(const kp_labels *l, kp_sid key)
+{
+	uint32_t lo = 0, hi = l->n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (l->v[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->n && l->v[lo].key == key ? l->v[lo].value : -1;
+}
+
+static int parse_i64(const char *s, int64_t *out)
+{
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int kp_sreq_match(const kp_sreq *r, kp_sid value, const kp_strtab *strs)
+{
+	switch (r->op) {
+	case KP_OP_IN:
+		for (uint32_t i = 0; i < r->nvals; i++)
+			if (r->vals[i] == value && value >= 0)
+				return 1;
+		return 0;
+	case KP_OP_NOTIN:
+		for (uint32_t i = 0; i < r->nvals; i++)
+			if (r->vals[i] == value && value >= 0)
+				return 0;
+		return 1;
+	case KP_OP_EXISTS:
+		return value >= 0;
+	case KP_OP_DNE:
+		return value < 0;
+	case KP_OP_GT:
+	case KP_OP_LT: {
+		int64_t v;
+		if (value < 0 || !parse_i64(kp_str(strs, value), &v))
+			return 0;
+		return r->op == KP_OP_GT ? v > r->num : v < r->num;
+	}
+	}
+	return 0;
+}
+
+int kp_sel_match(const kp_sel *s, const kp_labels *l, const kp_strtab *strs)
+{
+	if (!s->present)
+		return 0;
+	for (uint32_t i = 0; i < s->n; i++)
+		if (!kp_sreq_match(&s->reqs[i], kp_labels_get(l, s->reqs[i].key), strs))
+			return 0;
+	return 1;
+}
+
+int kp_tolerates(const kp_tol *t, const kp_taint *x)
+{
+	if (t->effect != KP_EFFECT_ANY && t->effect != x->effect)
+		return 0;
+	if (t->key >= 0 && t->key != x->key)
+		return 0;
+	if (t->key < 0 && !t->exists)
+		return 0;
+	if (t->exists)
+		return 1;
+	return t->value == x->value;
+}
+
+/* ---- loading helpers ---- */
+
+typedef struct loader {
+	sqlite3 *db;
+	kp_snap *s;
+	kp_err *err;
+	kp_arena tmp;
+	int32_t *node_of_sid;        /* node name sid -> node index */
+	int32_t node_of_sid_len;
+	int64_t *class_ids;          /* sorted db ids of classes, for lookup */
+	int32_t *class_idx;
+} loader;
+
+static int db_fail(loader *L, const char *what)
+{
+	return kp_err_set(L->err, KP_IO, "database error while loading %s: %s", what, sqlite3_errmsg(L->db));
+}
+
+static int nomem(loader *L) { return kp_err_set(L->err, KP_NOMEM, "out of memory loading the cluster"); }
+
+static void *A(loader *L, size_t n) { return kp_arena_alloc(&L->s->arena, n ? n : 1); }
+
+static kp_sid intern(loader *L, const unsigned char *s)
+{
+	return s ? kp_strtab_intern(&L->s->strs, (const char *)s) : -1;
+}
+
+static int prepare(loader *L, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(L->db, sql, -1, st, NULL) != SQLITE_OK)
+		return db_fail(L, "the cluster");
+	return KP_OK;
+}
+
+static int cmp_label(const void *a, const void *b)
+{
+	const kp_label *x = a, *y = b;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+static int find_class(const loader *L, int64_t id)
+{
+	int lo = 0, hi = L->s->nclasses;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (L->class_ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < L->s->nclasses && L->class_ids[lo] == id ? lo : -1;
+}
+
+static int op_code(const char *op)
+{
+	static const char *const ops[] = { "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt" };
+	for (int i = 0; i < 6; i++)
+		if (op && !strcmp(op, ops[i]))
+			return i;
+	return -1;
+}
+
+static int effect_code(const char *e)
+{
+	if (!e || !*e)
+		return KP_EFFECT_ANY;
+	if (!strcmp(e, "NoSchedule"))
+		return KP_EFFECT_NOSCHEDULE;
+	if (!strcmp(e, "PreferNoSchedule"))
+		return KP_EFFECT_PREFER;
+	if (!strcmp(e, "NoExecute"))
+		return KP_EFFECT_NOEXECUTE;
+	return -1;
+}
+
+/* JSON array of strings -> interned ids */
+static int strs_from_json(loader *L, const char *text, kp_sid **out, uint32_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (!text)
+		return KP_OK;
+	kp_json *j = kp_json_parse(text, &L->tmp);
+	if (!j || j->type != KP_J_ARR)
+		return kp_err_set(L->err, KP_PARSE, "malformed value list in the database: %s", text);
+	*out = A(L, j->n * sizeof **out);
+	if (!*out)
+		return nomem(L);
+	for (size_t i = 0; i < j->n; i++) {
+		if (j->items[i]->type != KP_J_STR)
+			return kp_err_set(L->err, KP_PARSE, "malformed value list in the database: %s", text);
+		if (((*out)[i] = kp_strtab_intern(&L->s->strs, j->items[i]->str)) < 0)
+			return nomem(L);
+	}
+	*n = (uint32_t)j->n;
+	return KP_OK;
+}
+
+static int req_fill(loader *L, kp_sreq *r, const char *key, const char *op, kp_json *vals, const char *ctx)
+{
+	int code = op_code(op);
+	if (code < 0)
+		return kp_err_set(L->err, KP_PARSE, "unknown operator '%s' in %s", op ? op : "", ctx);
+	r->key = kp_strtab_intern(&L->s->strs, key);
+	r->op = (uint8_t)code;
+	if (r->key < 0)
+		return nomem(L);
+	if (!vals || vals->type != KP_J_ARR)
+		return kp_err_set(L->err, KP_PARSE, "malformed values in %s", ctx);
+	r->nvals = (uint32_t)vals->n;
+	r->vals = A(L, vals->n * sizeof *r->vals);
+	if (!r->vals)
+		return nomem(L);
+	for (size_t i = 0; i < vals->n; i++) {
+		if (vals->items[i]->type != KP_J_STR)
+			return kp_err_set(L->err, KP_PARSE, "malformed values in %s", ctx);
+		if ((r->vals[i] = kp_strtab_intern(&L->s->strs, vals->items[i]->str)) < 0)
+			return nomem(L);
+	}
+	if ((code == KP_OP_GT || code == KP_OP_LT) && (vals->n != 1 || !parse_i64(vals->items[0]->str, &r->num)))
+		return kp_err_set(L->err, KP_PARSE, "operator %s needs one integer in %s", op, ctx);
+	return KP_OK;
+}
+
+/* canonical selector JSON ([[key, op, [vals]], ...] or null) -> kp_sel */
+static int sel_from_json(loader *L, const char *text, kp_sel *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!text)
+		return KP_OK;
+	kp_json *j = kp_json_parse(text, &L->tmp);
+	if (!j || (j->type != KP_J_ARR && j->type != KP_J_NULL))
+		return kp_err_set(L->err, KP_PARSE, "malformed label selector in the database: %s", text);
+	if (j->type == KP_J_NULL)
+		return KP_OK;
+	out->present = 1;
+	out->n = (uint32_t)j->n;
+	out->reqs = A(L, j->n * sizeof *out->reqs);
+	if (!out->reqs)
+		return nomem(L);
+	for (size_t i = 0; i < j->n; i++) {
+		kp_json *r = j->items[i];
+		if (r->type != KP_J_ARR || r->n != 3 || r->items[0]->type != KP_J_STR || r->items[1]->type != KP_J_STR)
+			return kp_err_set(L->err, KP_PARSE, "malformed label selector in the database: %s", text);
+		if (req_fill(L, &out->reqs[i], r->items[0]->str, r->items[1]->str, r->items[2], "a label selector"))
+			return L->err->code;
+	}
+	return KP_OK;
+}
+
+static const char *col(sqlite3_stmt *st, int i) { return (const char *)sqlite3_column_text(st, i); }
+
+/* ---- nodes ---- */
+
+static int load_nodes(loader *L)
+{
+	kp_snap *s = L->s;
+	sqlite3_stmt *st;
+	int rc;
+	if (prepare(L, "SELECT count(*) FROM node", &st))
+		return L->err->code;
+	s->nnodes = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	int n = s->nnodes;
+	s->node_db_id = A(L, (size_t)n * sizeof *s->node_db_id);
+	s->node_name = A(L, (size_t)n * sizeof *s->node_name);
+	s->unschedulable = A(L, (size_t)n);
+	s->node_labels = A(L, (size_t)n * sizeof *s->node_labels);
+	s->ntaints = A(L, (size_t)n * sizeof *s->ntaints);
+	s->taints = A(L, (size_t)n * sizeof *s->taints);
+	s->node_npods = A(L, (size_t)n * sizeof *s->node_npods);
+	s->nz_used = A(L, (size_t)n * 2 * sizeof *s->nz_used);
+	s->nimages = A(L, (size_t)n * sizeof *s->nimages);
+	s->image_names = A(L, (size_t)n * sizeof *s->image_names);
+	s->image_sizes = A(L, (size_t)n * sizeof *s->image_sizes);
+	s->nports = kp_calloc((size_t)n, sizeof *s->nports);
+	s->cap_ports = kp_calloc((size_t)n, sizeof *s->cap_ports);
+	s->ports = kp_calloc((size_t)n, sizeof *s->ports);
+	s->nnode_pods = kp_calloc((size_t)n, sizeof *s->nnode_pods);
+	s->cap_node_pods = kp_calloc((size_t)n, sizeof *s->cap_node_pods);
+	s->node_pods = kp_calloc((size_t)n, sizeof *s->node_pods);
+	if (!s->node_db_id || !s->node_name || !s->unschedulable || !s->node_labels || !s->ntaints || !s->taints ||
+	    !s->node_npods || !s->nz_used || !s->nimages || !s->image_names || !s->image_sizes || !s->nports ||
+	    !s->cap_ports || !s->ports || !s->nnode_pods || !s->cap_node_pods || !s->node_pods)
+		return nomem(L);
+	if (prepare(L, "SELECT id, name, unschedulable FROM node ORDER BY name", &st))
+		return L->err->code;
+	int i = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && i < n) {
+		s->node_db_id[i] = sqlite3_column_int64(st, 0);
+		s->node_name[i] = intern(L, sqlite3_column_text(st, 1));
+		s->unschedulable[i] = (uint8_t)sqlite3_column_int(st, 2);
+		if (s->node_name[i] < 0) {
+			sqlite3_finalize(st);
+			return nomem(L);
+		}
+		i++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_fail(L, "nodes");
+	/* node name -> index */
+	L->node_of_sid_len = s->strs.n;
+	L->node_of_sid = kp_malloc((size_t)(L->node_of_sid_len + 1) * sizeof *L->node_of_sid);
+	if (!L->node_of_sid)
+		return nomem(L);
+	for (int32_t k = 0; k < L->node_of_sid_len; k++)
+		L->node_of_sid[k] = -1;
+	for (int k = 0; k < n; k++)
+		L->node_of_sid[s->node_name[k]] = k;
+	return KP_OK;
+}
+
+/* node db id -> index: node ids are sorted by name, not id; a temp map */
+typedef struct idmap { int64_t *ids; int32_t *idx; int n; } idmap;
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+static int node_index_of(const kp_snap *s, const int64_t *sorted_pairs, int64_t id)
+{
+	int lo = 0, hi = s->nnodes;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (sorted_pairs[2 * mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nnodes && sorted_pairs[2 * lo] == id ? (int)sorted_pairs[2 * lo + 1] : -1;
+}
+
+static int load_node_details(loader *L)
+{
+	kp_snap *s = L->s;
+	int n = s->nnodes;
+	int64_t *pairs = kp_malloc((size_t)(n ? n : 1) * 2 * sizeof *pairs);
+	if (!pairs)
+		return nomem(L);
+	for (int i = 0; i < n; i++) {
+		pairs[2 * i] = s->node_db_id[i];
+		pairs[2 * i + 1] = i;
+	}
+	qsort(pairs, (size_t)n, 2 * sizeof *pairs, cmp_pair);
+	sqlite3_stmt *st;
+	int rc = KP_OK;
+
+	/* resources: fixed first four, then every other name seen anywhere */
+	static const char *const fixed[] = { "cpu", "memory", "ephemeral-storage", "pods" };
+	if (prepare(L, "SELECT resource FROM node_resource UNION SELECT resource FROM class_request ORDER BY 1", &st)) {
+		kp_free(pairs);
+		return L->err->code;
+	}
+	int cap = 16;
+	s->res_name = kp_malloc((size_t)cap * sizeof *s->res_name);
+	if (!s->res_name) {
+		sqlite3_finalize(st);
+		kp_free(pairs);
+		return nomem(L);
+	}
+	for (int i = 0; i < 4; i++)
+		s->res_name[i] = kp_strtab_intern(&s->strs, fixed[i]);
+	s->nres = 4;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *r = col(st, 0);
+		int known = 0;
+		for (int i = 0; i < 4; i++)
+			known |= !strcmp(r, fixed[i]);
+		if (known)
+			continue;
+		if (s->nres == cap) {
+			cap *= 2;
+			kp_sid *v = kp_realloc(s->res_name, (size_t)cap * sizeof *v);
+			if (!v) {
+				rc = nomem(L);
+				break;
+			}
+			s->res_name = v;
+		}
+		s->res_name[s->nres++] = kp_strtab_intern(&s->strs, r);
+	}
+	sqlite3_finalize(st);
+	if (rc) {
+		kp_free(pairs);
+		return rc;
+	}
+	if (s->nres > 65535) {
+		kp_free(pairs);
+		return kp_err_set(L->err, KP_RANGE, "more than 65535 distinct resource names");
+	}
+	s->alloc = kp_calloc((size_t)(n ? n : 1) * (size_t)s->nres, sizeof *s->alloc);
+	s->used = kp_calloc((size_t)(n ? n : 1) * (size_t)s->nres, sizeof *s->used);
+	if (!s->alloc || !s->used) {
+		kp_free(pairs);
+		return nomem(L);
+	}
+	if (prepare(L, "SELECT node_id, resource, allocatable FROM node_resource WHERE allocatable IS NOT NULL", &st)) {
+		kp_free(pairs);
+		return L->err->code;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+		kp_sid r = kp_strtab_find(&s->strs, col(st, 1));
+		if (ni < 0 || r < 0)
+			continue;
+		for (int k = 0; k < s->nres; k++)
+			if (s->res_name[k] == r)
+				s->alloc[(size_t)ni * (size_t)s->nres + (size_t)k] = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+
+	/* labels */
+	if (prepare(L, "SELECT node_id, count(*) FROM node_label GROUP BY node_id", &st)) {
+		kp_free(pairs);
+		return L->err->code;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+		if (ni < 0)
+			continue;
+		s->node_labels[ni].v = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_label));
+		if (!s->node_labels[ni].v) {
+			sqlite3_finalize(st);
+			kp_free(pairs);
+			return nomem(L);
+		}
+	}
+	sqlite3_finalize(st);
+	if (prepare(L, "SELECT node_id, key, value FROM node_label", &st)) {
+		kp_free(pairs);
+		return L->err->code;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+		if (ni < 0)
+			continue;
+		kp_labels *l = &s->node_labels[ni];
+		l->v[l->n].key = intern(L, sqlite3_column_text(st, 1));
+		l->v[l->n].value = intern(L, sqlite3_column_text(st, 2));
+		if (l->v[l->n].key < 0 || l->v[l->n].value < 0) {
+			rc = nomem(L);
+			break;
+		}
+		l->n++;
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < n && !rc; i++)
+		qsort(s->node_labels[i].v, s->node_labels[i].n, sizeof(kp_label), cmp_label);
+
+	/* taints */
+	if (!rc && prepare(L, "SELECT node_id, count(*) FROM node_taint GROUP BY node_id", &st) == KP_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+			if (ni >= 0 && !(s->taints[ni] = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_taint))))
+				rc = nomem(L);
+		}
+		sqlite3_finalize(st);
+	} else if (!rc) {
+		rc = L->err->code;
+	}
+	if (!rc && prepare(L, "SELECT node_id, key, value, effect FROM node_taint ORDER BY node_id, seq", &st) == KP_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+			if (ni < 0)
+				continue;
+			kp_taint *t = &s->taints[ni][s->ntaints[ni]++];
+			t->key = intern(L, sqlite3_column_text(st, 1));
+			t->value = intern(L, sqlite3_column_text(st, 2));
+			int e = effect_code(col(st, 3));
+			t->effect = (uint8_t)(e < 0 ? KP_EFFECT_NOSCHEDULE : e);
+		}
+		sqlite3_finalize(st);
+	} else if (!rc) {
+		rc = L->err->code;
+	}
+
+	/* images: per node sorted names; how many nodes have each name */
+	if (!rc && prepare(L, "SELECT node_id, count(*) FROM node_image GROUP BY node_id", &st) == KP_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+			int cnt = sqlite3_column_int(st, 1);
+			if (ni >= 0 && (!(s->image_names[ni] = A(L, (size_t)cnt * sizeof(kp_sid))) ||
+					!(s->image_sizes[ni] = A(L, (size_t)cnt * sizeof(int64_t)))))
+				rc = nomem(L);
+		}
+		sqlite3_finalize(st);
+	} else if (!rc) {
+		rc = L->err->code;
+	}
+	if (!rc && prepare(L, "SELECT node_id, name, size_bytes FROM node_image ORDER BY node_id, name", &st) == KP_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+			if (ni < 0)
+				continue;
+			uint32_t k = s->nimages[ni]++;
+			s->image_names[ni][k] = intern(L, sqlite3_column_text(st, 1));
+			s->image_sizes[ni][k] = sqlite3_column_int64(st, 2);
+		}
+		sqlite3_finalize(st);
+	} else if (!rc) {
+		rc = L->err->code;
+	}
+	kp_free(pairs);
+	return rc;
+}
+
+/* ---- classes ---- */
+
+static int load_classes(loader *L)
+{
+	kp_snap *s = L->s;
+	sqlite3_stmt *st;
+	int rc = KP_OK;
+	if (prepare(L, "SELECT count(*) FROM pod_class", &st))
+		return L->err->code;
+	s->nclasses = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	s->classes = kp_calloc((size_t)(s->nclasses ? s->nclasses : 1), sizeof *s->classes);
+	L->class_ids = kp_malloc((size_t)(s->nclasses ? s->nclasses : 1) * sizeof *L->class_ids);
+	if (!s->classes || !L->class_ids)
+		return nomem(L);
+	/* priority resolved as the Priority admission plugin does (pod_priority view) */
+	if (prepare(L,
+		    "SELECT c.id, c.namespace, c.scheduler_name, "
+		    " COALESCE(c.priority, pc.value, CASE WHEN c.priority_class IS NULL THEN "
+		    "  (SELECT value FROM priority_class WHERE global_default ORDER BY value DESC LIMIT 1) END, 0), "
+		    " COALESCE(c.preemption_policy, pc.preemption_policy, CASE WHEN c.priority_class IS NULL THEN "
+		    "  (SELECT preemption_policy FROM priority_class WHERE global_default ORDER BY value DESC LIMIT 1) END, "
+		    "  'PreemptLowerPriority'), "
+		    " c.nonzero_cpu, c.nonzero_memory, c.scheduling_gates, c.pvc_volumes, c.has_required_node_affinity, "
+		    " c.priority_class IS NOT NULL AND pc.id IS NULL "
+		    "FROM pod_class c LEFT JOIN priority_class pc ON pc.name = c.priority_class ORDER BY c.id", &st))
+		return L->err->code;
+	int i = 0;
+	while (sqlite3_step(st) == SQLITE_ROW && i < s->nclasses) {
+		kp_class *c = &s->classes[i];
+		c->db_id = L->class_ids[i] = sqlite3_column_int64(st, 0);
+		c->ns = intern(L, sqlite3_column_text(st, 1));
+		c->sched = intern(L, sqlite3_column_text(st, 2));
+		c->priority = sqlite3_column_int64(st, 3);
+		c->preempt_never = !strcmp(col(st, 4), "Never");
+		c->nz_cpu = sqlite3_column_int64(st, 5);
+		c->nz_mem = sqlite3_column_int64(st, 6);
+		c->gated = sqlite3_column_int(st, 7) > 0;
+		c->pvc = sqlite3_column_int(st, 8);
+		c->has_required_affinity = (uint8_t)sqlite3_column_int(st, 9);
+		if (sqlite3_column_int(st, 10))
+			c->missing_pc = 1;   /* names a PriorityClass that does not exist */
+		i++;
+	}
+	sqlite3_finalize(st);
+
+	/* requests */
+	if (prepare(L, "SELECT class_id, count(*) FROM class_request GROUP BY class_id", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		int cnt = sqlite3_column_int(st, 1);
+		if (ci < 0)
+			continue;
+		s->classes[ci].req_res = A(L, (size_t)cnt * sizeof(uint16_t));
+		s->classes[ci].req_val = A(L, (size_t)cnt * sizeof(int64_t));
+		if (!s->classes[ci].req_res || !s->classes[ci].req_val)
+			rc = nomem(L);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (prepare(L, "SELECT class_id, resource, value FROM class_request", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		kp_sid r = kp_strtab_find(&s->strs, col(st, 1));
+		if (ci < 0 || r < 0)
+			continue;
+		kp_class *c = &s->classes[ci];
+		for (int k = 0; k < s->nres; k++)
+			if (s->res_name[k] == r) {
+				c->req_res[c->nreq] = (uint16_t)k;
+				c->req_val[c->nreq++] = sqlite3_column_int64(st, 2);
+			}
+	}
+	sqlite3_finalize(st);
+
+	/* containers -> images (normalised: a name without a tag gets ":latest") */
+	if (prepare(L, "SELECT class_id, count(*) FROM class_container GROUP BY class_id", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci < 0)
+			continue;
+		s->classes[ci].ncontainers = (uint32_t)sqlite3_column_int(st, 1);
+		if (!(s->classes[ci].images = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_sid))))
+			rc = nomem(L);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (prepare(L, "SELECT class_id, image FROM class_container WHERE image IS NOT NULL ORDER BY class_id, seq", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci < 0)
+			continue;
+		const char *img = col(st, 1);
+		const char *slash = strrchr(img, '/'), *colon = strrchr(img, ':');
+		char buf[1024];
+		if (!strchr(img, '@') && (!colon || (slash && colon < slash)))
+			snprintf(buf, sizeof buf, "%s:latest", img);
+		else
+			snprintf(buf, sizeof buf, "%s", img);
+		kp_class *c = &s->classes[ci];
+		c->images[c->nimages++] = kp_strtab_intern(&s->strs, buf);
+	}
+	sqlite3_finalize(st);
+
+	/* node selector */
+	if (prepare(L, "SELECT class_id, count(*) FROM class_node_selector GROUP BY class_id", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci >= 0 && !(s->classes[ci].nsel = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_label))))
+			rc = nomem(L);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (prepare(L, "SELECT class_id, key, value FROM class_node_selector", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci < 0)
+			continue;
+		kp_class *c = &s->classes[ci];
+		c->nsel[c->nnsel].key = intern(L, sqlite3_column_text(st, 1));
+		c->nsel[c->nnsel++].value = intern(L, sqlite3_column_text(st, 2));
+	}
+	sqlite3_finalize(st);
+
+	/* tolerations */
+	if (prepare(L, "SELECT class_id, count(*) FROM class_toleration GROUP BY class_id", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci >= 0 && !(s->classes[ci].tols = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_tol))))
+			rc = nomem(L);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (prepare(L, "SELECT class_id, key, operator, value, effect FROM class_toleration ORDER BY class_id, seq", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci < 0)
+			continue;
+		kp_class *c = &s->classes[ci];
+		kp_tol *t = &c->tols[c->ntols++];
+		t->key = col(st, 1)[0] ? intern(L, sqlite3_column_text(st, 1)) : -1;
+		t->exists = !strcmp(col(st, 2), "Exists");
+		t->value = intern(L, sqlite3_column_text(st, 3));
+		int e = effect_code(col(st, 4));
+		t->effect = (uint8_t)(e < 0 ? KP_EFFECT_ANY : e);
+	}
+	sqlite3_finalize(st);
+
+	/* node affinity terms */
+	if (prepare(L, "SELECT class_id, required, count(*) FROM class_node_term GROUP BY class_id, required", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci < 0)
+			continue;
+		int cnt = sqlite3_column_int(st, 2);
+		kp_nterm *v = A(L, (size_t)cnt * sizeof *v);
+		if (!v)
+			rc = nomem(L);
+		else if (sqlite3_column_int(st, 1))
+			s->classes[ci].required = v;
+		else
+			s->classes[ci].preferred = v;
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (prepare(L,
+		    "SELECT t.class_id, t.required, t.term, t.weight, "
+		    " (SELECT count(*) FROM class_node_expr e WHERE e.class_id = t.class_id AND e.required = t.required "
+		    "  AND e.term = t.term AND e.field = 0), "
+		    " (SELECT count(*) FROM class_node_expr e WHERE e.class_id = t.class_id AND e.required = t.required "
+		    "  AND e.term = t.term AND e.field = 1) "
+		    "FROM class_node_term t ORDER BY t.class_id, t.required, t.term", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW && !rc) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci < 0)
+			continue;
+		kp_class *c = &s->classes[ci];
+		int req = sqlite3_column_int(st, 1);
+		kp_nterm *t = req ? &c->required[c->nrequired++] : &c->preferred[c->npreferred++];
+		t->weight = sqlite3_column_int64(st, 3);
+		int ne = sqlite3_column_int(st, 4), nf = sqlite3_column_int(st, 5);
+		t->exprs = A(L, (size_t)ne * sizeof(kp_sreq));
+		t->fields = A(L, (size_t)nf * sizeof(kp_sreq));
+		if (!t->exprs || !t->fields)
+			rc = nomem(L);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (prepare(L, "SELECT class_id, required, term, field, key, operator, vals FROM class_node_expr "
+		       "ORDER BY class_id, required, term, seq", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW && !rc) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci < 0)
+			continue;
+		kp_class *c = &s->classes[ci];
+		int req = sqlite3_column_int(st, 1), term = sqlite3_column_int(st, 2);
+		kp_nterm *t = req ? c->required : c->preferred;
+		uint32_t nt = req ? c->nrequired : c->npreferred;
+		if ((uint32_t)term >= nt)
+			continue;
+		t = &t[term];
+		int field = sqlite3_column_int(st, 3);
+		kp_sreq *r = field ? &t->fields[t->nfields++] : &t->exprs[t->nexprs++];
+		kp_json *vals = kp_json_parse(col(st, 6), &L->tmp);
+		rc = req_fill(L, r, col(st, 4), col(st, 5), vals, "node affinity");
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+
+	/* pod (anti-)affinity terms */
+	if (prepare(L, "SELECT class_id, count(*) FROM class_pod_affinity GROUP BY class_id", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci >= 0 && !(s->classes[ci].pterms = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_pterm))))
+			rc = nomem(L);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (prepare(L, "SELECT class_id, anti, required, weight, topology_key, selector, namespaces, ns_selector, "
+		       "match_label_keys, mismatch_label_keys FROM class_pod_affinity ORDER BY class_id, seq", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW && !rc) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci < 0)
+			continue;
+		kp_class *c = &s->classes[ci];
+		kp_pterm *t = &c->pterms[c->npterms++];
+		t->anti = (uint8_t)sqlite3_column_int(st, 1);
+		t->required = (uint8_t)sqlite3_column_int(st, 2);
+		t->weight = sqlite3_column_int64(st, 3);
+		t->topo = intern(L, sqlite3_column_text(st, 4));
+		rc = sel_from_json(L, col(st, 5), &t->sel);
+		if (!rc)
+			rc = strs_from_json(L, col(st, 6), &t->ns, &t->nns);
+		if (!rc)
+			rc = sel_from_json(L, col(st, 7), &t->ns_sel);
+		if (!rc)
+			rc = strs_from_json(L, col(st, 8), &t->mlk, &t->nmlk);
+		if (!rc)
+			rc = strs_from_json(L, col(st, 9), &t->mmlk, &t->nmmlk);
+		if (t->required && !t->anti)
+			c->has_req_aff = 1;
+		if (t->required && t->anti)
+			c->has_req_anti = 1;
+		if (!t->required)
+			c->has_pref_pod = 1;
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+
+	/* topology spread constraints */
+	if (prepare(L, "SELECT class_id, count(*) FROM class_spread GROUP BY class_id", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci >= 0 && !(s->classes[ci].spreads = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_spread))))
+			rc = nomem(L);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (prepare(L, "SELECT class_id, max_skew, topology_key, when_unsatisfiable, selector, min_domains, "
+		       "node_affinity_policy, node_taints_policy, match_label_keys FROM class_spread ORDER BY class_id, seq",
+		    &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW && !rc) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci < 0)
+			continue;
+		kp_class *c = &s->classes[ci];
+		kp_spread *sp = &c->spreads[c->nspreads++];
+		sp->max_skew = sqlite3_column_int64(st, 1);
+		sp->topo = intern(L, sqlite3_column_text(st, 2));
+		sp->hard = !strcmp(col(st, 3), "DoNotSchedule");
+		rc = sel_from_json(L, col(st, 4), &sp->sel);
+		sp->min_domains = sqlite3_column_type(st, 5) == SQLITE_NULL ? 1 : sqlite3_column_int64(st, 5);
+		sp->honor_affinity = strcmp(col(st, 6), "Ignore") != 0;
+		sp->honor_taints = !strcmp(col(st, 7), "Honor");
+		if (!rc)
+			rc = strs_from_json(L, col(st, 8), &sp->mlk, &sp->nmlk);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+
+	/* host ports */
+	if (prepare(L, "SELECT class_id, count(*) FROM class_port GROUP BY class_id", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci >= 0 && !(s->classes[ci].ports = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_hport))))
+			rc = nomem(L);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (prepare(L, "SELECT class_id, host_ip, protocol, host_port FROM class_port ORDER BY class_id, seq", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci < 0)
+			continue;
+		kp_class *c = &s->classes[ci];
+		kp_hport *p = &c->ports[c->nports++];
+		p->ip = intern(L, sqlite3_column_text(st, 1));
+		p->proto = intern(L, sqlite3_column_text(st, 2));
+		p->port = sqlite3_column_int(st, 3);
+	}
+	sqlite3_finalize(st);
+	return KP_OK;
+}
+
+/* ---- pods ---- */
+
+static int load_pods(loader *L)
+{
+	kp_snap *s = L->s;
+	sqlite3_stmt *st;
+	int rc = KP_OK;
+	if (prepare(L, "SELECT count(*) FROM pod", &st))
+		return L->err->code;
+	int n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	s->pods = kp_calloc((size_t)(n ? n : 1), sizeof *s->pods);
+	if (!s->pods)
+		return nomem(L);
+	if (prepare(L, "SELECT id, namespace, name, class_id, node_name, phase, created, start_time, terminating, "
+		       "owner_kind, owner_name FROM pod ORDER BY id", &st))
+		return L->err->code;
+	int i = 0;
+	while (sqlite3_step(st) == SQLITE_ROW && i < n) {
+		kp_pod *p = &s->pods[i];
+		p->db_id = sqlite3_column_int64(st, 0);
+		p->ns = intern(L, sqlite3_column_text(st, 1));
+		p->name = intern(L, sqlite3_column_text(st, 2));
+		p->cls = find_class(L, sqlite3_column_int64(st, 3));
+		p->created = sqlite3_column_type(st, 6) == SQLITE_NULL ? INT64_MAX : sqlite3_column_int64(st, 6);
+		p->start_time = sqlite3_column_type(st, 7) == SQLITE_NULL ? INT64_MAX : sqlite3_column_int64(st, 7);
+		p->terminating = (uint8_t)sqlite3_column_int(st, 8);
+		p->owner_kind = intern(L, sqlite3_column_text(st, 9));
+		p->owner_name = intern(L, sqlite3_column_text(st, 10));
+		p->node = p->orig_node = -1;
+		p->bound_name = -1;
+		if (p->ns < 0 || p->name < 0 || p->cls < 0) {
+			rc = p->cls < 0 ? kp_err_set(L->err, KP_IO, "pod %lld has no class", (long long)p->db_id) : nomem(L);
+			break;
+		}
+		const char *phase = col(st, 5);
+		p->ignored = 0;
+		if (!strcmp(phase, "Succeeded") || !strcmp(phase, "Failed")) {
+			p->ignored = KP_POD_DONE;
+		} else if (sqlite3_column_type(st, 4) != SQLITE_NULL) {
+			kp_sid nn = kp_strtab_find(&s->strs, col(st, 4));
+			int ni = nn >= 0 && nn < L->node_of_sid_len ? L->node_of_sid[nn] : -1;
+			p->bound_name = intern(L, sqlite3_column_text(st, 4));
+			if (ni < 0) {
+				/* bound to a node kplan does not know: ignored (semantics §12) */
+				s->warn_unknown_node++;
+				p->ignored = KP_POD_UNKNOWN_NODE;
+			}
+			p->orig_node = ni;
+		}
+		i++;
+	}
+	sqlite3_finalize(st);
+	s->npods = i;
+	if (rc)
+		return rc;
+	/* labels: pods are in id order, label rows too */
+	if (prepare(L, "SELECT pod_id, count(*) FROM pod_label GROUP BY pod_id ORDER BY pod_id", &st))
+		return L->err->code;
+	int k = 0;
+	while (sqlite3_step(st) == SQLITE_ROW && !rc) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		while (k < s->npods && s->pods[k].db_id < id)
+			k++;
+		if (k < s->npods && s->pods[k].db_id == id && !(s->pods[k].labels.v = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_label))))
+			rc = nomem(L);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (prepare(L, "SELECT pod_id, key, value FROM pod_label ORDER BY pod_id", &st))
+		return L->err->code;
+	k = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		while (k < s->npods && s->pods[k].db_id < id)
+			k++;
+		if (k >= s->npods || s->pods[k].db_id != id)
+			continue;
+		kp_labels *l = &s->pods[k].labels;
+		l->v[l->n].key = intern(L, sqlite3_column_text(st, 1));
+		l->v[l->n++].value = intern(L, sqlite3_column_text(st, 2));
+	}
+	sqlite3_finalize(st);
+	for (int j = 0; j < s->npods; j++)
+		qsort(s->pods[j].labels.v, s->pods[j].labels.n, sizeof(kp_label), cmp_label);
+	return KP_OK;
+}
+
+static int load_selectors(loader *L)
+{
+	kp_snap *s = L->s;
+	sqlite3_stmt *st;
+	int rc = KP_OK;
+	/* what selects pods for the system default spreading (semantics §10.1):
+	 * Services, ReplicationControllers, ReplicaSets, StatefulSets — and a
+	 * Deployment stands for the ReplicaSet it would create */
+	const char *q = "SELECT namespace, selector FROM service WHERE selector IS NOT NULL "
+			"UNION ALL SELECT namespace, selector FROM workload WHERE kind IN "
+			"('ReplicationController','ReplicaSet','StatefulSet','Deployment') AND selector IS NOT NULL";
+	if (prepare(L, "SELECT (SELECT count(*) FROM service) + (SELECT count(*) FROM workload)", &st))
+		return L->err->code;
+	int cap = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	s->owner_sels = A(L, (size_t)cap * sizeof *s->owner_sels);
+	if (!s->owner_sels)
+		return nomem(L);
+	if (prepare(L, q, &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW && !rc && s->nowner_sels < cap) {
+		kp_owner_sel *o = &s->owner_sels[s->nowner_sels];
+		o->ns = intern(L, sqlite3_column_text(st, 0));
+		rc = sel_from_json(L, col(st, 1), &o->sel);
+		/* an empty selector selects nothing here (kube skips it) */
+		if (!rc && o->sel.present && o->sel.n)
+			s->nowner_sels++;
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	/* namespaces with labels: every namespace a pod or a label names */
+	if (prepare(L, "SELECT count(*) FROM (SELECT name FROM namespace UNION SELECT namespace FROM pod)", &st))
+		return L->err->code;
+	int nns = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	s->ns_name = A(L, (size_t)nns * sizeof *s->ns_name);
+	s->ns_labels = A(L, (size_t)nns * sizeof *s->ns_labels);
+	if (!s->ns_name || !s->ns_labels)
+		return nomem(L);
+	if (prepare(L, "SELECT u.name, (SELECT count(*) FROM namespace_label l JOIN namespace n ON n.id = l.namespace_id "
+		       "WHERE n.name = u.name) FROM (SELECT name FROM namespace UNION SELECT namespace FROM pod) u", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW && s->nnamespaces < nns) {
+		int k = s->nnamespaces++;
+		s->ns_name[k] = intern(L, sqlite3_column_text(st, 0));
+		int cnt = sqlite3_column_int(st, 1);
+		/* + kubernetes.io/metadata.name, which the API server sets on every namespace */
+		s->ns_labels[k].v = A(L, (size_t)(cnt + 1) * sizeof(kp_label));
+		if (!s->ns_labels[k].v) {
+			rc = nomem(L);
+			break;
+		}
+		s->ns_labels[k].v[0].key = kp_strtab_intern(&s->strs, "kubernetes.io/metadata.name");
+		s->ns_labels[k].v[0].value = s->ns_name[k];
+		s->ns_labels[k].n = 1;
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (prepare(L, "SELECT n.name, l.key, l.value FROM namespace n JOIN namespace_label l ON l.namespace_id = n.id "
+		       "WHERE l.key <> 'kubernetes.io/metadata.name'", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		kp_sid name = kp_strtab_find(&s->strs, col(st, 0));
+		for (int k = 0; k < s->nnamespaces; k++)
+			if (s->ns_name[k] == name) {
+				kp_labels *l = &s->ns_labels[k];
+				l->v[l->n].key = intern(L, sqlite3_column_text(st, 1));
+				l->v[l->n++].value = intern(L, sqlite3_column_text(st, 2));
+			}
+	}
+	sqlite3_finalize(st);
+	for (int k = 0; k < s->nnamespaces; k++)
+		qsort(s->ns_labels[k].v, s->ns_labels[k].n, sizeof(kp_label), cmp_label);
+	if (prepare(L, "SELECT count(*) FROM workload WHERE kind = 'DaemonSet'", &st))
+		return L->err->code;
+	s->warn_daemonset = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return KP_OK;
+}
+
+/* ---- placing pods ---- */
+
+static int grow(void **v, uint32_t *cap, size_t elem)
+{
+	uint32_t c = *cap ? *cap * 2 : 4;
+	void *p = kp_realloc(*v, c * elem);
+	if (!p)
+		return KP_NOMEM;
+	*v = p;
+	*cap = c;
+	return KP_OK;
+}
+
+int kp_snap_add_pod(kp_snap *s, int32_t pi, int32_t node)
+{
+	kp_pod *p = &s->pods[pi];
+	const kp_class *c = &s->classes[p->cls];
+	size_t base = (size_t)node * (size_t)s->nres;
+	if (s->nnode_pods[node] == s->cap_node_pods[node] &&
+	    grow((void **)&s->node_pods[node], &s->cap_node_pods[node], sizeof(int32_t)))
+		return KP_NOMEM;
+	if (s->nports[node] + c->nports > s->cap_ports[node]) {
+		while (s->nports[node] + c->nports > s->cap_ports[node])
+			if (grow((void **)&s->ports[node], &s->cap_ports[node], sizeof(kp_hport)))
+				return KP_NOMEM;
+	}
+	for (uint32_t k = 0; k < c->nreq; k++)
+		s->used[base + c->req_res[k]] += c->req_val[k];
+	s->nz_used[2 * node] += c->nz_cpu;
+	s->nz_used[2 * node + 1] += c->nz_mem;
+	s->node_npods[node]++;
+	for (uint32_t k = 0; k < c->nports; k++)
+		s->ports[node][s->nports[node]++] = c->ports[k];
+	s->node_pods[node][s->nnode_pods[node]++] = pi;
+	p->node = node;
+	return KP_OK;
+}
+
+void kp_snap_remove_pod(kp_snap *s, int32_t pi)
+{
+	kp_pod *p = &s->pods[pi];
+	int node = p->node;
+	if (node < 0)
+		return;
+	const kp_class *c = &s->classes[p->cls];
+	size_t base = (size_t)node * (size_t)s->nres;
+	for (uint32_t k = 0; k < c->nreq; k++)
+		s->used[base + c->req_res[k]] -= c->req_val[k];
+	s->nz_used[2 * node] -= c->nz_cpu;
+	s->nz_used[2 * node + 1] -= c->nz_mem;
+	s->node_npods[node]--;
+	/* remove this class's ports once each */
+	for (uint32_t k = 0; k < c->nports; k++)
+		for (uint32_t j = 0; j < s->nports[node]; j++) {
+			kp_hport *h = &s->ports[node][j];
+			if (h->ip == c->ports[k].ip && h->proto == c->ports[k].proto && h->port == c->ports[k].port) {
+				*h = s->ports[node][--s->nports[node]];
+				break;
+			}
+		}
+	for (uint32_t j = 0; j < s->nnode_pods[node]; j++)
+		if (s->node_pods[node][j] == pi) {
+			memmove(&s->node_pods[node][j], &s->node_pods[node][j + 1],
+				(s->nnode_pods[node] - j - 1) * sizeof(int32_t));
+			s->nnode_pods[node]--;
+			break;
+		}
+	p->node = -1;
+}
+
+int kp_snap_load(sqlite3 *db, kp_snap *s, kp_err *err)
+{
+	memset(s, 0, sizeof *s);
+	kp_arena_init(&s->arena, 1 << 20);
+	loader L = { db, s, err, { 0 }, NULL, 0, NULL, NULL };
+	kp_arena_init(&L.tmp, 64 * 1024);
+	int rc = load_nodes(&L);
+	if (!rc)
+		rc = load_node_details(&L);
+	if (!rc)
+		rc = load_classes(&L);
+	if (!rc)
+		rc = load_pods(&L);
+	if (!rc)
+		rc = load_selectors(&L);
+	/* image spread: how many nodes list each image name */
+	if (!rc) {
+		s->image_nodes_len = s->strs.n;
+		s->image_nodes = kp_calloc((size_t)(s->image_nodes_len + 1), sizeof *s->image_nodes);
+		if (!s->image_nodes)
+			rc = nomem(&L);
+		for (int i = 0; i < s->nnodes && !rc; i++)
+			for (uint32_t k = 0; k < s->nimages[i]; k++)
+				if (k == 0 || s->image_names[i][k] != s->image_names[i][k - 1])
+					s->image_nodes[s->image_names[i][k]]++;
+	}
+	/* bound pods take their room */
+	for (int i = 0; i < s->npods && !rc; i++)
+		if (!s->pods[i].ignored && s->pods[i].orig_node >= 0 && kp_snap_add_pod(s, i, s->pods[i].orig_node))
+			rc = nomem(&L);
+	s->s_hostname = kp_strtab_intern(&s->strs, "kubernetes.io/hostname");
+	s->s_zone = kp_strtab_intern(&s->strs, "topology.kubernetes.io/zone");
+	s->s_default_scheduler = kp_strtab_intern(&s->strs, "default-scheduler");
+	s->s_tcp = kp_strtab_intern(&s->strs, "TCP");
+	s->s_any_ip = kp_strtab_intern(&s->strs, "0.0.0.0");
+	if (!rc && (s->s_hostname < 0 || s->s_zone < 0 || s->s_default_scheduler < 0 || s->s_tcp < 0 || s->s_any_ip < 0))
+		rc = nomem(&L);
+	if (!rc && s->strs.n > 0 && s->strs.n < 0)
+		rc = nomem(&L);
+	kp_free(L.node_of_sid);
+	kp_free(L.class_ids);
+	kp_arena_release(&L.tmp);
+	return rc;
+}
+
+void kp_snap_release(kp_snap *s)
+{
+	for (int i = 0; i < s->nnodes; i++) {
+		if (s->ports)
+			kp_free(s->ports[i]);
+		if (s->node_pods)
+			kp_free(s->node_pods[i]);
+	}
+	kp_free(s->ports);
+	kp_free(s->nports);
+	kp_free(s->cap_ports);
+	kp_free(s->node_pods);
+	kp_free(s->nnode_pods);
+	kp_free(s->cap_node_pods);
+	kp_free(s->alloc);
+	kp_free(s->used);
+	kp_free(s->res_name);
+	kp_free(s->image_nodes);
+	for (int i = 0; i < s->nclasses; i++) {
+		kp_free(s->classes[i].feasible);
+		kp_free(s->classes[i].affinity_ok);
+		kp_free(s->classes[i].taints_ok);
+		kp_free(s->classes[i].static_reason);
+		kp_free(s->classes[i].static_rank);
+	}
+	kp_free(s->classes);
+	kp_free(s->pods);
+	for (int i = 0; i < s->nreasons; i++)
+		kp_free(s->reasons[i].msg);
+	kp_free(s->reasons);
+	strtab_release(&s->strs);
+	kp_arena_release(&s->arena);
+	memset(s, 0, sizeof *s);
+}

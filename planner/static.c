@@ -1,0 +1,173 @@
+/*
+ * static.c — the static filter predicates, in SQL (the files in queries/filters,
+ * embedded at build time), evaluated once per scheduling class, never per
+ * pod: NodeUnschedulable, TaintToleration and NodeAffinity depend only on the
+ * pod's spec and the node's labels, taints and flags.  The result becomes, per
+ * class, a bitset of nodes that pass and, per failing node, the reason of the
+ * first failing plugin in filter order.  Two more bitsets per class (node
+ * affinity alone, taints alone) feed PodTopologySpread's node inclusion
+ * policies.
+ */
+#include "static.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+extern const char kp_sql_filter_node_unschedulable[], kp_sql_filter_taint_toleration[],
+	kp_sql_filter_node_affinity[];
+
+static const struct {
+	int plugin;
+	const char *sql;
+} filters[] = {
+	{ KP_P_NODE_UNSCHEDULABLE, kp_sql_filter_node_unschedulable },
+	{ KP_P_TAINT_TOLERATION, kp_sql_filter_taint_toleration },
+	{ KP_P_NODE_AFFINITY, kp_sql_filter_node_affinity },
+};
+
+/* index of reason text in s->reasons (interned) */
+int kp_reason_intern(kp_snap *s, const char *plugin, const char *msg, int unresolvable)
+{
+	for (int i = 0; i < s->nreasons; i++)
+		if (s->reasons[i].plugin == plugin && !strcmp(s->reasons[i].msg, msg))
+			return i;
+	if (s->nreasons == s->cap_reasons) {
+		int cap = s->cap_reasons ? s->cap_reasons * 2 : 64;
+		kp_reason *v = kp_realloc(s->reasons, (size_t)cap * sizeof *v);
+		if (!v)
+			return -1;
+		s->reasons = v;
+		s->cap_reasons = cap;
+	}
+	char *copy = kp_strdup(msg);
+	if (!copy)
+		return -1;
+	s->reasons[s->nreasons] = (kp_reason){ plugin, copy, (uint8_t)unresolvable };
+	return s->nreasons++;
+}
+
+static int node_index(const int64_t *pairs, int n, int64_t id)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (pairs[2 * mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && pairs[2 * lo] == id ? (int)pairs[2 * lo + 1] : -1;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+static int find_class(const kp_snap *s, int64_t id)
+{
+	int lo = 0, hi = s->nclasses;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (s->classes[mid].db_id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nclasses && s->classes[lo].db_id == id ? lo : -1;
+}
+
+int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err)
+{
+	size_t words = ((size_t)s->nnodes + 63) / 64;
+	int rc = KP_OK;
+	if (sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS kp_classes(class_id INTEGER PRIMARY KEY);"
+			     "DELETE FROM temp.kp_classes;", NULL, NULL, NULL) != SQLITE_OK)
+		return kp_err_set(err, KP_IO, "cannot prepare static filters: %s", sqlite3_errmsg(db));
+	sqlite3_stmt *ins;
+	if (sqlite3_prepare_v2(db, "INSERT INTO temp.kp_classes(class_id) VALUES(?1)", -1, &ins, NULL) != SQLITE_OK)
+		return kp_err_set(err, KP_IO, "cannot prepare static filters: %s", sqlite3_errmsg(db));
+	for (int i = 0; i < s->nclasses && !rc; i++) {
+		kp_class *c = &s->classes[i];
+		if (!c->needed)
+			continue;
+		c->feasible = kp_malloc(words ? words * sizeof(uint64_t) : 8);
+		c->affinity_ok = kp_malloc(words ? words * sizeof(uint64_t) : 8);
+		c->taints_ok = kp_malloc(words ? words * sizeof(uint64_t) : 8);
+		c->static_reason = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof(int32_t));
+		c->static_rank = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof(int64_t));
+		if (!c->feasible || !c->static_reason || !c->affinity_ok || !c->taints_ok || !c->static_rank) {
+			rc = kp_err_set(err, KP_NOMEM, "out of memory");
+			break;
+		}
+		memset(c->feasible, 0xff, words * sizeof(uint64_t));
+		memset(c->affinity_ok, 0xff, words * sizeof(uint64_t));
+		memset(c->taints_ok, 0xff, words * sizeof(uint64_t));
+		for (int n = 0; n < s->nnodes; n++) {
+			c->static_reason[n] = -1;
+			c->static_rank[n] = 0;
+		}
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, c->db_id);
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			rc = kp_err_set(err, KP_IO, "cannot prepare static filters: %s", sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(ins);
+	if (rc)
+		return rc;
+	int64_t *pairs = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * 2 * sizeof *pairs);
+	if (!pairs)
+		return kp_err_set(err, KP_NOMEM, "out of memory");
+	for (int i = 0; i < s->nnodes; i++) {
+		pairs[2 * i] = s->node_db_id[i];
+		pairs[2 * i + 1] = i;
+	}
+	qsort(pairs, (size_t)s->nnodes, 2 * sizeof *pairs, cmp_pair);
+	/* in filter order: the first failing plugin names the node's reason */
+	for (size_t f = 0; f < sizeof filters / sizeof filters[0] && !rc; f++) {
+		int plugin = filters[f].plugin;
+		int enabled = pf->filter[plugin];
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(db, filters[f].sql, -1, &st, NULL) != SQLITE_OK) {
+			rc = kp_err_set(err, KP_IO, "static filter %s: %s", kp_plugin_names[plugin], sqlite3_errmsg(db));
+			break;
+		}
+		int step;
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			int ci = find_class(s, sqlite3_column_int64(st, 0));
+			int ni = node_index(pairs, s->nnodes, sqlite3_column_int64(st, 1));
+			if (ci < 0 || ni < 0)
+				continue;
+			kp_class *c = &s->classes[ci];
+			/* NodeUnschedulable and TaintToleration are both "taints" for nodeTaintsPolicy */
+			if (plugin == KP_P_NODE_AFFINITY)
+				c->affinity_ok[ni >> 6] &= ~(1ULL << (ni & 63));
+			else if (plugin == KP_P_TAINT_TOLERATION)
+				c->taints_ok[ni >> 6] &= ~(1ULL << (ni & 63));
+			if (!enabled)
+				continue;
+			int64_t rank = sqlite3_column_int64(st, 4);
+			int earlier_plugin = c->static_reason[ni] >= 0 && s->reasons[c->static_reason[ni]].plugin !=
+										kp_plugin_names[plugin];
+			if (earlier_plugin)
+				continue;
+			if (c->static_reason[ni] >= 0 && rank >= c->static_rank[ni])
+				continue;
+			int r = kp_reason_intern(s, kp_plugin_names[plugin], (const char *)sqlite3_column_text(st, 3), 1);
+			if (r < 0) {
+				rc = kp_err_set(err, KP_NOMEM, "out of memory");
+				break;
+			}
+			c->static_reason[ni] = r;
+			c->static_rank[ni] = rank;
+			c->feasible[ni >> 6] &= ~(1ULL << (ni & 63));
+		}
+		if (!rc && step != SQLITE_DONE)
+			rc = kp_err_set(err, KP_IO, "static filter %s: %s", kp_plugin_names[plugin], sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+	}
+	kp_free(pairs);
+	return rc;
+}

@@ -1,0 +1,13 @@
+-- TaintToleration filter (semantics §5.3; tainttoleration/taint_toleration.go,
+-- FindMatchingUntoleratedTaint): a node fails when one of its NoSchedule or
+-- NoExecute taints is tolerated by none of the pod's tolerations; the reason
+-- names the FIRST such taint in spec.taints order (rank = its position).
+-- PreferNoSchedule taints never filter (they only score).
+SELECT c.class_id, x.node_id, 'TaintToleration' AS plugin,
+       'node(s) had untolerated taint {' || x.key || ': ' || x.value || '}' AS reason,
+       x.seq AS rank
+FROM temp.kp_classes c JOIN node_taint x ON x.effect IN ('NoSchedule', 'NoExecute')
+WHERE NOT EXISTS (
+  SELECT 1 FROM class_toleration t
+  WHERE t.class_id = c.class_id
+    AND kplan_tolerates(t.key, t.operator, t.value, t.effect, x.key, x.value, x.effect));

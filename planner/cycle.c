@@ -213,4 +213,5 @@ const kp_plugin *const kp_plugins[KP_P_COUNT] = {
 	[KP_P_INTER_POD_AFFINITY] = &kp_plugin_inter_pod_affinity,
 	[KP_P_BALANCED_ALLOCATION] = &kp_plugin_balanced_allocation,
 	[KP_P_IMAGE_LOCALITY] = &kp_plugin_image_locality,
+	[KP_P_SQL_EXTENDER] = &kp_plugin_sql_extender,
 };

@@ -77,6 +77,9 @@ typedef struct kp_cycle {
 	kp_nterm *added_req, *added_pref;
 	uint32_t nadded_req, nadded_pref;
 	int has_added_req;
+	/* SQL extenders: per pod, rows sorted by node (NULL when the profile has none) */
+	int32_t *ext_off;        /* npods + 1 */
+	struct kp_ext_row { int32_t node, reason; int64_t score; } *ext_rows;
 	/* scores */
 	int64_t *raw;
 	double *fscore;
@@ -110,7 +113,7 @@ int kp_nterm_matches(const kp_snap *s, const kp_nterm *t, int n);
 
 extern const kp_plugin kp_plugin_node_unschedulable, kp_plugin_node_name, kp_plugin_taint_toleration,
 	kp_plugin_node_affinity, kp_plugin_node_ports, kp_plugin_node_resources_fit, kp_plugin_pod_topology_spread,
-	kp_plugin_inter_pod_affinity, kp_plugin_balanced_allocation, kp_plugin_image_locality;
+	kp_plugin_inter_pod_affinity, kp_plugin_balanced_allocation, kp_plugin_image_locality, kp_plugin_sql_extender;
 
 /* the registry, indexed by KP_P_* (NULL for plugins with no filter/score role) */
 extern const kp_plugin *const kp_plugins[KP_P_COUNT];

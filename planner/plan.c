@@ -22,6 +22,7 @@
 #include "static.h"
 #include "cycle.h"
 #include "json.h"
+#include "extender.h"
 #include "../common/db.h"
 
 #include <stdio.h>
@@ -94,6 +95,14 @@ static int load_config(planner *pl)
 			kp_sb_release(&sb);
 			return nomem(pl);
 		}
+		char dir[1024];
+		snprintf(dir, sizeof dir, "%s", o->config_file);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = 0;
+		else
+			snprintf(dir, sizeof dir, ".");
+		kp_config_set_base_dir(&pl->cfg, dir);
 		int rc = kp_config_parse(kp_sb_str(&sb), sb.len, o->config_file, &pl->cfg, pl->err);
 		kp_sb_release(&sb);
 		return rc;
@@ -534,6 +543,44 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 	return KP_OK;
 }
 
+/* Merge extender rows of another profile (disjoint pods) into the cycle's. */
+static int merge_extender_rows(planner *pl, kp_cycle *tmp)
+{
+	kp_cycle *cy = &pl->cy;
+	int np = pl->s.npods;
+	if (!tmp->ext_off)
+		return KP_OK;
+	if (!cy->ext_off) {
+		cy->ext_off = tmp->ext_off;
+		cy->ext_rows = tmp->ext_rows;
+		tmp->ext_off = NULL;
+		tmp->ext_rows = NULL;
+		return KP_OK;
+	}
+	int32_t *off = kp_calloc((size_t)np + 1, sizeof *off);
+	size_t total = (size_t)cy->ext_off[np] + (size_t)tmp->ext_off[np];
+	struct kp_ext_row *rows = kp_malloc((total ? total : 1) * sizeof *rows);
+	if (!off || !rows) {
+		kp_free(off);
+		kp_free(rows);
+		return nomem(pl);
+	}
+	size_t m = 0;
+	for (int i = 0; i < np; i++) {
+		off[i] = (int32_t)m;
+		for (int32_t k = cy->ext_off[i]; k < cy->ext_off[i + 1]; k++)
+			rows[m++] = cy->ext_rows[k];
+		for (int32_t k = tmp->ext_off[i]; k < tmp->ext_off[i + 1]; k++)
+			rows[m++] = tmp->ext_rows[k];
+	}
+	off[np] = (int32_t)m;
+	kp_free(cy->ext_off);
+	kp_free(cy->ext_rows);
+	cy->ext_off = off;
+	cy->ext_rows = rows;
+	return KP_OK;
+}
+
 /* ---- setup ---- */
 
 static int setup(planner *pl)
@@ -613,6 +660,8 @@ static void teardown(planner *pl)
 	kp_free(cy->spread_ignored);
 	kp_free(cy->r_insufficient);
 	kp_free(cy->anti_pods);
+	kp_free(cy->ext_off);
+	kp_free(cy->ext_rows);
 	for (int i = 0; i < cy->cap_cs; i++)
 		kp_dmap_release(&cy->cs[i].counts);
 	kp_free(cy->cs);
@@ -865,6 +914,31 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 			goto out;
 		}
 	if ((rc = setup(&pl)))
+		goto out;
+	/* SQL extenders, per profile, over that profile's pending pods */
+	for (int k = 0; k < pl.cfg.nprofiles && !rc; k++) {
+		const kp_profile *pf = &pl.cfg.profiles[k];
+		if (!pf->next)
+			continue;
+		int32_t *mine = kp_malloc((size_t)(pl.nqueue ? pl.nqueue : 1) * sizeof *mine);
+		if (!mine) {
+			rc = nomem(&pl);
+			break;
+		}
+		int nm = 0;
+		for (int q = 0; q < pl.nqueue; q++)
+			if (pl.prof_of_class[s->pods[pl.queue[q]].cls] == k)
+				mine[nm++] = pl.queue[q];
+		kp_cycle tmp;
+		memset(&tmp, 0, sizeof tmp);
+		rc = kp_extenders_run(db, s, pf, mine, nm, &tmp, err);
+		kp_free(mine);
+		if (!rc)
+			rc = merge_extender_rows(&pl, &tmp);
+		kp_free(tmp.ext_off);
+		kp_free(tmp.ext_rows);
+	}
+	if (rc)
 		goto out;
 	sort_pl = &pl;
 	qsort(pl.queue, (size_t)pl.nqueue, sizeof *pl.queue, queue_less);

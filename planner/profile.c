@@ -20,7 +20,7 @@
 const char *const kp_plugin_names[KP_P_COUNT] = {
 	"PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
 	"NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "DefaultPreemption",
-	"NodeResourcesBalancedAllocation", "ImageLocality", "DefaultBinder",
+	"NodeResourcesBalancedAllocation", "ImageLocality", "SQLExtender", "DefaultBinder",
 };
 
 /* In-tree plugins kplan accepts but that do nothing for the pods it plans
@@ -81,10 +81,18 @@ void kp_config_default(kp_config *cfg)
 	snprintf(cfg->source, sizeof cfg->source, "default");
 }
 
+void kp_config_set_base_dir(kp_config *cfg, const char *dir)
+{
+	snprintf(cfg->base_dir, sizeof cfg->base_dir, "%s", dir ? dir : "");
+}
+
 void kp_config_release(kp_config *cfg)
 {
-	for (int i = 0; i < cfg->nprofiles; i++)
+	for (int i = 0; i < cfg->nprofiles; i++) {
 		kp_free(cfg->profiles[i].added_affinity_json);
+		for (int k = 0; k < cfg->profiles[i].next; k++)
+			kp_free(cfg->profiles[i].ext[k].sql);
+	}
 	kp_free(cfg->profiles);
 	kp_free(cfg->json);
 	memset(cfg, 0, sizeof *cfg);
@@ -92,7 +100,7 @@ void kp_config_release(kp_config *cfg)
 
 /* ---- parsing ---- */
 
-typedef struct pctx { const char *source; kp_err *err; } pctx;
+typedef struct pctx { const char *source; kp_err *err; const char *base_dir; } pctx;
 
 static int bad(pctx *c, const kp_ynode *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int bad(pctx *c, const kp_ynode *at, const char *fmt, ...)
@@ -155,7 +163,7 @@ static int get_bool(pctx *c, const kp_ynode *m, const char *key, const char *pat
 static int plugin_index(const char *name)
 {
 	for (int i = 0; i < KP_P_COUNT; i++)
-		if (!strcmp(kp_plugin_names[i], name))
+		if (i != KP_P_SQL_EXTENDER && !strcmp(kp_plugin_names[i], name))
 			return i;
 	for (int i = 0; noop_plugins[i]; i++)
 		if (!strcmp(noop_plugins[i], name))
@@ -301,6 +309,75 @@ static int read_res_weights(pctx *c, const kp_ynode *list, const char *path, kp_
 	return KP_OK;
 }
 
+/* KplanSQLExtenders args: {filters: [{file|sql}], scores: [{file|sql, weight}]} */
+static int read_extenders(pctx *c, kp_profile *p, const kp_ynode *a, const char *path)
+{
+	static const char *const keys[] = { "filters", "scores", NULL };
+	if (!a)
+		return bad(c, NULL, "%s: args required", path);
+	if (only_keys(c, a, path, keys))
+		return KP_PARSE;
+	for (int score = 0; score < 2; score++) {
+		const kp_ynode *list = kp_ymap_get(a, score ? "scores" : "filters");
+		if (!list)
+			continue;
+		if (list->type != KP_Y_SEQ)
+			return bad(c, list, "%s.%s: expected a list", path, score ? "scores" : "filters");
+		for (size_t i = 0; i < list->n; i++) {
+			const kp_ynode *e = list->u.items[i];
+			static const char *const ek[] = { "file", "sql", "weight", NULL };
+			if (only_keys(c, e, path, ek))
+				return KP_PARSE;
+			if (p->next == KP_MAX_EXTENDERS)
+				return bad(c, e, "%s: at most %d SQL extenders", path, KP_MAX_EXTENDERS);
+			const kp_ynode *file = kp_ymap_get(e, "file"), *sql = kp_ymap_get(e, "sql");
+			if ((!file) == (!sql) || (file && file->type != KP_Y_SCALAR) || (sql && sql->type != KP_Y_SCALAR))
+				return bad(c, e, "%s: an extender needs exactly one of 'file' or 'sql'", path);
+			struct kp_extender *x = &p->ext[p->next];
+			int64_t w = 1;
+			int has_w;
+			if (get_int(c, e, "weight", path, &w, &has_w))
+				return KP_PARSE;
+			if (has_w && !score)
+				return bad(c, kp_ymap_get(e, "weight"), "%s: only score extenders have a weight", path);
+			if (w < 1 || w > 100)
+				return bad(c, e, "%s: weight must be in 1..100", path);
+			x->score = score;
+			x->weight = w;
+			if (sql) {
+				x->sql = kp_strdup(sql->u.str);
+				snprintf(x->origin, sizeof x->origin, "inline %s extender %zu", score ? "score" : "filter", i);
+			} else {
+				char full[2048];
+				if (file->u.str[0] != '/' && c->base_dir && c->base_dir[0])
+					snprintf(full, sizeof full, "%s/%s", c->base_dir, file->u.str);
+				else
+					snprintf(full, sizeof full, "%s", file->u.str);
+				FILE *f = fopen(full, "rb");
+				if (!f)
+					return bad(c, file, "%s: cannot open extender '%s'", path, full);
+				kp_sb sb;
+				kp_sb_init(&sb);
+				char buf[8192];
+				size_t n;
+				while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+					kp_sb_add(&sb, buf, n);
+				fclose(f);
+				if (!kp_sb_ok(&sb)) {
+					kp_sb_release(&sb);
+					return kp_err_set(c->err, KP_NOMEM, "out of memory");
+				}
+				x->sql = sb.buf ? sb.buf : kp_strdup("");
+				snprintf(x->origin, sizeof x->origin, "%s", full);
+			}
+			if (!x->sql)
+				return kp_err_set(c->err, KP_NOMEM, "out of memory");
+			p->next++;
+		}
+	}
+	return KP_OK;
+}
+
 static int read_args(pctx *c, kp_profile *p, const kp_ynode *pc, const char *path)
 {
 	if (!pc)
@@ -322,6 +399,11 @@ static int read_args(pctx *c, kp_profile *p, const kp_ynode *pc, const char *pat
 		snprintf(ap, sizeof ap, "%s.args (%s)", ep, name);
 		if (a && a->type != KP_Y_MAP)
 			return bad(c, a, "%s: expected a mapping", ap);
+		if (!strcmp(name, "KplanSQLExtenders")) {
+			if (read_extenders(c, p, a, ap))
+				return KP_PARSE;
+			continue;
+		}
 		int idx = plugin_index(name);
 		if (idx == -1)
 			return bad(c, nm, "%s: plugin '%s' is not an in-tree kube-scheduler plugin; kplan cannot run it", ep, name);
@@ -470,11 +552,14 @@ static int read_args(pctx *c, kp_profile *p, const kp_ynode *pc, const char *pat
 
 int kp_config_parse(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err)
 {
-	pctx c = { source, err };
+	char base[1024];
+	snprintf(base, sizeof base, "%s", cfg->base_dir);
+	pctx c = { source, err, base };
 	kp_arena a;
 	kp_arena_init(&a, 16 * 1024);
 	kp_ynode *doc;
 	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->base_dir, sizeof cfg->base_dir, "%s", base);
 	snprintf(cfg->source, sizeof cfg->source, "%s", source);
 	int rc = kp_yaml_parse_one(text, len, source, &a, &doc, err);
 	if (rc) {
@@ -568,6 +653,13 @@ int kp_config_parse(const char *text, size_t len, const char *source, kp_config 
 		snprintf(pp, sizeof pp, "%s.pluginConfig", path);
 		if ((rc = read_args(&c, p, kp_ymap_get(e, "pluginConfig"), pp)))
 			goto out;
+		for (int k = 0; k < p->next; k++) {
+			if (p->ext[k].score)
+				p->score[KP_P_SQL_EXTENDER] = 1;
+			else
+				p->filter[KP_P_SQL_EXTENDER] = 1;
+		}
+		p->weight[KP_P_SQL_EXTENDER] = 1;
 	}
 out:
 	kp_arena_release(&a);
@@ -633,6 +725,18 @@ int kp_config_to_json(kp_config *cfg)
 			kp_sb_printf(&sb, ",\"percentageOfNodesToScore\":%d", p->pct_nodes_to_score);
 		if (p->added_affinity_json)
 			kp_sb_printf(&sb, ",\"addedAffinity\":%s", p->added_affinity_json);
+		if (p->next) {
+			kp_sb_adds(&sb, ",\"sqlExtenders\":[");
+			for (int k = 0; k < p->next; k++) {
+				kp_sb_adds(&sb, k ? ",{" : "{");
+				json_name(&sb, "origin", p->ext[k].origin);
+				kp_sb_printf(&sb, ",\"score\":%s,\"weight\":%lld,", p->ext[k].score ? "true" : "false",
+					     (long long)p->ext[k].weight);
+				json_name(&sb, "sql", p->ext[k].sql);
+				kp_sb_addc(&sb, '}');
+			}
+			kp_sb_addc(&sb, ']');
+		}
 		kp_sb_addc(&sb, '}');
 	}
 	kp_sb_adds(&sb, "]}");

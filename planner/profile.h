@@ -26,6 +26,7 @@ enum {
 	KP_P_DEFAULT_PREEMPTION,
 	KP_P_BALANCED_ALLOCATION,
 	KP_P_IMAGE_LOCALITY,
+	KP_P_SQL_EXTENDER,       /* kplan's SQL extenders (after kube's filters, like HTTP extenders) */
 	KP_P_DEFAULT_BINDER,
 	KP_P_COUNT
 };
@@ -37,6 +38,7 @@ enum { KP_STRAT_LEAST, KP_STRAT_MOST, KP_STRAT_RTCR };
 #define KP_MAX_RES_WEIGHTS 16
 #define KP_MAX_SHAPE 16
 #define KP_MAX_DEFAULT_SPREAD 8
+#define KP_MAX_EXTENDERS 8
 
 typedef struct kp_res_weight { char name[128]; int64_t weight; } kp_res_weight;
 
@@ -76,6 +78,9 @@ typedef struct kp_profile {
 	int pct_nodes_to_score;
 	/* NodeAffinityArgs.addedAffinity, as JSON (parsed by the planner) */
 	char *added_affinity_json;
+	/* SQL extenders (pluginConfig name KplanSQLExtenders): SQL text, owned */
+	int next;
+	struct kp_extender { char *sql; char origin[2100]; int score; int64_t weight; } ext[KP_MAX_EXTENDERS];
 } kp_profile;
 
 typedef struct kp_config {
@@ -83,6 +88,7 @@ typedef struct kp_config {
 	kp_profile *profiles;
 	char source[1024];       /* 'default', a file name, or scheduler_config:ID */
 	char *json;              /* the effective profiles as JSON (for run.config) */
+	char base_dir[1024];
 } kp_config;
 
 /* The default profile (default-scheduler, every default plugin and weight). */
@@ -90,6 +96,9 @@ void kp_profile_default(kp_profile *p);
 /* Parse a KubeSchedulerConfiguration document (YAML or JSON text).  Unknown
  * plugins and fields are errors naming them. */
 int kp_config_parse(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err);
+/* Directory against which relative extender file names resolve (NULL: the
+ * current directory); set before kp_config_parse when reading --config FILE. */
+void kp_config_set_base_dir(kp_config *cfg, const char *dir);
 void kp_config_default(kp_config *cfg);
 void kp_config_release(kp_config *cfg);
 /* Render the effective profiles as JSON into cfg->json. */

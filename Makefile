@@ -105,16 +105,13 @@ test: all $(UNIT_BIN) test-deps
 demo: all
 	@rm -f $(BUILD)/demo.db $(BUILD)/demo.db-wal $(BUILD)/demo.db-shm
 	$(BUILD)/kplan import $(BUILD)/demo.db examples/
+	$(BUILD)/kplan plan $(BUILD)/demo.db
 	$(BUILD)/kplan query $(BUILD)/demo.db \
-	  "SELECT n.name AS node, max(CASE WHEN l.key = 'topology.kubernetes.io/zone' THEN l.value END) AS zone, \
-	          (SELECT allocatable FROM node_resource r WHERE r.node_id = n.id AND resource = 'cpu') AS cpu_m, \
-	          (SELECT count(*) FROM pod p WHERE p.node_name = n.name AND p.phase NOT IN ('Succeeded','Failed')) AS pods, \
-	          n.unschedulable AS cordoned \
-	   FROM node n LEFT JOIN node_label l ON l.node_id = n.id GROUP BY n.id ORDER BY n.name"
+	  "SELECT namespace, pod, action, node FROM plan WHERE action = 'bind' ORDER BY node, namespace, pod"
+	$(BUILD)/kplan query $(BUILD)/demo.db "SELECT namespace, pod, reason FROM unschedulable"
 	$(BUILD)/kplan query $(BUILD)/demo.db \
-	  "SELECT p.namespace, p.name AS pending_pod, pr.priority, \
-	          (SELECT group_concat(resource || '=' || value, ' ') FROM class_request r WHERE r.class_id = p.class_id) AS requests \
-	   FROM pod p JOIN pod_priority pr ON pr.pod_id = p.id WHERE p.node_name IS NULL ORDER BY pr.priority DESC, p.id"
+	  "SELECT node, requested_before AS cpu_before_m, requested_after AS cpu_after_m, allocatable AS cpu_m, percent \
+	   FROM node_usage WHERE resource = 'cpu' ORDER BY node"
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/kplan

@@ -831,6 +831,7 @@ static int get_owner(kctx *c, const kp_ynode *meta, kp_owner *out)
 	memset(out, 0, sizeof *out);
 	if (get_seq(c, meta, "ownerReferences", "metadata.ownerReferences", &refs) != KP_OK)
 		return KP_PARSE;
+	/* only the controller reference (controller: true) makes an owner */
 	const kp_ynode *pick = NULL;
 	for (size_t i = 0; refs && i < refs->n; i++) {
 		const kp_ynode *r = refs->u.items[i];
@@ -839,10 +840,8 @@ static int get_owner(kctx *c, const kp_ynode *meta, kp_owner *out)
 			return bad(c, r, "metadata.ownerReferences[%zu]: expected a mapping", i);
 		if (get_bool(c, r, "controller", "metadata.ownerReferences.controller", &ctl) != KP_OK)
 			return KP_PARSE;
-		if (ctl || !pick)
+		if (ctl && !pick)
 			pick = r;
-		if (ctl)
-			break;
 	}
 	if (!pick)
 		return KP_OK;
@@ -999,7 +998,13 @@ static int read_workload(kctx *c, const objhead *h)
 	w.tmpl.namespace_ = h->namespace_;
 	if (read_pod_parts(c, tmeta, tspec, &w.tmpl) != KP_OK)
 		return KP_PARSE;
-	w.tmpl.node_name = w.tmpl.node_name;
+	/* the StatefulSet controller adds one PVC volume per volumeClaimTemplate */
+	if (!strcmp(h->kind, "StatefulSet")) {
+		const kp_ynode *vct;
+		if (get_seq(c, h->spec, "volumeClaimTemplates", "spec.volumeClaimTemplates", &vct) != KP_OK)
+			return KP_PARSE;
+		w.tmpl.pvc_volumes += vct ? (int)vct->n : 0;
+	}
 
 	int has;
 	if (!strcmp(h->kind, "DaemonSet")) {

@@ -228,6 +228,64 @@ static int open_frame(builder *b, kp_ynode *n)
 	return KP_OK;
 }
 
+static int has_key(const kp_ypair *p, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(p[i].key->u.str, key))
+			return 1;
+	return 0;
+}
+
+/* Build a mapping's pairs from kids[first..first+count); YAML merge keys
+ * (`<<: *anchor` or `<<: [*a, *b]`) add the pairs of the merged mappings
+ * whose keys the mapping does not set itself (earlier merged maps win). */
+static int merge_keys(builder *b, kp_ynode *n, size_t first, size_t count, kp_arena *a)
+{
+	size_t npairs = count / 2, extra = 0;
+	for (size_t i = 0; i < npairs; i++) {
+		kp_ynode *k = b->kids[first + 2 * i], *v = b->kids[first + 2 * i + 1];
+		if (!(k->plain && !strcmp(k->u.str, "<<")))
+			continue;
+		if (v->type == KP_Y_MAP)
+			extra += v->n;
+		else if (v->type == KP_Y_SEQ)
+			for (size_t j = 0; j < v->n; j++) {
+				if (v->u.items[j]->type != KP_Y_MAP)
+					return fail_at(b, KP_PARSE, v->line, v->col, "%s", "a merge key (<<) needs mappings");
+				extra += v->u.items[j]->n;
+			}
+		else
+			return fail_at(b, KP_PARSE, v->line, v->col, "%s", "a merge key (<<) needs a mapping");
+	}
+	n->u.pairs = npairs + extra ? kp_arena_alloc(a, (npairs + extra) * sizeof *n->u.pairs) : NULL;
+	if (npairs + extra && !n->u.pairs)
+		return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+	size_t m = 0;
+	for (size_t i = 0; i < npairs; i++) {
+		kp_ynode *k = b->kids[first + 2 * i];
+		if (k->plain && !strcmp(k->u.str, "<<") && extra)
+			continue;
+		n->u.pairs[m].key = k;
+		n->u.pairs[m++].value = b->kids[first + 2 * i + 1];
+	}
+	size_t own = m;
+	for (size_t i = 0; extra && i < npairs; i++) {
+		kp_ynode *k = b->kids[first + 2 * i], *v = b->kids[first + 2 * i + 1];
+		if (!(k->plain && !strcmp(k->u.str, "<<")))
+			continue;
+		size_t nm = v->type == KP_Y_MAP ? 1 : v->n;
+		for (size_t j = 0; j < nm; j++) {
+			const kp_ynode *src = v->type == KP_Y_MAP ? v : v->u.items[j];
+			for (size_t q = 0; q < src->n; q++)
+				if (!has_key(n->u.pairs, m, src->u.pairs[q].key->u.str))
+					n->u.pairs[m++] = src->u.pairs[q];
+		}
+	}
+	(void)own;
+	n->n = m;
+	return KP_OK;
+}
+
 static int close_frame(builder *b)
 {
 	frame f = b->frames[--b->nframes];
@@ -251,14 +309,8 @@ static int close_frame(builder *b)
 	} else {
 		if (count % 2)
 			return fail_at(b, KP_PARSE, n->line, n->col, "%s", "mapping with a key and no value");
-		n->n = count / 2;
-		n->u.pairs = count ? kp_arena_alloc(a, (count / 2) * sizeof *n->u.pairs) : NULL;
-		if (count && !n->u.pairs)
-			return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
-		for (size_t i = 0; i < count / 2; i++) {
-			n->u.pairs[i].key = b->kids[f.first + 2 * i];
-			n->u.pairs[i].value = b->kids[f.first + 2 * i + 1];
-		}
+		if (merge_keys(b, n, f.first, count, a) != KP_OK)
+			return b->err->code;
 	}
 	b->nkids = f.first;
 	if (f.streaming) {

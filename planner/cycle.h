@@ -14,6 +14,7 @@
 #include "profile.h"
 
 #define KP_SKIP 1        /* PreFilter/PreScore: the plugin sits out this pod */
+#define KP_PREFILTER_FAIL 2  /* PreFilter: the pod fits nowhere; cy->prefilter_msg says why */
 
 /* int64 -> int64 hash map cleared in O(1) by generation; keys listed in insertion order */
 typedef struct kp_dmap {
@@ -60,6 +61,12 @@ typedef struct kp_cycle {
 	int32_t *rbuf;
 	size_t rlen, rcap;
 	uint8_t skip[KP_P_COUNT];
+	/* PreFilterResult (NodeAffinity matchFields metadata.name): only these nodes are filtered */
+	uint8_t restrict_nodes;
+	uint8_t *allowed;        /* per node */
+	int r_prefilter_out;     /* "node is filtered out by the prefilter result" */
+	const char *prefilter_msg;
+	int prefilter_plugin;
 	/* reasons interned at plan start */
 	int r_too_many_pods, r_ports, r_spread_missing, r_spread, r_aff, r_anti, r_existing_anti, r_added_affinity;
 	int *r_insufficient;     /* per resource */

@@ -396,6 +396,33 @@ static void explain_capture(planner *pl, int profile_idx, int chosen, int scorin
 	}
 }
 
+/* A PreFilter plugin rejected the pod for every node: "0/N nodes are available: MSG." */
+static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int explaining)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	po->action = A_UNSCHED;
+	po->feasible = 0;
+	po->has_score = 0;
+	int r = kp_reason_intern(s, kp_plugin_names[cy->prefilter_plugin], cy->prefilter_msg, 1);
+	kp_free(po->fails);
+	po->fails = kp_malloc(sizeof *po->fails);
+	kp_free(po->message);
+	po->message = kp_malloc(strlen(cy->prefilter_msg) + 64);
+	if (r < 0 || !po->fails || !po->message)
+		return nomem(pl);
+	po->fails[0] = (fail_item){ r, s->nnodes };
+	po->nfails = 1;
+	sprintf(po->message, "0/%d nodes are available: %s.", s->nnodes, cy->prefilter_msg);
+	for (int n = 0; n < s->nnodes; n++)
+		kp_cycle_fail(cy, n, cy->prefilter_plugin, r, 1);
+	if (explaining) {
+		explain_capture(pl, profile_idx, -1, 0, NULL, NULL);
+		snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);
+	}
+	return KP_OK;
+}
+
 /* One scheduling cycle for pod pi under profile pf. */
 static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 {
@@ -417,6 +444,8 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 	cy->nfeas = 0;
 	cy->rlen = 0;
 	cy->spread_built = 0;
+	cy->restrict_nodes = 0;
+	cy->prefilter_msg = NULL;
 	memset(cy->skip, 0, sizeof cy->skip);
 	memset(cy->fail, -1, (size_t)s->nnodes);
 	memset(cy->unres, 0, (size_t)s->nnodes);
@@ -431,6 +460,8 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 		int rc = pg->pre_filter(cy);
 		if (rc == KP_SKIP)
 			cy->skip[k] = 1;
+		else if (rc == KP_PREFILTER_FAIL)
+			return prefilter_failed(pl, po, profile_idx, explaining);
 		else if (rc < 0)
 			return rc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, rc, "pre-filter %s failed", kp_plugin_names[k]);
 	}
@@ -441,6 +472,10 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 		int n = (start + i) % s->nnodes;
 		int passed = 1;
 		processed++;
+		if (cy->restrict_nodes && !cy->allowed[n]) {
+			kp_cycle_fail(cy, n, KP_P_NODE_AFFINITY, cy->r_prefilter_out, 1);
+			continue;
+		}
 		for (int k = 0; k < KP_P_COUNT && passed; k++) {
 			const kp_plugin *pg = kp_plugins[k];
 			if (!pf->filter[k] || !pg || !pg->filter || cy->skip[k])
@@ -598,6 +633,9 @@ static int setup(planner *pl)
 	cy->rcount = kp_calloc((size_t)n, sizeof *cy->rcount);
 	cy->raw = kp_calloc((size_t)n, sizeof *cy->raw);
 	cy->spread_ignored = kp_calloc((size_t)n, 1);
+	cy->allowed = kp_calloc((size_t)n, 1);
+	if (!cy->allowed)
+		return nomem(pl);
 	pl->total = kp_calloc((size_t)n, sizeof *pl->total);
 	if (!cy->feas || !cy->fail || !cy->unres || !cy->rstart || !cy->rcount || !cy->raw || !cy->spread_ignored ||
 	    !pl->total)
@@ -628,6 +666,9 @@ static int setup(planner *pl)
 	cy->r_existing_anti = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY],
 					       "node(s) didn't satisfy existing pods anti-affinity rules", 0);
 	cy->r_added_affinity = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node(s) didn't match scheduler-enforced node affinity", 1);
+	cy->r_prefilter_out = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node is filtered out by the prefilter result", 1);
+	if (cy->r_prefilter_out < 0)
+		return nomem(pl);
 	if (cy->r_too_many_pods < 0 || cy->r_ports < 0 || cy->r_spread_missing < 0 || cy->r_spread < 0 || cy->r_aff < 0 ||
 	    cy->r_anti < 0 || cy->r_existing_anti < 0 || cy->r_added_affinity < 0)
 		return nomem(pl);
@@ -658,6 +699,7 @@ static void teardown(planner *pl)
 	kp_free(cy->rbuf);
 	kp_free(cy->raw);
 	kp_free(cy->spread_ignored);
+	kp_free(cy->allowed);
 	kp_free(cy->r_insufficient);
 	kp_free(cy->anti_pods);
 	kp_free(cy->ext_off);

@@ -594,9 +594,9 @@ static int load_classes(loader *L)
 	if (prepare(L,
 		    "SELECT c.id, c.namespace, c.scheduler_name, "
 		    " COALESCE(c.priority, pc.value, CASE WHEN c.priority_class IS NULL THEN "
-		    "  (SELECT value FROM priority_class WHERE global_default ORDER BY value DESC LIMIT 1) END, 0), "
+		    "  (SELECT value FROM priority_class WHERE global_default ORDER BY value ASC LIMIT 1) END, 0), "
 		    " COALESCE(c.preemption_policy, pc.preemption_policy, CASE WHEN c.priority_class IS NULL THEN "
-		    "  (SELECT preemption_policy FROM priority_class WHERE global_default ORDER BY value DESC LIMIT 1) END, "
+		    "  (SELECT preemption_policy FROM priority_class WHERE global_default ORDER BY value ASC LIMIT 1) END, "
 		    "  'PreemptLowerPriority'), "
 		    " c.nonzero_cpu, c.nonzero_memory, c.scheduling_gates, c.pvc_volumes, c.has_required_node_affinity, "
 		    " c.priority_class IS NOT NULL AND pc.id IS NULL "

@@ -297,16 +297,16 @@ CREATE TABLE scheduler_config(
 
 -- Effective priority and preemption policy, resolved as the Priority
 -- admission plugin would: spec.priority, else the named PriorityClass, else
--- the globalDefault class, else 0.
+-- the globalDefault class (the lowest one if several claim it), else 0.
 CREATE VIEW pod_priority AS
 SELECT p.id AS pod_id,
        COALESCE(c.priority, pc.value,
                 CASE WHEN c.priority_class IS NULL
-                     THEN (SELECT value FROM priority_class WHERE global_default ORDER BY value DESC LIMIT 1) END,
+                     THEN (SELECT value FROM priority_class WHERE global_default ORDER BY value ASC LIMIT 1) END,
                 0) AS priority,
        COALESCE(c.preemption_policy, pc.preemption_policy,
                 CASE WHEN c.priority_class IS NULL
-                     THEN (SELECT preemption_policy FROM priority_class WHERE global_default ORDER BY value DESC LIMIT 1) END,
+                     THEN (SELECT preemption_policy FROM priority_class WHERE global_default ORDER BY value ASC LIMIT 1) END,
                 'PreemptLowerPriority') AS preemption_policy,
        c.priority_class IS NOT NULL AND pc.id IS NULL AS missing_class
 FROM pod p JOIN pod_class c ON c.id = p.class_id

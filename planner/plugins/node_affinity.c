@@ -6,8 +6,67 @@
  * scheduler-enforced node affinity").  Score: the sum of the weights of the
  * preferred terms (the pod's and the added ones) the node matches,
  * normalised to 0..100 by the maximum.
+ * PreFilter: when every required term has matchFields metadata.name In
+ * [...], only the nodes named (the union over terms of each term's
+ * intersection) are filtered; the others are "filtered out by the prefilter
+ * result"; an empty union is the PreFilter failure "pod affinity terms
+ * conflict" (node_affinity.go PreFilter, schedule_one.go findNodesThatFitPod).
  */
 #include "../cycle.h"
+
+static int in_vals(const kp_sreq *r, kp_sid v)
+{
+	for (uint32_t i = 0; i < r->nvals; i++)
+		if (r->vals[i] == v)
+			return 1;
+	return 0;
+}
+
+static int pre_filter(kp_cycle *cy)
+{
+	const kp_class *c = cy->c;
+	const kp_snap *s = cy->s;
+	cy->restrict_nodes = 0;
+	if (!c->has_required_affinity || !c->nrequired)
+		return KP_OK;
+	int any_name = 0;
+	for (uint32_t t = 0; t < c->nrequired; t++) {
+		const kp_nterm *term = &c->required[t];
+		const kp_sreq *first = NULL;
+		for (uint32_t f = 0; f < term->nfields && !first; f++)
+			if (term->fields[f].op == KP_OP_IN)
+				first = &term->fields[f];
+		if (!first)
+			return KP_OK;   /* a term without a name restriction: every node is eligible */
+		/* the term's names: first In field's values present in every other In field */
+		for (uint32_t v = 0; v < first->nvals && !any_name; v++) {
+			int all = 1;
+			for (uint32_t f = 0; f < term->nfields && all; f++)
+				if (term->fields[f].op == KP_OP_IN)
+					all = in_vals(&term->fields[f], first->vals[v]);
+			any_name |= all;
+		}
+	}
+	if (!any_name) {
+		cy->prefilter_msg = "pod affinity terms conflict";
+		cy->prefilter_plugin = KP_P_NODE_AFFINITY;
+		return KP_PREFILTER_FAIL;
+	}
+	cy->restrict_nodes = 1;
+	for (int n = 0; n < s->nnodes; n++) {
+		int ok = 0;
+		for (uint32_t t = 0; t < c->nrequired && !ok; t++) {
+			const kp_nterm *term = &c->required[t];
+			int in_all = 1;
+			for (uint32_t f = 0; f < term->nfields && in_all; f++)
+				if (term->fields[f].op == KP_OP_IN)
+					in_all = in_vals(&term->fields[f], s->node_name[n]);
+			ok = in_all;
+		}
+		cy->allowed[n] = (uint8_t)ok;
+	}
+	return KP_OK;
+}
 
 static int filter(kp_cycle *cy, int node)
 {
@@ -39,4 +98,4 @@ static int64_t score(kp_cycle *cy, int node)
 
 static void normalize(kp_cycle *cy, int64_t *scores) { kp_default_normalize(cy, scores, 0); }
 
-const kp_plugin kp_plugin_node_affinity = { KP_P_NODE_AFFINITY, NULL, filter, pre_score, score, normalize };
+const kp_plugin kp_plugin_node_affinity = { KP_P_NODE_AFFINITY, pre_filter, filter, pre_score, score, normalize };

@@ -992,26 +992,26 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		rc = nomem(&pl);
 		goto out;
 	}
+	/* pass 1 is the whole queue; each later pass is every failed pod (of the
+	 * whole queue, in queue order) that failed before some later binding */
+	memcpy(next, pl.queue, (size_t)pl.nqueue * sizeof *next);
 	int nq = pl.nqueue;
 	long total_attempts = 0;
 	while (nq > 0 && !rc) {
 		r->passes++;
-		int nn = 0;
 		for (int q = 0; q < nq && !rc; q++) {
-			int32_t pi = pl.queue[q];
+			int32_t pi = next[q];
 			rc = schedule_one(&pl, pi, pl.prof_of_class[s->pods[pi].cls]);
 			total_attempts++;
 			if (o->progress && total_attempts % 1000 == 0)
 				o->progress(o->progress_ctx, total_attempts, pl.nqueue);
 		}
-		/* retry those that failed before the last binding */
-		for (int q = 0; q < nq; q++) {
+		nq = 0;
+		for (int q = 0; q < pl.nqueue; q++) {
 			int32_t pi = pl.queue[q];
 			if (pl.out[pi].action == A_UNSCHED && pl.out[pi].last_bind_stamp < pl.binds)
-				next[nn++] = pi;
+				next[nq++] = pi;
 		}
-		memcpy(pl.queue, next, (size_t)nn * sizeof *next);
-		nq = nn;
 	}
 	kp_free(next);
 	if (rc)

@@ -80,6 +80,42 @@ int64_t kp_image_locality(int64_t sum, int64_t containers)
 	return KP_MAX_NODE_SCORE * (sum - min_t) / (max_t - min_t);
 }
 
+static int alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+int kp_valid_label_value(const char *v)
+{
+	size_t n = strlen(v);
+	if (n == 0)
+		return 1;
+	if (n > 63 || !alnum(v[0]) || !alnum(v[n - 1]))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!alnum(v[i]) && v[i] != '-' && v[i] != '_' && v[i] != '.')
+			return 0;
+	return 1;
+}
+
+int kp_valid_label_key(const char *k)
+{
+	const char *slash = strchr(k, '/');
+	const char *name = slash ? slash + 1 : k;
+	if (!*name || !kp_valid_label_value(name))
+		return 0;
+	if (slash) {
+		size_t n = (size_t)(slash - k);
+		if (n == 0 || n > 253)
+			return 0;
+		/* DNS-1123 subdomain: lowercase alphanumerics, '-' and '.', alphanumeric at the ends */
+		for (size_t i = 0; i < n; i++) {
+			char c = k[i];
+			int ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+			if (!ok || ((i == 0 || i == n - 1) && (c == '-' || c == '.')))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 int kp_tolerates_str(const char *tkey, const char *top, const char *tvalue, const char *teffect,
 		     const char *key, const char *value, const char *effect)
 {
@@ -88,6 +124,9 @@ int kp_tolerates_str(const char *tkey, const char *top, const char *tvalue, cons
 	teffect = teffect ? teffect : "";
 	value = value ? value : "";
 	int exists = top && !strcmp(top, "Exists");
+	/* only "", Equal and Exists tolerate anything (toleration.go, 1.28-1.31) */
+	if (top && top[0] && strcmp(top, "Equal") && !exists)
+		return 0;
 	if (teffect[0] && strcmp(teffect, effect ? effect : ""))
 		return 0;
 	if (tkey[0] && strcmp(tkey, key ? key : ""))
@@ -114,6 +153,9 @@ int kp_match_expression_str(const char *op, const char *value, const char *const
 	if (!op)
 		return -1;
 	if (!strcmp(op, "In") || !strcmp(op, "NotIn")) {
+		for (size_t i = 0; i < n; i++)
+			if (!kp_valid_label_value(values[i]))
+				return 0;   /* the requirement does not parse: the term matches nothing */
 		int found = 0;
 		for (size_t i = 0; value && i < n; i++)
 			found |= strcmp(values[i], value) == 0;

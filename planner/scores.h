@@ -38,7 +38,15 @@ int kp_tolerates_str(const char *tkey, const char *top, const char *tvalue, cons
 
 /* A node selector requirement against one label value (NULL = absent):
  * op In NotIn Exists DoesNotExist Gt Lt; values as an array.  Returns 1, 0,
- * or -1 for an unknown operator. */
+ * or -1 for an unknown operator.  A requirement kube cannot parse (In/NotIn
+ * with a value that is not a valid label value) matches nothing, as in
+ * nodeaffinity.go, which ignores terms that fail to parse. */
 int kp_match_expression_str(const char *op, const char *value, const char *const *values, size_t n);
+
+/* Kubernetes label syntax (apimachinery validation): a value is empty or at
+ * most 63 characters [A-Za-z0-9] with [-_.] inside; a key is an optional DNS
+ * subdomain prefix (<= 253) and '/' before a name like a value (1..63). */
+int kp_valid_label_value(const char *v);
+int kp_valid_label_key(const char *k);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "snapshot.h"
 #include "json.h"
+#include "scores.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,8 @@ static int parse_i64(const char *s, int64_t *out)
 
 int kp_sreq_match(const kp_sreq *r, kp_sid value, const kp_strtab *strs)
 {
+	if (r->invalid)
+		return 0;
 	switch (r->op) {
 	case KP_OP_IN:
 		for (uint32_t i = 0; i < r->nvals; i++)
@@ -284,6 +287,8 @@ static int req_fill(loader *L, kp_sreq *r, const char *key, const char *op, kp_j
 			return kp_err_set(L->err, KP_PARSE, "malformed values in %s", ctx);
 		if ((r->vals[i] = kp_strtab_intern(&L->s->strs, vals->items[i]->str)) < 0)
 			return nomem(L);
+		if ((code == KP_OP_IN || code == KP_OP_NOTIN) && !kp_valid_label_value(vals->items[i]->str))
+			r->invalid = 1;
 	}
 	if ((code == KP_OP_GT || code == KP_OP_LT) && (vals->n != 1 || !parse_i64(vals->items[0]->str, &r->num)))
 		return kp_err_set(L->err, KP_PARSE, "operator %s needs one integer in %s", op, ctx);

@@ -43,6 +43,7 @@ typedef struct kp_sreq {
 	uint32_t nvals;
 	kp_sid *vals;
 	int64_t num;                 /* Gt/Lt operand */
+	uint8_t invalid;             /* In/NotIn with a value kube cannot parse: never matches */
 } kp_sreq;
 
 typedef struct kp_sel {

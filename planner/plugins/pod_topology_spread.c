@@ -64,7 +64,7 @@ static int merged_selector(kp_cycle *cy, const kp_spread *sp, kp_sel *out)
 		if (!vals)
 			return KP_NOMEM;
 		vals[0] = v;
-		r[n++] = (kp_sreq){ sp->mlk[i], KP_OP_IN, 1, vals, 0 };
+		r[n++] = (kp_sreq){ sp->mlk[i], KP_OP_IN, 1, vals, 0, 0 };
 	}
 	out->reqs = r;
 	out->n = n;

@@ -52,6 +52,17 @@ is "$rc" 1 "missing config file: exit 1"
 like "$err" "cannot open" "missing config file is named"
 is "$(q "$db" "SELECT count(*) FROM run")" "$before" "failed plans write nothing"
 
+# every invalid configuration in tests/data/config is refused with its position
+for f in "$TESTS_DIR"/data/config/bad-*.yaml; do
+	run "$KPLAN" plan -q --config "$f" "$db"
+	is "$rc" 1 "$(basename "$f"): exit 1"
+	like "$err" "$f:" "$(basename "$f"): the message names the file"
+	like "$err" "kplan: nothing was written" "$(basename "$f"): nothing written"
+done
+is "$(q "$db" "SELECT count(*) FROM run")" "$before" "refused configurations write nothing"
+run "$KPLAN" plan -q --config "$TESTS_DIR/data/config/bad-unknown-plugin.yaml" "$db"
+like "$err" "plugin 'Coscheduling' is not an in-tree kube-scheduler plugin" "an out-of-tree plugin is named"
+
 # SQL extenders: a filter with its own reason and a weighted score
 run "$KPLAN" plan --config "$D/ext-config.yaml" "$db"
 is "$rc" 0 "plan with SQL extenders"

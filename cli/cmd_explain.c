@@ -176,7 +176,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	for (int i = 0; i < ex.nnodes; i++)
 		order[i] = &ex.nodes[i];
-	qsort(order, (size_t)ex.nnodes, sizeof *order, cmp_total);
+	kp_sort(order, (size_t)ex.nnodes, sizeof *order, cmp_total);
 	printf("\nfilters:\n");
 	for (int i = 0; i < ex.nnodes; i++) {
 		const kp_explain_node *n = order[i];

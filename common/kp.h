@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include <stdlib.h>
 
 #define KPLAN_VERSION "0.1.0"
 
@@ -107,5 +108,12 @@ uint64_t kp_hash64(const void *data, size_t n, uint64_t seed);
 int kp_parse_time(const char *s, int64_t *out);
 /* Format Unix seconds as "YYYY-MM-DDTHH:MM:SSZ" into buf (>= 21 bytes). */
 void kp_format_time(int64_t t, char *buf, size_t size);
+
+/* qsort that accepts an empty (possibly NULL) array: qsort(NULL, 0, ...) is undefined */
+static inline void kp_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 
 #endif

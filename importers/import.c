@@ -1620,7 +1620,7 @@ static int import_dir(kp_import *imp, const char *path, int depth, kp_err *err)
 	}
 	closedir(d);
 	if (rc == KP_OK)
-		qsort(names, n, sizeof *names, cmp_str);
+		kp_sort(names, n, sizeof *names, cmp_str);
 	for (size_t i = 0; i < n && rc == KP_OK; i++) {
 		struct stat st;
 		if (stat(names[i], &st) != 0) {

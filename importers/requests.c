@@ -132,6 +132,6 @@ int kp_pod_requests(const kp_pod_in *pod, int nonzero, kp_arena *a, kp_ress *out
 	out->n = m;
 	kp_free(v);
 	if (m > 1)
-		qsort(out->v, m, sizeof *out->v, cmp_res);
+		kp_sort(out->v, m, sizeof *out->v, cmp_res);
 	return KP_OK;
 }

@@ -83,12 +83,12 @@ int kp_extenders_run(sqlite3 *db, kp_snap *s, const kp_profile *pf, const int32_
 		np[2 * i] = s->node_db_id[i];
 		np[2 * i + 1] = i;
 	}
-	qsort(np, (size_t)s->nnodes, 2 * sizeof *np, cmp_pair);
+	kp_sort(np, (size_t)s->nnodes, 2 * sizeof *np, cmp_pair);
 	for (int i = 0; i < s->npods; i++) {
 		pp[2 * i] = s->pods[i].db_id;
 		pp[2 * i + 1] = i;
 	}
-	qsort(pp, (size_t)s->npods, 2 * sizeof *pp, cmp_pair);
+	kp_sort(pp, (size_t)s->npods, 2 * sizeof *pp, cmp_pair);
 	for (int k = 0; k < pf->next && !rc; k++) {
 		const struct kp_extender *x = &pf->ext[k];
 		sqlite3_stmt *st;
@@ -151,7 +151,7 @@ int kp_extenders_run(sqlite3 *db, kp_snap *s, const kp_profile *pf, const int32_
 	if (rc)
 		goto out;
 	/* sort and merge rows of the same pair: an exclusion wins, scores add up */
-	qsort(rows, nrows, sizeof *rows, cmp_row);
+	kp_sort(rows, nrows, sizeof *rows, cmp_row);
 	size_t m = 0;
 	for (size_t i = 0; i < nrows; i++) {
 		if (m && rows[m - 1].pod == rows[i].pod && rows[m - 1].node == rows[i].node) {

@@ -309,7 +309,7 @@ static int fit_error(planner *pl, pod_out *po)
 	kp_sb sb;
 	kp_sb_init(&sb);
 	if (ok) {
-		qsort(items, (size_t)po->nfails, sizeof *items, reasons_cmp);
+		kp_sort(items, (size_t)po->nfails, sizeof *items, reasons_cmp);
 		if (!s->nnodes)
 			kp_sb_adds(&sb, "no nodes available to schedule pods");
 		else
@@ -983,7 +983,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	if (rc)
 		goto out;
 	sort_pl = &pl;
-	qsort(pl.queue, (size_t)pl.nqueue, sizeof *pl.queue, queue_less);
+	kp_sort(pl.queue, (size_t)pl.nqueue, sizeof *pl.queue, queue_less);
 	sort_pl = NULL;
 
 	/* passes: the queue, then the failed pods that a later binding may help */

@@ -417,7 +417,7 @@ static int load_node_details(loader *L)
 		pairs[2 * i] = s->node_db_id[i];
 		pairs[2 * i + 1] = i;
 	}
-	qsort(pairs, (size_t)n, 2 * sizeof *pairs, cmp_pair);
+	kp_sort(pairs, (size_t)n, 2 * sizeof *pairs, cmp_pair);
 	sqlite3_stmt *st;
 	int rc = KP_OK;
 
@@ -521,7 +521,7 @@ static int load_node_details(loader *L)
 	}
 	sqlite3_finalize(st);
 	for (int i = 0; i < n && !rc; i++)
-		qsort(s->node_labels[i].v, s->node_labels[i].n, sizeof(kp_label), cmp_label);
+		kp_sort(s->node_labels[i].v, s->node_labels[i].n, sizeof(kp_label), cmp_label);
 
 	/* taints */
 	if (!rc && prepare(L, "SELECT node_id, count(*) FROM node_taint GROUP BY node_id", &st) == KP_OK) {
@@ -998,7 +998,7 @@ static int load_pods(loader *L)
 	}
 	sqlite3_finalize(st);
 	for (int j = 0; j < s->npods; j++)
-		qsort(s->pods[j].labels.v, s->pods[j].labels.n, sizeof(kp_label), cmp_label);
+		kp_sort(s->pods[j].labels.v, s->pods[j].labels.n, sizeof(kp_label), cmp_label);
 	return KP_OK;
 }
 
@@ -1076,7 +1076,7 @@ static int load_selectors(loader *L)
 	}
 	sqlite3_finalize(st);
 	for (int k = 0; k < s->nnamespaces; k++)
-		qsort(s->ns_labels[k].v, s->ns_labels[k].n, sizeof(kp_label), cmp_label);
+		kp_sort(s->ns_labels[k].v, s->ns_labels[k].n, sizeof(kp_label), cmp_label);
 	if (prepare(L, "SELECT count(*) FROM workload WHERE kind = 'DaemonSet'", &st))
 		return L->err->code;
 	s->warn_daemonset = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;

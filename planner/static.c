@@ -124,7 +124,7 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 		pairs[2 * i] = s->node_db_id[i];
 		pairs[2 * i + 1] = i;
 	}
-	qsort(pairs, (size_t)s->nnodes, 2 * sizeof *pairs, cmp_pair);
+	kp_sort(pairs, (size_t)s->nnodes, 2 * sizeof *pairs, cmp_pair);
 	/* in filter order: the first failing plugin names the node's reason */
 	for (size_t f = 0; f < sizeof filters / sizeof filters[0] && !rc; f++) {
 		int plugin = filters[f].plugin;

@@ -266,11 +266,7 @@ static char *read_stdin(void)
 {
 	kp_sb sb;
 	kp_sb_init(&sb);
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-		kp_sb_add(&sb, buf, n);
-	if (!kp_sb_ok(&sb)) {
+	if (kp_read_stream(stdin, &sb) != KP_OK) {
 		kp_sb_release(&sb);
 		return NULL;
 	}

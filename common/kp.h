@@ -99,6 +99,11 @@ void kp_sb_add_json_str(kp_sb *sb, const char *s);   /* "..." with JSON escapes;
 static inline int kp_sb_ok(const kp_sb *sb) { return !sb->failed; }
 static inline const char *kp_sb_str(const kp_sb *sb) { return sb->buf ? sb->buf : ""; }
 
+/* Append everything f holds to sb.  Returns KP_OK, KP_IO (read error, errno
+ * kept) or KP_NOMEM. */
+#include <stdio.h>
+int kp_read_stream(FILE *f, kp_sb *sb);
+
 /* 64-bit hash of bytes (FNV-1a folded through a 64-bit finaliser); stable
  * across platforms and runs: it names scheduling classes in the database. */
 uint64_t kp_hash64(const void *data, size_t n, uint64_t seed);

@@ -1527,41 +1527,6 @@ int kp_import_buffer(kp_import *imp, const char *name, const char *data, size_t 
 	return rc;
 }
 
-static int read_all(FILE *f, char **out, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *buf = kp_malloc(cap);
-	if (!buf)
-		return KP_NOMEM;
-	for (;;) {
-		if (n == cap) {
-			if (cap > SIZE_MAX / 2) {
-				kp_free(buf);
-				return KP_NOMEM;
-			}
-			char *b = kp_realloc(buf, cap * 2);
-			if (!b) {
-				kp_free(buf);
-				return KP_NOMEM;
-			}
-			buf = b;
-			cap *= 2;
-		}
-		size_t r = fread(buf + n, 1, cap - n, f);
-		n += r;
-		if (r == 0) {
-			if (ferror(f)) {
-				kp_free(buf);
-				return KP_IO;
-			}
-			break;
-		}
-	}
-	*out = buf;
-	*len = n;
-	return KP_OK;
-}
-
 static int import_file(kp_import *imp, const char *path, kp_err *err)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
@@ -1570,17 +1535,22 @@ static int import_file(kp_import *imp, const char *path, kp_err *err)
 		kp_err_set(err, KP_IO, "cannot open '%s': %s", path, strerror(errno));
 		return KP_IO;
 	}
-	char *data;
-	size_t len;
-	int rc = read_all(f, &data, &len);
+	kp_sb sb;
+	kp_sb_init(&sb);
+	int rc = kp_read_stream(f, &sb);
+	int saved = errno;
 	if (f != stdin)
 		fclose(f);
-	if (rc == KP_NOMEM)
+	if (rc == KP_NOMEM) {
+		kp_sb_release(&sb);
 		return kp_err_set(err, KP_NOMEM, "out of memory reading '%s'", name);
-	if (rc != KP_OK)
-		return kp_err_set(err, KP_IO, "cannot read '%s': %s", name, strerror(errno));
-	rc = kp_import_buffer(imp, name, data, len, err);
-	kp_free(data);
+	}
+	if (rc != KP_OK) {
+		kp_sb_release(&sb);
+		return kp_err_set(err, KP_IO, "cannot read '%s': %s", name, strerror(saved));
+	}
+	rc = kp_import_buffer(imp, name, sb.buf ? sb.buf : "", sb.len, err);
+	kp_sb_release(&sb);
 	return rc;
 }
 

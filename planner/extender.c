@@ -26,25 +26,6 @@ static int cmp_row(const void *a, const void *b)
 	return (x->node > y->node) - (x->node < y->node);
 }
 
-static int cmp_pair(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;
-	return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-static int lookup(const int64_t *pairs, int n, int64_t id)
-{
-	int lo = 0, hi = n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (pairs[2 * mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && pairs[2 * lo] == id ? (int)pairs[2 * lo + 1] : -1;
-}
-
 int kp_extenders_run(sqlite3 *db, kp_snap *s, const kp_profile *pf, const int32_t *pods, int n, kp_cycle *cy,
 		     kp_err *err)
 {
@@ -70,25 +51,8 @@ int kp_extenders_run(sqlite3 *db, kp_snap *s, const kp_profile *pf, const int32_
 		}
 	}
 	sqlite3_finalize(ins);
-	/* id -> index maps */
-	int64_t *np = kp_malloc((size_t)(s->nnodes + 1) * 2 * sizeof *np);
-	int64_t *pp = kp_malloc((size_t)(s->npods + 1) * 2 * sizeof *pp);
 	row *rows = NULL;
 	size_t nrows = 0, cap = 0;
-	if (!np || !pp) {
-		rc = kp_err_set(err, KP_NOMEM, "out of memory");
-		goto out;
-	}
-	for (int i = 0; i < s->nnodes; i++) {
-		np[2 * i] = s->node_db_id[i];
-		np[2 * i + 1] = i;
-	}
-	kp_sort(np, (size_t)s->nnodes, 2 * sizeof *np, cmp_pair);
-	for (int i = 0; i < s->npods; i++) {
-		pp[2 * i] = s->pods[i].db_id;
-		pp[2 * i + 1] = i;
-	}
-	kp_sort(pp, (size_t)s->npods, 2 * sizeof *pp, cmp_pair);
 	for (int k = 0; k < pf->next && !rc; k++) {
 		const struct kp_extender *x = &pf->ext[k];
 		sqlite3_stmt *st;
@@ -105,8 +69,8 @@ int kp_extenders_run(sqlite3 *db, kp_snap *s, const kp_profile *pf, const int32_
 		}
 		int step;
 		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-			int pi = lookup(pp, s->npods, sqlite3_column_int64(st, 0));
-			int ni = lookup(np, s->nnodes, sqlite3_column_int64(st, 1));
+			int pi = kp_snap_pod_index(s, sqlite3_column_int64(st, 0));
+			int ni = kp_snap_node_index(s, sqlite3_column_int64(st, 1));
 			if (pi < 0 || ni < 0)
 				continue;
 			if (nrows == cap) {
@@ -176,7 +140,5 @@ int kp_extenders_run(sqlite3 *db, kp_snap *s, const kp_profile *pf, const int32_
 		cy->ext_off[i + 1] += cy->ext_off[i];
 out:
 	kp_free(rows);
-	kp_free(np);
-	kp_free(pp);
 	return rc;
 }

@@ -86,14 +86,11 @@ static int load_config(planner *pl)
 			return kp_err_set(pl->err, KP_IO, "cannot open '%s': %s", o->config_file, strerror(errno));
 		kp_sb sb;
 		kp_sb_init(&sb);
-		char buf[65536];
-		size_t n;
-		while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-			kp_sb_add(&sb, buf, n);
+		int rrc = kp_read_stream(f, &sb);
 		fclose(f);
-		if (!kp_sb_ok(&sb)) {
+		if (rrc != KP_OK) {
 			kp_sb_release(&sb);
-			return nomem(pl);
+			return rrc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, KP_IO, "cannot read '%s'", o->config_file);
 		}
 		char dir[1024];
 		snprintf(dir, sizeof dir, "%s", o->config_file);
@@ -396,6 +393,22 @@ static void explain_capture(planner *pl, int profile_idx, int chosen, int scorin
 	}
 }
 
+/* Remember a placed pod with required anti-affinity (existing pods' anti-affinity, §5.8). */
+static int add_anti_pod(planner *pl, int32_t pi)
+{
+	kp_cycle *cy = &pl->cy;
+	if (cy->nanti_pods == cy->cap_anti_pods) {
+		int cap = cy->cap_anti_pods ? cy->cap_anti_pods * 2 : 64;
+		int32_t *v = kp_realloc(cy->anti_pods, (size_t)cap * sizeof *v);
+		if (!v)
+			return KP_NOMEM;
+		cy->anti_pods = v;
+		cy->cap_anti_pods = cap;
+	}
+	cy->anti_pods[cy->nanti_pods++] = pi;
+	return KP_OK;
+}
+
 /* A PreFilter plugin rejected the pod for every node: "0/N nodes are available: MSG." */
 static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int explaining)
 {
@@ -559,17 +572,8 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 	/* bind: the pod is assumed on the node; the next cycle sees it */
 	if (kp_snap_add_pod(s, pi, best))
 		return nomem(pl);
-	if (c->has_req_anti) {
-		if (cy->nanti_pods == cy->cap_anti_pods) {
-			int cap = cy->cap_anti_pods ? cy->cap_anti_pods * 2 : 64;
-			int32_t *v = kp_realloc(cy->anti_pods, (size_t)cap * sizeof *v);
-			if (!v)
-				return nomem(pl);
-			cy->anti_pods = v;
-			cy->cap_anti_pods = cap;
-		}
-		cy->anti_pods[cy->nanti_pods++] = pi;
-	}
+	if (c->has_req_anti && add_anti_pod(pl, pi))
+		return nomem(pl);
 	po->action = A_BIND;
 	po->node = best;
 	kp_free(po->message);
@@ -674,17 +678,8 @@ static int setup(planner *pl)
 		return nomem(pl);
 	/* pods already running with required anti-affinity */
 	for (int i = 0; i < s->npods; i++)
-		if (s->pods[i].node >= 0 && s->classes[s->pods[i].cls].has_req_anti) {
-			if (cy->nanti_pods == cy->cap_anti_pods) {
-				int cap = cy->cap_anti_pods ? cy->cap_anti_pods * 2 : 64;
-				int32_t *v = kp_realloc(cy->anti_pods, (size_t)cap * sizeof *v);
-				if (!v)
-					return nomem(pl);
-				cy->anti_pods = v;
-				cy->cap_anti_pods = cap;
-			}
-			cy->anti_pods[cy->nanti_pods++] = i;
-		}
+		if (s->pods[i].node >= 0 && s->classes[s->pods[i].cls].has_req_anti && add_anti_pod(pl, i))
+			return nomem(pl);
 	return KP_OK;
 }
 

@@ -358,14 +358,12 @@ static int read_extenders(pctx *c, kp_profile *p, const kp_ynode *a, const char 
 					return bad(c, file, "%s: cannot open extender '%s'", path, full);
 				kp_sb sb;
 				kp_sb_init(&sb);
-				char buf[8192];
-				size_t n;
-				while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-					kp_sb_add(&sb, buf, n);
+				int rrc = kp_read_stream(f, &sb);
 				fclose(f);
-				if (!kp_sb_ok(&sb)) {
+				if (rrc != KP_OK) {
 					kp_sb_release(&sb);
-					return kp_err_set(c->err, KP_NOMEM, "out of memory");
+					return rrc == KP_NOMEM ? kp_err_set(c->err, KP_NOMEM, "out of memory")
+							       : bad(c, file, "%s: cannot read extender '%s'", path, full);
 				}
 				x->sql = sb.buf ? sb.buf : kp_strdup("");
 				snprintf(x->origin, sizeof x->origin, "%s", full);

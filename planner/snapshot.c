@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stddef.h>
 
 /* ---- string table ---- */
 
@@ -325,6 +326,12 @@ static const char *col(sqlite3_stmt *st, int i) { return (const char *)sqlite3_c
 
 /* ---- nodes ---- */
 
+static int cmp_pair(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
 static int load_nodes(loader *L)
 {
 	kp_snap *s = L->s;
@@ -372,6 +379,14 @@ static int load_nodes(loader *L)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return db_fail(L, "nodes");
+	s->node_id_map = A(L, (size_t)(n ? n : 1) * 2 * sizeof *s->node_id_map);
+	if (!s->node_id_map)
+		return nomem(L);
+	for (int k = 0; k < n; k++) {
+		s->node_id_map[2 * k] = s->node_db_id[k];
+		s->node_id_map[2 * k + 1] = k;
+	}
+	kp_sort(s->node_id_map, (size_t)n, 2 * sizeof *s->node_id_map, cmp_pair);
 	/* node name -> index */
 	L->node_of_sid_len = s->strs.n;
 	L->node_of_sid = kp_malloc((size_t)(L->node_of_sid_len + 1) * sizeof *L->node_of_sid);
@@ -384,54 +399,48 @@ static int load_nodes(loader *L)
 	return KP_OK;
 }
 
-/* node db id -> index: node ids are sorted by name, not id; a temp map */
-typedef struct idmap { int64_t *ids; int32_t *idx; int n; } idmap;
-
-static int cmp_pair(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;
-	return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-static int node_index_of(const kp_snap *s, const int64_t *sorted_pairs, int64_t id)
+int kp_snap_node_index(const kp_snap *s, int64_t id)
 {
 	int lo = 0, hi = s->nnodes;
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
-		if (sorted_pairs[2 * mid] < id)
+		if (s->node_id_map[2 * mid] < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < s->nnodes && sorted_pairs[2 * lo] == id ? (int)sorted_pairs[2 * lo + 1] : -1;
+	return lo < s->nnodes && s->node_id_map[2 * lo] == id ? (int)s->node_id_map[2 * lo + 1] : -1;
+}
+
+int kp_snap_pod_index(const kp_snap *s, int64_t id)
+{
+	/* pods are loaded in id order */
+	int lo = 0, hi = s->npods;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (s->pods[mid].db_id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->npods && s->pods[lo].db_id == id ? lo : -1;
 }
 
 static int load_node_details(loader *L)
 {
 	kp_snap *s = L->s;
 	int n = s->nnodes;
-	int64_t *pairs = kp_malloc((size_t)(n ? n : 1) * 2 * sizeof *pairs);
-	if (!pairs)
-		return nomem(L);
-	for (int i = 0; i < n; i++) {
-		pairs[2 * i] = s->node_db_id[i];
-		pairs[2 * i + 1] = i;
-	}
-	kp_sort(pairs, (size_t)n, 2 * sizeof *pairs, cmp_pair);
 	sqlite3_stmt *st;
 	int rc = KP_OK;
 
 	/* resources: fixed first four, then every other name seen anywhere */
 	static const char *const fixed[] = { "cpu", "memory", "ephemeral-storage", "pods" };
-	if (prepare(L, "SELECT resource FROM node_resource UNION SELECT resource FROM class_request ORDER BY 1", &st)) {
-		kp_free(pairs);
+	if (prepare(L, "SELECT resource FROM node_resource UNION SELECT resource FROM class_request ORDER BY 1", &st))
 		return L->err->code;
-	}
 	int cap = 16;
 	s->res_name = kp_malloc((size_t)cap * sizeof *s->res_name);
 	if (!s->res_name) {
 		sqlite3_finalize(st);
-		kp_free(pairs);
 		return nomem(L);
 	}
 	for (int i = 0; i < 4; i++)
@@ -457,25 +466,21 @@ static int load_node_details(loader *L)
 	}
 	sqlite3_finalize(st);
 	if (rc) {
-		kp_free(pairs);
 		return rc;
 	}
 	if (s->nres > 65535) {
-		kp_free(pairs);
 		return kp_err_set(L->err, KP_RANGE, "more than 65535 distinct resource names");
 	}
 	s->alloc = kp_calloc((size_t)(n ? n : 1) * (size_t)s->nres, sizeof *s->alloc);
 	s->used = kp_calloc((size_t)(n ? n : 1) * (size_t)s->nres, sizeof *s->used);
 	if (!s->alloc || !s->used) {
-		kp_free(pairs);
 		return nomem(L);
 	}
 	if (prepare(L, "SELECT node_id, resource, allocatable FROM node_resource WHERE allocatable IS NOT NULL", &st)) {
-		kp_free(pairs);
 		return L->err->code;
 	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+		int ni = kp_snap_node_index(s, sqlite3_column_int64(st, 0));
 		kp_sid r = kp_strtab_find(&s->strs, col(st, 1));
 		if (ni < 0 || r < 0)
 			continue;
@@ -487,27 +492,24 @@ static int load_node_details(loader *L)
 
 	/* labels */
 	if (prepare(L, "SELECT node_id, count(*) FROM node_label GROUP BY node_id", &st)) {
-		kp_free(pairs);
 		return L->err->code;
 	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+		int ni = kp_snap_node_index(s, sqlite3_column_int64(st, 0));
 		if (ni < 0)
 			continue;
 		s->node_labels[ni].v = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_label));
 		if (!s->node_labels[ni].v) {
 			sqlite3_finalize(st);
-			kp_free(pairs);
 			return nomem(L);
 		}
 	}
 	sqlite3_finalize(st);
 	if (prepare(L, "SELECT node_id, key, value FROM node_label", &st)) {
-		kp_free(pairs);
 		return L->err->code;
 	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+		int ni = kp_snap_node_index(s, sqlite3_column_int64(st, 0));
 		if (ni < 0)
 			continue;
 		kp_labels *l = &s->node_labels[ni];
@@ -526,7 +528,7 @@ static int load_node_details(loader *L)
 	/* taints */
 	if (!rc && prepare(L, "SELECT node_id, count(*) FROM node_taint GROUP BY node_id", &st) == KP_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
-			int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+			int ni = kp_snap_node_index(s, sqlite3_column_int64(st, 0));
 			if (ni >= 0 && !(s->taints[ni] = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_taint))))
 				rc = nomem(L);
 		}
@@ -536,7 +538,7 @@ static int load_node_details(loader *L)
 	}
 	if (!rc && prepare(L, "SELECT node_id, key, value, effect FROM node_taint ORDER BY node_id, seq", &st) == KP_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
-			int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+			int ni = kp_snap_node_index(s, sqlite3_column_int64(st, 0));
 			if (ni < 0)
 				continue;
 			kp_taint *t = &s->taints[ni][s->ntaints[ni]++];
@@ -553,7 +555,7 @@ static int load_node_details(loader *L)
 	/* images: per node sorted names; how many nodes have each name */
 	if (!rc && prepare(L, "SELECT node_id, count(*) FROM node_image GROUP BY node_id", &st) == KP_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
-			int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+			int ni = kp_snap_node_index(s, sqlite3_column_int64(st, 0));
 			int cnt = sqlite3_column_int(st, 1);
 			if (ni >= 0 && (!(s->image_names[ni] = A(L, (size_t)cnt * sizeof(kp_sid))) ||
 					!(s->image_sizes[ni] = A(L, (size_t)cnt * sizeof(int64_t)))))
@@ -565,7 +567,7 @@ static int load_node_details(loader *L)
 	}
 	if (!rc && prepare(L, "SELECT node_id, name, size_bytes FROM node_image ORDER BY node_id, name", &st) == KP_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
-			int ni = node_index_of(s, pairs, sqlite3_column_int64(st, 0));
+			int ni = kp_snap_node_index(s, sqlite3_column_int64(st, 0));
 			if (ni < 0)
 				continue;
 			uint32_t k = s->nimages[ni]++;
@@ -576,7 +578,28 @@ static int load_node_details(loader *L)
 	} else if (!rc) {
 		rc = L->err->code;
 	}
-	kp_free(pairs);
+	return rc;
+}
+
+/* For every class with rows in `table`, allocate count * elem bytes at the
+ * pointer member at byte offset `off` of its kp_class. */
+static int alloc_per_class(loader *L, const char *table, size_t off, size_t elem)
+{
+	char sql[128];
+	sqlite3_stmt *st;
+	int rc = KP_OK;
+	snprintf(sql, sizeof sql, "SELECT class_id, count(*) FROM %s GROUP BY class_id", table);
+	if (prepare(L, sql, &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW && !rc) {
+		int ci = find_class(L, sqlite3_column_int64(st, 0));
+		if (ci < 0)
+			continue;
+		void **slot = (void **)((char *)&L->s->classes[ci] + off);
+		if (!(*slot = A(L, (size_t)sqlite3_column_int(st, 1) * elem)))
+			rc = nomem(L);
+	}
+	sqlite3_finalize(st);
 	return rc;
 }
 
@@ -627,20 +650,8 @@ static int load_classes(loader *L)
 	sqlite3_finalize(st);
 
 	/* requests */
-	if (prepare(L, "SELECT class_id, count(*) FROM class_request GROUP BY class_id", &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = find_class(L, sqlite3_column_int64(st, 0));
-		int cnt = sqlite3_column_int(st, 1);
-		if (ci < 0)
-			continue;
-		s->classes[ci].req_res = A(L, (size_t)cnt * sizeof(uint16_t));
-		s->classes[ci].req_val = A(L, (size_t)cnt * sizeof(int64_t));
-		if (!s->classes[ci].req_res || !s->classes[ci].req_val)
-			rc = nomem(L);
-	}
-	sqlite3_finalize(st);
-	if (rc)
+	if ((rc = alloc_per_class(L, "class_request", offsetof(kp_class, req_res), sizeof(uint16_t))) ||
+	    (rc = alloc_per_class(L, "class_request", offsetof(kp_class, req_val), sizeof(int64_t))))
 		return rc;
 	if (prepare(L, "SELECT class_id, resource, value FROM class_request", &st))
 		return L->err->code;
@@ -691,15 +702,7 @@ static int load_classes(loader *L)
 	sqlite3_finalize(st);
 
 	/* node selector */
-	if (prepare(L, "SELECT class_id, count(*) FROM class_node_selector GROUP BY class_id", &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = find_class(L, sqlite3_column_int64(st, 0));
-		if (ci >= 0 && !(s->classes[ci].nsel = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_label))))
-			rc = nomem(L);
-	}
-	sqlite3_finalize(st);
-	if (rc)
+	if ((rc = alloc_per_class(L, "class_node_selector", offsetof(kp_class, nsel), sizeof(kp_label))))
 		return rc;
 	if (prepare(L, "SELECT class_id, key, value FROM class_node_selector", &st))
 		return L->err->code;
@@ -714,15 +717,7 @@ static int load_classes(loader *L)
 	sqlite3_finalize(st);
 
 	/* tolerations */
-	if (prepare(L, "SELECT class_id, count(*) FROM class_toleration GROUP BY class_id", &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = find_class(L, sqlite3_column_int64(st, 0));
-		if (ci >= 0 && !(s->classes[ci].tols = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_tol))))
-			rc = nomem(L);
-	}
-	sqlite3_finalize(st);
-	if (rc)
+	if ((rc = alloc_per_class(L, "class_toleration", offsetof(kp_class, tols), sizeof(kp_tol))))
 		return rc;
 	if (prepare(L, "SELECT class_id, key, operator, value, effect FROM class_toleration ORDER BY class_id, seq", &st))
 		return L->err->code;
@@ -808,15 +803,7 @@ static int load_classes(loader *L)
 		return rc;
 
 	/* pod (anti-)affinity terms */
-	if (prepare(L, "SELECT class_id, count(*) FROM class_pod_affinity GROUP BY class_id", &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = find_class(L, sqlite3_column_int64(st, 0));
-		if (ci >= 0 && !(s->classes[ci].pterms = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_pterm))))
-			rc = nomem(L);
-	}
-	sqlite3_finalize(st);
-	if (rc)
+	if ((rc = alloc_per_class(L, "class_pod_affinity", offsetof(kp_class, pterms), sizeof(kp_pterm))))
 		return rc;
 	if (prepare(L, "SELECT class_id, anti, required, weight, topology_key, selector, namespaces, ns_selector, "
 		       "match_label_keys, mismatch_label_keys FROM class_pod_affinity ORDER BY class_id, seq", &st))
@@ -852,15 +839,7 @@ static int load_classes(loader *L)
 		return rc;
 
 	/* topology spread constraints */
-	if (prepare(L, "SELECT class_id, count(*) FROM class_spread GROUP BY class_id", &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = find_class(L, sqlite3_column_int64(st, 0));
-		if (ci >= 0 && !(s->classes[ci].spreads = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_spread))))
-			rc = nomem(L);
-	}
-	sqlite3_finalize(st);
-	if (rc)
+	if ((rc = alloc_per_class(L, "class_spread", offsetof(kp_class, spreads), sizeof(kp_spread))))
 		return rc;
 	if (prepare(L, "SELECT class_id, max_skew, topology_key, when_unsatisfiable, selector, min_domains, "
 		       "node_affinity_policy, node_taints_policy, match_label_keys FROM class_spread ORDER BY class_id, seq",
@@ -887,15 +866,7 @@ static int load_classes(loader *L)
 		return rc;
 
 	/* host ports */
-	if (prepare(L, "SELECT class_id, count(*) FROM class_port GROUP BY class_id", &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = find_class(L, sqlite3_column_int64(st, 0));
-		if (ci >= 0 && !(s->classes[ci].ports = A(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_hport))))
-			rc = nomem(L);
-	}
-	sqlite3_finalize(st);
-	if (rc)
+	if ((rc = alloc_per_class(L, "class_port", offsetof(kp_class, ports), sizeof(kp_hport))))
 		return rc;
 	if (prepare(L, "SELECT class_id, host_ip, protocol, host_port FROM class_port ORDER BY class_id, seq", &st))
 		return L->err->code;

@@ -159,6 +159,7 @@ typedef struct kp_snap {
 	/* nodes */
 	int nnodes;
 	int64_t *node_db_id;
+	int64_t *node_id_map;        /* (db id, index) pairs sorted by db id */
 	kp_sid *node_name;
 	uint8_t *unschedulable;
 	kp_labels *node_labels;
@@ -206,6 +207,10 @@ int kp_snap_load(sqlite3 *db, kp_snap *s, kp_err *err);
 /* Evaluate the static predicates (queries/filters) for the classes of pending pods. */
 int kp_snap_static_filters(sqlite3 *db, kp_snap *s, kp_err *err);
 void kp_snap_release(kp_snap *s);
+
+/* Index of the node / pod with this database id, or -1. */
+int kp_snap_node_index(const kp_snap *s, int64_t db_id);
+int kp_snap_pod_index(const kp_snap *s, int64_t db_id);
 
 /* Place / remove a pod on a node: resources, ports, pod lists.  May allocate
  * (the per-node lists grow geometrically); returns KP_OK or KP_NOMEM. */

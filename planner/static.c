@@ -47,25 +47,6 @@ int kp_reason_intern(kp_snap *s, const char *plugin, const char *msg, int unreso
 	return s->nreasons++;
 }
 
-static int node_index(const int64_t *pairs, int n, int64_t id)
-{
-	int lo = 0, hi = n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (pairs[2 * mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && pairs[2 * lo] == id ? (int)pairs[2 * lo + 1] : -1;
-}
-
-static int cmp_pair(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;
-	return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
 static int find_class(const kp_snap *s, int64_t id)
 {
 	int lo = 0, hi = s->nclasses;
@@ -117,14 +98,6 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 	sqlite3_finalize(ins);
 	if (rc)
 		return rc;
-	int64_t *pairs = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * 2 * sizeof *pairs);
-	if (!pairs)
-		return kp_err_set(err, KP_NOMEM, "out of memory");
-	for (int i = 0; i < s->nnodes; i++) {
-		pairs[2 * i] = s->node_db_id[i];
-		pairs[2 * i + 1] = i;
-	}
-	kp_sort(pairs, (size_t)s->nnodes, 2 * sizeof *pairs, cmp_pair);
 	/* in filter order: the first failing plugin names the node's reason */
 	for (size_t f = 0; f < sizeof filters / sizeof filters[0] && !rc; f++) {
 		int plugin = filters[f].plugin;
@@ -137,7 +110,7 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 		int step;
 		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 			int ci = find_class(s, sqlite3_column_int64(st, 0));
-			int ni = node_index(pairs, s->nnodes, sqlite3_column_int64(st, 1));
+			int ni = kp_snap_node_index(s, sqlite3_column_int64(st, 1));
 			if (ci < 0 || ni < 0)
 				continue;
 			kp_class *c = &s->classes[ci];
@@ -168,6 +141,5 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 			rc = kp_err_set(err, KP_IO, "static filter %s: %s", kp_plugin_names[plugin], sqlite3_errmsg(db));
 		sqlite3_finalize(st);
 	}
-	kp_free(pairs);
 	return rc;
 }

@@ -978,30 +978,80 @@ static int load_selectors(loader *L)
 	kp_snap *s = L->s;
 	sqlite3_stmt *st;
 	int rc = KP_OK;
-	/* what selects pods for the system default spreading (semantics §10.1):
-	 * Services, ReplicationControllers, ReplicaSets, StatefulSets — and a
-	 * Deployment stands for the ReplicaSet it would create */
-	const char *q = "SELECT namespace, selector FROM service WHERE selector IS NOT NULL "
-			"UNION ALL SELECT namespace, selector FROM workload WHERE kind IN "
-			"('ReplicationController','ReplicaSet','StatefulSet','Deployment') AND selector IS NOT NULL";
-	if (prepare(L, "SELECT (SELECT count(*) FROM service) + (SELECT count(*) FROM workload)", &st))
+	/* what selects pods for the system default spreading (semantics §10.1,
+	 * helper/spread.go DefaultSelector): every Service in the pod's namespace
+	 * whose selector matches it, and the selector of the pod's controller if
+	 * that is a ReplicationController, ReplicaSet or StatefulSet kplan knows.
+	 * A Deployment's generated pods take the Deployment's selector, standing
+	 * for the ReplicaSet the Deployment would create. */
+	if (prepare(L, "SELECT (SELECT count(*) FROM service), (SELECT count(*) FROM workload)", &st))
 		return L->err->code;
-	int cap = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
-	s->owner_sels = A(L, (size_t)cap * sizeof *s->owner_sels);
-	if (!s->owner_sels)
-		return nomem(L);
-	if (prepare(L, q, &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW && !rc && s->nowner_sels < cap) {
-		kp_owner_sel *o = &s->owner_sels[s->nowner_sels];
-		o->ns = intern(L, sqlite3_column_text(st, 0));
-		rc = sel_from_json(L, col(st, 1), &o->sel);
-		/* an empty selector selects nothing here (kube skips it) */
-		if (!rc && o->sel.present && o->sel.n)
-			s->nowner_sels++;
+	int nsvc = 0, nwl = 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		nsvc = sqlite3_column_int(st, 0);
+		nwl = sqlite3_column_int(st, 1);
 	}
 	sqlite3_finalize(st);
+	s->service_sels = A(L, (size_t)nsvc * sizeof *s->service_sels);
+	s->owner_sels = A(L, (size_t)nwl * sizeof *s->owner_sels);
+	int64_t *wl_ids = kp_malloc((size_t)(nwl ? nwl : 1) * sizeof *wl_ids);
+	if (!s->service_sels || !s->owner_sels || !wl_ids) {
+		kp_free(wl_ids);
+		return nomem(L);
+	}
+	if (prepare(L, "SELECT namespace, selector FROM service WHERE selector IS NOT NULL", &st)) {
+		kp_free(wl_ids);
+		return L->err->code;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW && !rc && s->nservice_sels < nsvc) {
+		kp_owner_sel *o = &s->service_sels[s->nservice_sels];
+		o->ns = intern(L, sqlite3_column_text(st, 0));
+		rc = sel_from_json(L, col(st, 1), &o->sel);
+		/* an empty selector selects nothing here (GetPodServices skips it) */
+		if (!rc && o->sel.present && o->sel.n)
+			s->nservice_sels++;
+	}
+	sqlite3_finalize(st);
+	if (!rc && prepare(L, "SELECT id, namespace, selector FROM workload WHERE selector IS NOT NULL AND kind IN "
+			       "('ReplicationController','ReplicaSet','StatefulSet','Deployment') ORDER BY id", &st) == KP_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW && !rc && s->nowner_sels < nwl) {
+			kp_owner_sel *o = &s->owner_sels[s->nowner_sels];
+			wl_ids[s->nowner_sels] = sqlite3_column_int64(st, 0);
+			o->ns = intern(L, sqlite3_column_text(st, 1));
+			rc = sel_from_json(L, col(st, 2), &o->sel);
+			if (!rc)
+				s->nowner_sels++;
+		}
+		sqlite3_finalize(st);
+	} else if (!rc) {
+		rc = L->err->code;
+	}
+	for (int i = 0; i < s->npods; i++)
+		s->pods[i].owner_sel = -1;
+	if (!rc && prepare(L,
+			   "SELECT p.id, w.id FROM pod p JOIN workload w ON w.kind = p.owner_kind AND w.namespace = p.namespace "
+			   "AND w.name = p.owner_name WHERE p.owner_kind IN ('ReplicaSet','StatefulSet','ReplicationController') "
+			   "UNION ALL SELECT p.id, w.id FROM pod p JOIN workload w ON w.id = p.workload_id "
+			   "WHERE w.kind = 'Deployment'", &st) == KP_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int pi = kp_snap_pod_index(s, sqlite3_column_int64(st, 0));
+			int64_t wid = sqlite3_column_int64(st, 1);
+			int lo = 0, hi = s->nowner_sels;
+			while (lo < hi) {
+				int mid = (lo + hi) / 2;
+				if (wl_ids[mid] < wid)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (pi >= 0 && lo < s->nowner_sels && wl_ids[lo] == wid)
+				s->pods[pi].owner_sel = lo;
+		}
+		sqlite3_finalize(st);
+	} else if (!rc) {
+		rc = L->err->code;
+	}
+	kp_free(wl_ids);
 	if (rc)
 		return rc;
 	/* namespaces with labels: every namespace a pod or a label names */

@@ -142,6 +142,7 @@ typedef struct kp_pod {
 	kp_labels labels;
 	kp_sid owner_kind, owner_name;
 	kp_sid bound_name;           /* spec.nodeName as given (also when the node is unknown) */
+	int32_t owner_sel;           /* index into kp_snap.owner_sels of the controller's selector, -1 none */
 } kp_pod;
 
 /* A static failure reason: plugin name + message + status code. */
@@ -189,7 +190,10 @@ typedef struct kp_snap {
 	/* static reasons */
 	int nreasons, cap_reasons;
 	kp_reason *reasons;
-	/* default spreading selectors */
+	/* default spreading (semantics §10.1, helper/spread.go DefaultSelector):
+	 * every Service selector, and per pod its controller's selector */
+	int nservice_sels;
+	kp_owner_sel *service_sels;
 	int nowner_sels;
 	kp_owner_sel *owner_sels;
 	/* namespaces' labels (for namespaceSelector) */

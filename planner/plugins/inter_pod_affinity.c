@@ -184,9 +184,11 @@ static int pre_score(kp_cycle *cy)
 			for (uint32_t k = 0; k < ec->npterms; k++) {
 				const kp_pterm *t = &ec->pterms[k];
 				int64_t w;
+				/* ignorePreferredTermsOfExistingPods only decides the Skip above
+				 * (scoring.go PreScore); processExistingPod counts every term */
 				if (t->required && !t->anti)
 					w = cy->pf->hard_pod_affinity_weight;
-				else if (!t->required && !cy->pf->ignore_preferred_existing)
+				else if (!t->required)
 					w = t->anti ? -t->weight : t->weight;
 				else
 					continue;

@@ -22,25 +22,33 @@
 #include <math.h>
 #include <string.h>
 
-/* an AND of every owner selector in the pod's namespace that selects it */
+/* helper/spread.go DefaultSelector: the selectors of the Services in the
+ * pod's namespace that select it, AND the selector of its controller
+ * (ReplicationController, ReplicaSet, StatefulSet; a Deployment for the pods
+ * it generated) */
 static int default_selector(kp_cycle *cy, kp_sel *out)
 {
 	const kp_snap *s = cy->s;
+	const kp_sel *owner = cy->p->owner_sel >= 0 ? &s->owner_sels[cy->p->owner_sel].sel : NULL;
 	memset(out, 0, sizeof *out);
-	uint32_t n = 0;
-	for (int i = 0; i < s->nowner_sels; i++)
-		if (s->owner_sels[i].ns == cy->p->ns && kp_sel_match(&s->owner_sels[i].sel, &cy->p->labels, &s->strs))
-			n += s->owner_sels[i].sel.n;
+	uint32_t n = owner && owner->present ? owner->n : 0;
+	for (int i = 0; i < s->nservice_sels; i++)
+		if (s->service_sels[i].ns == cy->p->ns && kp_sel_match(&s->service_sels[i].sel, &cy->p->labels, &s->strs))
+			n += s->service_sels[i].sel.n;
 	if (!n)
 		return KP_OK;
 	out->reqs = kp_arena_alloc(&cy->arena, n * sizeof *out->reqs);
 	if (!out->reqs)
 		return KP_NOMEM;
-	for (int i = 0; i < s->nowner_sels; i++)
-		if (s->owner_sels[i].ns == cy->p->ns && kp_sel_match(&s->owner_sels[i].sel, &cy->p->labels, &s->strs)) {
-			memcpy(out->reqs + out->n, s->owner_sels[i].sel.reqs, s->owner_sels[i].sel.n * sizeof *out->reqs);
-			out->n += s->owner_sels[i].sel.n;
+	for (int i = 0; i < s->nservice_sels; i++)
+		if (s->service_sels[i].ns == cy->p->ns && kp_sel_match(&s->service_sels[i].sel, &cy->p->labels, &s->strs)) {
+			memcpy(out->reqs + out->n, s->service_sels[i].sel.reqs, s->service_sels[i].sel.n * sizeof *out->reqs);
+			out->n += s->service_sels[i].sel.n;
 		}
+	if (owner && owner->present && owner->n) {
+		memcpy(out->reqs + out->n, owner->reqs, owner->n * sizeof *out->reqs);
+		out->n += owner->n;
+	}
 	out->present = 1;
 	return KP_OK;
 }

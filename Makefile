@@ -28,7 +28,7 @@ TEST_DEPS := sqlite3 perl
 LIB_SRC := common/kp.c common/db.c \
 	importers/quantity.c importers/ydom.c importers/k8s.c importers/csv.c importers/requests.c \
 	importers/import.c planner/udf.c planner/json.c planner/scores.c planner/snapshot.c planner/static.c \
-	planner/profile.c planner/cycle.c planner/plan.c planner/extender.c $(wildcard planner/plugins/*.c)
+	planner/profile.c planner/cycle.c planner/plan.c planner/extender.c planner/counters.c $(wildcard planner/plugins/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 FILTER_SQL := $(wildcard queries/filters/*.sql)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

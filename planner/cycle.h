@@ -38,6 +38,7 @@ typedef struct kp_cstate {
 	int64_t max_skew, min_domains;
 	uint8_t hard, honor_affinity, honor_taints, self_match, is_host;
 	kp_sel sel;
+	int32_t counter;         /* kp_snap.counters index: matching pods per node */
 	kp_dmap counts;          /* topology value -> matching pods */
 	int64_t min_match;
 	double weight;
@@ -87,6 +88,9 @@ typedef struct kp_cycle {
 	/* SQL extenders: per pod, rows sorted by node (NULL when the profile has none) */
 	int32_t *ext_off;        /* npods + 1 */
 	struct kp_ext_row { int32_t node, reason; int64_t score; } *ext_rows;
+	/* the profile's score resources as resource indexes (-1: no node has it) */
+	const kp_profile *res_pf;
+	int fit_res[KP_MAX_RES_WEIGHTS], bal_res[KP_MAX_RES_WEIGHTS];
 	/* scores */
 	int64_t *raw;
 	double *fscore;

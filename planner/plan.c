@@ -451,6 +451,27 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 	po->seq = ++pl->seq;
 	kp_arena_reset(&cy->arena);
 	cy->pf = pf;
+	if (cy->res_pf != pf) {
+		/* resource names -> indexes, once per profile, not per node */
+		for (int i = 0; i < pf->nfit_res || i < pf->nbal_res; i++) {
+			for (int k = 0; k < 2; k++) {
+				const char *name = k ? (i < pf->nbal_res ? pf->bal_res[i].name : NULL)
+						     : (i < pf->nfit_res ? pf->fit_res[i].name : NULL);
+				if (!name)
+					continue;
+				kp_sid sid = kp_strtab_find(&s->strs, name);
+				int idx = -1;
+				for (int r = 0; r < s->nres && sid >= 0 && idx < 0; r++)
+					if (s->res_name[r] == sid)
+						idx = r;
+				if (k)
+					cy->bal_res[i] = idx;
+				else
+					cy->fit_res[i] = idx;
+			}
+		}
+		cy->res_pf = pf;
+	}
 	cy->pi = pi;
 	cy->p = p;
 	cy->c = c;
@@ -555,13 +576,25 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 				pl->total[n] += pf->weight[k] * sc[n];
 			}
 		}
+		/* the highest total; among equal totals the highest seeded hash
+		 * (computed only for ties) */
 		uint32_t best_tb = 0;
-		for (int i = 0; i < cy->nfeas; i++) {
+		int best_tb_valid = 0;
+		for (int i = 1; i < cy->nfeas; i++) {
 			int n = cy->feas[i];
-			uint32_t tb = tiebreak(cy->seed, p->db_id, s->node_db_id[n]);
-			if (i == 0 || pl->total[n] > pl->total[best] || (pl->total[n] == pl->total[best] && tb > best_tb)) {
+			if (pl->total[n] > pl->total[best]) {
 				best = n;
-				best_tb = tb;
+				best_tb_valid = 0;
+			} else if (pl->total[n] == pl->total[best]) {
+				if (!best_tb_valid) {
+					best_tb = tiebreak(cy->seed, p->db_id, s->node_db_id[best]);
+					best_tb_valid = 1;
+				}
+				uint32_t tb = tiebreak(cy->seed, p->db_id, s->node_db_id[n]);
+				if (tb > best_tb) {
+					best = n;
+					best_tb = tb;
+				}
 			}
 		}
 		po->score = pl->total[best];

@@ -1140,6 +1140,7 @@ int kp_snap_add_pod(kp_snap *s, int32_t pi, int32_t node)
 		s->ports[node][s->nports[node]++] = c->ports[k];
 	s->node_pods[node][s->nnode_pods[node]++] = pi;
 	p->node = node;
+	kp_counters_update(s, pi, node, 1);
 	return KP_OK;
 }
 
@@ -1149,6 +1150,7 @@ void kp_snap_remove_pod(kp_snap *s, int32_t pi)
 	int node = p->node;
 	if (node < 0)
 		return;
+	kp_counters_update(s, pi, node, -1);
 	const kp_class *c = &s->classes[p->cls];
 	size_t base = (size_t)node * (size_t)s->nres;
 	for (uint32_t k = 0; k < c->nreq; k++)
@@ -1238,6 +1240,7 @@ void kp_snap_release(kp_snap *s)
 	kp_free(s->used);
 	kp_free(s->res_name);
 	kp_free(s->image_nodes);
+	kp_counters_release(&s->counters);
 	for (int i = 0; i < s->nclasses; i++) {
 		kp_free(s->classes[i].feasible);
 		kp_free(s->classes[i].affinity_ok);

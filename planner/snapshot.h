@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <sqlite3.h>
 #include "../common/kp.h"
+#include "counters.h"
 
 typedef int32_t kp_sid;          /* interned string; -1 = none */
 
@@ -202,6 +203,8 @@ typedef struct kp_snap {
 	kp_labels *ns_labels;
 	/* well-known strings */
 	kp_sid s_hostname, s_zone, s_default_scheduler, s_tcp, s_any_ip;
+	/* incremental topology counters (counters.h), kept current by add/remove */
+	kp_counters counters;
 	/* warnings met while loading (unsupported features) */
 	int warn_pvc, warn_gated, warn_daemonset, warn_missing_pc, warn_unknown_node;
 } kp_snap;

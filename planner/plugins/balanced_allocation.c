@@ -15,11 +15,7 @@ static int64_t score(kp_cycle *cy, int node)
 	double f[KP_MAX_RES_WEIGHTS];
 	size_t n = 0;
 	for (int i = 0; i < cy->pf->nbal_res; i++) {
-		kp_sid sid = kp_strtab_find(&s->strs, cy->pf->bal_res[i].name);
-		int r = -1;
-		for (int k = 0; k < s->nres && r < 0; k++)
-			if (s->res_name[k] == sid)
-				r = k;
+		int r = cy->bal_res[i];
 		if (r < 0)
 			continue;
 		int64_t pod = 0;

@@ -58,35 +58,29 @@ static int filter(kp_cycle *cy, int node)
 }
 
 /* the pod's request of resource r for scoring, and the node's requested total */
-static int alloc_request(const kp_cycle *cy, int node, const char *name, int64_t *alloc, int64_t *req, int64_t *pod)
+static int alloc_request(const kp_cycle *cy, int node, int r, int64_t *alloc, int64_t *req)
 {
 	const kp_snap *s = cy->s;
 	const kp_class *c = cy->c;
-	kp_sid sid = kp_strtab_find(&s->strs, name);
-	int r = -1;
-	for (int k = 0; k < s->nres && r < 0; k++)
-		if (s->res_name[k] == sid)
-			r = k;
+	if (r < 0)
+		return 0;
 	int64_t podreq = 0;
 	if (r == 0)
 		podreq = c->nz_cpu;
 	else if (r == 1)
 		podreq = c->nz_mem;
-	else if (r > 0)
+	else
 		for (uint32_t k = 0; k < c->nreq; k++)
 			if (c->req_res[k] == r)
 				podreq = c->req_val[k];
 	/* scalar (extended, hugepages) resources the pod does not request are skipped */
-	if (r != 0 && r != 1 && r != 2 && podreq == 0)
-		return 0;
-	if (r < 0)
+	if (r > 2 && podreq == 0)
 		return 0;
 	*alloc = s->alloc[(size_t)node * (size_t)s->nres + (size_t)r];
 	if (*alloc == 0)
 		return 0;
 	int64_t used = r < 2 ? s->nz_used[2 * node + r] : s->used[(size_t)node * (size_t)s->nres + (size_t)r];
 	*req = used + podreq;
-	*pod = podreq;
 	return 1;
 }
 
@@ -96,8 +90,8 @@ static int64_t score(kp_cycle *cy, int node)
 	int64_t sum = 0, wsum = 0;
 	double fsum = 0;
 	for (int i = 0; i < pf->nfit_res; i++) {
-		int64_t alloc, req, pod;
-		if (!alloc_request(cy, node, pf->fit_res[i].name, &alloc, &req, &pod))
+		int64_t alloc, req;
+		if (!alloc_request(cy, node, cy->fit_res[i], &alloc, &req))
 			continue;
 		int64_t w = pf->fit_res[i].weight, sr;
 		switch (pf->strategy) {

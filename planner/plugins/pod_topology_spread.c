@@ -104,6 +104,9 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 	c->sel = *sel;
 	c->self_match = (uint8_t)kp_sel_match(sel, &cy->p->labels, &cy->s->strs);
 	c->is_host = topo == cy->s->s_hostname;
+	c->counter = kp_counter_get(cy->s, cy->p->ns, sel);
+	if (c->counter < 0)
+		return KP_NOMEM;
 	c->min_match = 0;
 	c->weight = 0;
 	if (hard)
@@ -150,17 +153,11 @@ static int build(kp_cycle *cy)
 	return KP_OK;
 }
 
-/* matching pods on a node: same namespace, not terminating, selector matches */
-static int64_t count_on_node(const kp_cycle *cy, int node, const kp_sel *sel)
+/* matching pods on a node (same namespace, not terminating, selector
+ * matches), from the incremental counter */
+static int64_t count_on_node(const kp_cycle *cy, int node, const kp_cstate *c)
 {
-	const kp_snap *s = cy->s;
-	int64_t n = 0;
-	for (uint32_t i = 0; i < s->nnode_pods[node]; i++) {
-		const kp_pod *e = &s->pods[s->node_pods[node][i]];
-		if (e->ns == cy->p->ns && !e->terminating && kp_sel_match(sel, &e->labels, &s->strs))
-			n++;
-	}
-	return n;
+	return cy->s->counters.v[c->counter].per_node[node];
 }
 
 static int inclusion_ok(const kp_cycle *cy, const kp_cstate *c, int node)
@@ -193,7 +190,7 @@ static int pre_filter(kp_cycle *cy)
 			int64_t *v = kp_dmap_put(&c->counts, kp_labels_get(&s->node_labels[n], c->topo));
 			if (!v)
 				return KP_NOMEM;
-			*v += count_on_node(cy, n, &c->sel);
+			*v += count_on_node(cy, n, c);
 		}
 	}
 	for (int k = 0; k < cy->ncs; k++) {
@@ -294,7 +291,7 @@ static int pre_score(kp_cycle *cy)
 				continue;
 			int64_t *v = kp_dmap_get(&c->counts, kp_labels_get(&s->node_labels[n], c->topo));
 			if (v)
-				*v += count_on_node(cy, n, &c->sel);
+				*v += count_on_node(cy, n, c);
 		}
 	}
 	return KP_OK;
@@ -315,7 +312,7 @@ static int64_t score(kp_cycle *cy, int node)
 			continue;
 		int64_t cnt;
 		if (c->is_host) {
-			cnt = count_on_node(cy, node, &c->sel);
+			cnt = count_on_node(cy, node, c);
 		} else {
 			const int64_t *x = kp_dmap_get(&c->counts, v);
 			cnt = x ? *x : 0;

@@ -1,0 +1,240 @@
+/*
+ * counters.c — incremental topology counters (see counters.h).
+ */
+#include "counters.h"
+#include "snapshot.h"
+
+#include <string.h>
+
+static uint64_t sel_hash(int32_t ns, const kp_sel *sel)
+{
+	uint64_t h = kp_hash64(&ns, sizeof ns, 11);
+	for (uint32_t i = 0; i < sel->n; i++) {
+		const kp_sreq *r = &sel->reqs[i];
+		int64_t head[3] = { r->key, r->op, r->num };
+		h = kp_hash64(head, sizeof head, h);
+		h = kp_hash64(r->vals, r->nvals * sizeof *r->vals, h);
+	}
+	return h ^ sel->present;
+}
+
+static int sel_equal(const kp_sel *a, const kp_sel *b)
+{
+	if (a->present != b->present || a->n != b->n)
+		return 0;
+	for (uint32_t i = 0; i < a->n; i++) {
+		const kp_sreq *x = &a->reqs[i], *y = &b->reqs[i];
+		if (x->key != y->key || x->op != y->op || x->num != y->num || x->nvals != y->nvals ||
+		    x->invalid != y->invalid || (x->nvals && memcmp(x->vals, y->vals, x->nvals * sizeof *x->vals)))
+			return 0;
+	}
+	return 1;
+}
+
+static int matches(const kp_snap *s, const kp_counter *c, const kp_pod *p)
+{
+	return p->ns == c->ns && !p->terminating && kp_sel_match(c->sel, &p->labels, &s->strs);
+}
+
+static int grow_slots(kp_counters *cs)
+{
+	uint32_t n = cs->nslots ? cs->nslots * 2 : 256;
+	int32_t *slots = kp_malloc(n * sizeof *slots);
+	if (!slots)
+		return KP_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		slots[i] = -1;
+	for (int k = 0; k < cs->n; k++) {
+		uint32_t h = (uint32_t)cs->v[k].hash & (n - 1);
+		while (slots[h] >= 0)
+			h = (h + 1) & (n - 1);
+		slots[h] = k;
+	}
+	kp_free(cs->slots);
+	cs->slots = slots;
+	cs->nslots = n;
+	return KP_OK;
+}
+
+static int32_t *trig_find(kp_counters *cs, int64_t key, int create)
+{
+	if (create && (cs->ntrig + 1) * 2 > cs->ntrig_slots) {
+		uint32_t n = cs->ntrig_slots ? cs->ntrig_slots * 2 : 256;
+		int64_t *keys = kp_malloc(n * sizeof *keys);
+		int32_t *heads = kp_malloc(n * sizeof *heads);
+		if (!keys || !heads) {
+			kp_free(keys);
+			kp_free(heads);
+			return NULL;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			heads[i] = -2;   /* empty slot */
+		for (uint32_t i = 0; i < cs->ntrig_slots; i++) {
+			if (cs->trig_head[i] == -2)
+				continue;
+			uint32_t h = (uint32_t)((uint64_t)cs->trig_keys[i] * 0x9e3779b97f4a7c15ULL >> 32) & (n - 1);
+			while (heads[h] != -2)
+				h = (h + 1) & (n - 1);
+			keys[h] = cs->trig_keys[i];
+			heads[h] = cs->trig_head[i];
+		}
+		kp_free(cs->trig_keys);
+		kp_free(cs->trig_head);
+		cs->trig_keys = keys;
+		cs->trig_head = heads;
+		cs->ntrig_slots = n;
+	}
+	if (!cs->ntrig_slots)
+		return NULL;
+	uint32_t h = (uint32_t)((uint64_t)key * 0x9e3779b97f4a7c15ULL >> 32) & (cs->ntrig_slots - 1);
+	while (cs->trig_head[h] != -2) {
+		if (cs->trig_keys[h] == key)
+			return &cs->trig_head[h];
+		h = (h + 1) & (cs->ntrig_slots - 1);
+	}
+	if (!create)
+		return NULL;
+	cs->trig_keys[h] = key;
+	cs->trig_head[h] = -1;
+	cs->ntrig++;
+	return &cs->trig_head[h];
+}
+
+static int add_trigger(kp_counters *cs, int64_t key, int32_t counter)
+{
+	int32_t *head = trig_find(cs, key, 1);
+	if (!head)
+		return KP_NOMEM;
+	if (cs->nchain == cs->cap_chain) {
+		int cap = cs->cap_chain ? cs->cap_chain * 2 : 256;
+		int32_t *c = kp_realloc(cs->chain_counter, (size_t)cap * sizeof *c);
+		if (!c)
+			return KP_NOMEM;
+		cs->chain_counter = c;
+		int32_t *nx = kp_realloc(cs->chain_next, (size_t)cap * sizeof *nx);
+		if (!nx)
+			return KP_NOMEM;
+		cs->chain_next = nx;
+		cs->cap_chain = cap;
+	}
+	cs->chain_counter[cs->nchain] = counter;
+	cs->chain_next[cs->nchain] = *head;
+	*head = cs->nchain++;
+	return KP_OK;
+}
+
+int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel)
+{
+	kp_counters *cs = &s->counters;
+	uint64_t h = sel_hash(ns, sel);
+	if (cs->nslots)
+		for (uint32_t i = (uint32_t)h & (cs->nslots - 1); cs->slots[i] >= 0; i = (i + 1) & (cs->nslots - 1)) {
+			kp_counter *c = &cs->v[cs->slots[i]];
+			if (c->hash == h && c->ns == ns && sel_equal(c->sel, sel))
+				return cs->slots[i];
+		}
+	/* new: a persistent copy of the selector, counts from one scan */
+	if ((cs->n + 1) * 2 > (int)cs->nslots && grow_slots(cs))
+		return -1;
+	if (cs->n == cs->cap) {
+		int cap = cs->cap ? cs->cap * 2 : 64;
+		kp_counter *v = kp_realloc(cs->v, (size_t)cap * sizeof *v);
+		if (!v)
+			return -1;
+		cs->v = v;
+		cs->cap = cap;
+	}
+	kp_counter *c = &cs->v[cs->n];
+	c->hash = h;
+	c->ns = ns;
+	c->sel = kp_arena_alloc(&s->arena, sizeof *c->sel);
+	c->per_node = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), sizeof *c->per_node);
+	if (!c->sel || !c->per_node) {
+		kp_free(c->per_node);
+		return -1;
+	}
+	*c->sel = *sel;
+	c->sel->reqs = sel->n ? kp_arena_alloc(&s->arena, sel->n * sizeof *sel->reqs) : NULL;
+	if (sel->n && !c->sel->reqs) {
+		kp_free(c->per_node);
+		return -1;
+	}
+	for (uint32_t i = 0; i < sel->n; i++) {
+		c->sel->reqs[i] = sel->reqs[i];
+		if (sel->reqs[i].nvals) {
+			c->sel->reqs[i].vals = kp_arena_alloc(&s->arena, sel->reqs[i].nvals * sizeof(kp_sid));
+			if (!c->sel->reqs[i].vals) {
+				kp_free(c->per_node);
+				return -1;
+			}
+			memcpy(c->sel->reqs[i].vals, sel->reqs[i].vals, sel->reqs[i].nvals * sizeof(kp_sid));
+		}
+	}
+	int idx = cs->n++;
+	uint32_t slot = (uint32_t)h & (cs->nslots - 1);
+	while (cs->slots[slot] >= 0)
+		slot = (slot + 1) & (cs->nslots - 1);
+	cs->slots[slot] = idx;
+	/* trigger: the first In requirement's (key, value) pairs */
+	const kp_sreq *trig = NULL;
+	for (uint32_t i = 0; i < sel->n && !trig; i++)
+		if (sel->reqs[i].op == KP_OP_IN && sel->reqs[i].nvals && !sel->reqs[i].invalid)
+			trig = &sel->reqs[i];
+	if (trig) {
+		for (uint32_t k = 0; k < trig->nvals; k++)
+			if (add_trigger(cs, ((int64_t)trig->key << 32) | (uint32_t)trig->vals[k], idx))
+				return -1;
+	} else if (sel->present) {
+		if (cs->nalways == cs->cap_always) {
+			int cap = cs->cap_always ? cs->cap_always * 2 : 16;
+			int32_t *a = kp_realloc(cs->always, (size_t)cap * sizeof *a);
+			if (!a)
+				return -1;
+			cs->always = a;
+			cs->cap_always = cap;
+		}
+		cs->always[cs->nalways++] = idx;
+	}
+	/* one scan over the placed pods */
+	c = &cs->v[idx];
+	for (int n = 0; n < s->nnodes; n++)
+		for (uint32_t j = 0; j < s->nnode_pods[n]; j++)
+			if (matches(s, c, &s->pods[s->node_pods[n][j]]))
+				c->per_node[n]++;
+	return idx;
+}
+
+void kp_counters_update(kp_snap *s, int32_t pi, int node, int delta)
+{
+	kp_counters *cs = &s->counters;
+	const kp_pod *p = &s->pods[pi];
+	if (!cs->n || p->terminating)
+		return;
+	for (uint32_t i = 0; i < p->labels.n && cs->ntrig; i++) {
+		int32_t *head = trig_find(cs, ((int64_t)p->labels.v[i].key << 32) | (uint32_t)p->labels.v[i].value, 0);
+		for (int32_t k = head ? *head : -1; k >= 0; k = cs->chain_next[k]) {
+			kp_counter *c = &cs->v[cs->chain_counter[k]];
+			if (matches(s, c, p))
+				c->per_node[node] += delta;
+		}
+	}
+	for (int i = 0; i < cs->nalways; i++) {
+		kp_counter *c = &cs->v[cs->always[i]];
+		if (matches(s, c, p))
+			c->per_node[node] += delta;
+	}
+}
+
+void kp_counters_release(kp_counters *cs)
+{
+	for (int i = 0; i < cs->n; i++)
+		kp_free(cs->v[i].per_node);
+	kp_free(cs->v);
+	kp_free(cs->slots);
+	kp_free(cs->trig_keys);
+	kp_free(cs->trig_head);
+	kp_free(cs->chain_counter);
+	kp_free(cs->chain_next);
+	kp_free(cs->always);
+	memset(cs, 0, sizeof *cs);
+}

@@ -1,0 +1,51 @@
+/*
+ * counters.h — incremental topology counters: for a (namespace, label
+ * selector), how many pods on each node match (same namespace, not
+ * terminating, selector matches their labels).  A counter is built by one
+ * scan the first time a pod asks for it, then kept current by every
+ * placement and removal (kp_snap_add_pod / kp_snap_remove_pod), so
+ * PodTopologySpread reads counts instead of rescanning every pod.
+ *
+ * Updates find the counters a pod can touch through a trigger index: a
+ * counter is registered under the (key, value) pairs of its first In
+ * requirement; counters without one are checked on every placement.
+ */
+#ifndef KP_COUNTERS_H
+#define KP_COUNTERS_H
+
+#include <stdint.h>
+
+struct kp_snap;
+struct kp_sel;
+
+typedef struct kp_counter {
+	uint64_t hash;
+	int32_t ns;              /* kp_sid */
+	struct kp_sel *sel;      /* persistent copy */
+	int32_t *per_node;
+} kp_counter;
+
+typedef struct kp_counters {
+	kp_counter *v;
+	int n, cap;
+	/* hash -> counter: open addressing over indexes, -1 empty */
+	int32_t *slots;
+	uint32_t nslots;
+	/* triggers: (key, value) -> chain of counter indexes */
+	int64_t *trig_keys;      /* open addressing keys */
+	int32_t *trig_head;      /* chain head per slot, -1 */
+	uint32_t ntrig_slots, ntrig;
+	int32_t *chain_counter, *chain_next;
+	int nchain, cap_chain;
+	int32_t *always;         /* counters with no trigger */
+	int nalways, cap_always;
+} kp_counters;
+
+/* The counter for (ns, sel), created (and filled by one scan) when new.
+ * Returns its index, or -1 on out of memory. */
+int kp_counter_get(struct kp_snap *s, int32_t ns, const struct kp_sel *sel);
+/* Pod pi was added to (delta 1) or removed from (delta -1) node. */
+void kp_counters_update(struct kp_snap *s, int32_t pi, int node, int delta);
+void kp_counters_release(kp_counters *c);
+
+#endif

@@ -81,6 +81,8 @@ typedef struct kp_cycle {
 	int aff_empty, self_matches_all;
 	int32_t *anti_pods;      /* placed pods whose class has required anti-affinity */
 	int nanti_pods, cap_anti_pods;
+	int32_t *aff_pods;       /* placed pods with any (anti-)affinity term (kube's PodsWithAffinity) */
+	int naff_pods, cap_aff_pods;
 	/* NodeAffinity addedAffinity (profile), parsed once */
 	kp_nterm *added_req, *added_pref;
 	uint32_t nadded_req, nadded_pref;

@@ -393,19 +393,30 @@ static void explain_capture(planner *pl, int profile_idx, int chosen, int scorin
 	}
 }
 
-/* Remember a placed pod with required anti-affinity (existing pods' anti-affinity, §5.8). */
-static int add_anti_pod(planner *pl, int32_t pi)
+static int push_pod(int32_t **v, int *n, int *cap, int32_t pi)
+{
+	if (*n == *cap) {
+		int c = *cap ? *cap * 2 : 64;
+		int32_t *nv = kp_realloc(*v, (size_t)c * sizeof *nv);
+		if (!nv)
+			return KP_NOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = pi;
+	return KP_OK;
+}
+
+/* Remember a placed pod with affinity terms: with required anti-affinity it
+ * can reject later pods (§5.8); with any term it scores them (§7.9). */
+static int add_affinity_pod(planner *pl, int32_t pi)
 {
 	kp_cycle *cy = &pl->cy;
-	if (cy->nanti_pods == cy->cap_anti_pods) {
-		int cap = cy->cap_anti_pods ? cy->cap_anti_pods * 2 : 64;
-		int32_t *v = kp_realloc(cy->anti_pods, (size_t)cap * sizeof *v);
-		if (!v)
-			return KP_NOMEM;
-		cy->anti_pods = v;
-		cy->cap_anti_pods = cap;
-	}
-	cy->anti_pods[cy->nanti_pods++] = pi;
+	const kp_class *c = &pl->s.classes[pl->s.pods[pi].cls];
+	if (c->has_req_anti && push_pod(&cy->anti_pods, &cy->nanti_pods, &cy->cap_anti_pods, pi))
+		return KP_NOMEM;
+	if (c->npterms && push_pod(&cy->aff_pods, &cy->naff_pods, &cy->cap_aff_pods, pi))
+		return KP_NOMEM;
 	return KP_OK;
 }
 
@@ -605,7 +616,7 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 	/* bind: the pod is assumed on the node; the next cycle sees it */
 	if (kp_snap_add_pod(s, pi, best))
 		return nomem(pl);
-	if (c->has_req_anti && add_anti_pod(pl, pi))
+	if (c->npterms && add_affinity_pod(pl, pi))
 		return nomem(pl);
 	po->action = A_BIND;
 	po->node = best;
@@ -711,7 +722,7 @@ static int setup(planner *pl)
 		return nomem(pl);
 	/* pods already running with required anti-affinity */
 	for (int i = 0; i < s->npods; i++)
-		if (s->pods[i].node >= 0 && s->classes[s->pods[i].cls].has_req_anti && add_anti_pod(pl, i))
+		if (s->pods[i].node >= 0 && s->classes[s->pods[i].cls].npterms && add_affinity_pod(pl, i))
 			return nomem(pl);
 	return KP_OK;
 }
@@ -730,6 +741,7 @@ static void teardown(planner *pl)
 	kp_free(cy->allowed);
 	kp_free(cy->r_insufficient);
 	kp_free(cy->anti_pods);
+	kp_free(cy->aff_pods);
 	kp_free(cy->ext_off);
 	kp_free(cy->ext_rows);
 	for (int i = 0; i < cy->cap_cs; i++)

@@ -156,47 +156,60 @@ static int add_score(kp_cycle *cy, kp_sid key, int node, int64_t w)
 	return KP_OK;
 }
 
+/* one existing pod e on node n against the incoming pod (processExistingPod) */
+static int process_existing(kp_cycle *cy, const kp_pod *e, int n, int has_pref)
+{
+	const kp_snap *s = cy->s;
+	const kp_class *c = cy->c, *ec = &s->classes[e->cls];
+	/* the incoming pod's preferred terms against e */
+	for (uint32_t k = 0; has_pref && k < c->npterms; k++) {
+		const kp_pterm *t = &c->pterms[k];
+		if (t->required || !kp_term_matches(s, t, cy->p, e))
+			continue;
+		if (add_score(cy, t->topo, n, t->anti ? -t->weight : t->weight))
+			return KP_NOMEM;
+	}
+	/* e's terms against the incoming pod; ignorePreferredTermsOfExistingPods
+	 * only decides the Skip (scoring.go PreScore), every term counts here */
+	for (uint32_t k = 0; k < ec->npterms; k++) {
+		const kp_pterm *t = &ec->pterms[k];
+		int64_t w;
+		if (t->required && !t->anti)
+			w = cy->pf->hard_pod_affinity_weight;
+		else if (!t->required)
+			w = t->anti ? -t->weight : t->weight;
+		else
+			continue;
+		if (!w || !kp_term_matches(s, t, e, cy->p))
+			continue;
+		if (add_score(cy, t->topo, n, w))
+			return KP_NOMEM;
+	}
+	return KP_OK;
+}
+
 static int pre_score(kp_cycle *cy)
 {
 	const kp_snap *s = cy->s;
-	const kp_class *c = cy->c;
 	kp_dmap_clear(&cy->topo_score);
-	int has_pref = c->has_pref_pod;
+	int has_pref = cy->c->has_pref_pod;
 	if (cy->pf->ignore_preferred_existing && !has_pref)
 		return KP_SKIP;
-	for (int n = 0; n < s->nnodes; n++) {
-		if (!s->node_labels[n].n)
-			continue;
-		for (uint32_t j = 0; j < s->nnode_pods[n]; j++) {
-			const kp_pod *e = &s->pods[s->node_pods[n][j]];
-			const kp_class *ec = &s->classes[e->cls];
-			if (!has_pref && !ec->npterms)
+	if (has_pref) {
+		/* every placed pod can match the incoming pod's preferred terms */
+		for (int n = 0; n < s->nnodes; n++) {
+			if (!s->node_labels[n].n)
 				continue;
-			/* the incoming pod's preferred terms against e */
-			for (uint32_t k = 0; has_pref && k < c->npterms; k++) {
-				const kp_pterm *t = &c->pterms[k];
-				if (t->required || !kp_term_matches(s, t, cy->p, e))
-					continue;
-				if (add_score(cy, t->topo, n, t->anti ? -t->weight : t->weight))
+			for (uint32_t j = 0; j < s->nnode_pods[n]; j++)
+				if (process_existing(cy, &s->pods[s->node_pods[n][j]], n, 1))
 					return KP_NOMEM;
-			}
-			/* e's terms against the incoming pod */
-			for (uint32_t k = 0; k < ec->npterms; k++) {
-				const kp_pterm *t = &ec->pterms[k];
-				int64_t w;
-				/* ignorePreferredTermsOfExistingPods only decides the Skip above
-				 * (scoring.go PreScore); processExistingPod counts every term */
-				if (t->required && !t->anti)
-					w = cy->pf->hard_pod_affinity_weight;
-				else if (!t->required)
-					w = t->anti ? -t->weight : t->weight;
-				else
-					continue;
-				if (!w || !kp_term_matches(s, t, e, cy->p))
-					continue;
-				if (add_score(cy, t->topo, n, w))
-					return KP_NOMEM;
-			}
+		}
+	} else {
+		/* only pods with affinity terms can score (kube's PodsWithAffinity) */
+		for (int i = 0; i < cy->naff_pods; i++) {
+			const kp_pod *e = &s->pods[cy->aff_pods[i]];
+			if (e->node >= 0 && s->node_labels[e->node].n && process_existing(cy, e, e->node, 0))
+				return KP_NOMEM;
 		}
 	}
 	return cy->topo_score.n ? KP_OK : KP_SKIP;

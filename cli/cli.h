@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include "../common/kp.h"
 
+struct sqlite3;
+
 enum {
 	KP_EXIT_OK = 0,
 	KP_EXIT_ERROR = 1,          /* bad input, I/O or database error */
@@ -48,5 +50,8 @@ int kp_cli_exit_code(int code);
 /* 1 when stderr is a terminal and --quiet was not given */
 int kp_cli_progress_enabled(int quiet);
 double kp_cli_now(void);
+/* SIGINT/SIGTERM set kp_interrupted and interrupt the statement running on db
+ * (NULL: none yet); commands call it once they have their connection. */
+void kp_cli_on_interrupt(struct sqlite3 *db);
 
 #endif

@@ -104,6 +104,7 @@ int cmd_import(int argc, char **argv)
 	double t0 = kp_cli_now();
 	if (kp_db_open(path, KP_DB_CREATE, &db, &created, &err) != KP_OK)
 		return kp_cli_fail(&err);
+	kp_cli_on_interrupt(db);
 	kp_import *imp = NULL;
 	int rc = kp_import_begin(db, &io, &imp, &err);
 	for (int i = optind + 1; i < argc && rc == KP_OK; i++)
@@ -117,12 +118,14 @@ int cmd_import(int argc, char **argv)
 		batch = kp_import_batch_id(imp);
 	}
 	kp_import_free(imp);
+	kp_cli_on_interrupt(NULL);
 	kp_db_close(db);
 	if (rc != KP_OK) {
 		int code = kp_cli_fail(&err);
 		if (created)
 			remove_db(path);
-		fprintf(stderr, "kplan: nothing was imported%s\n", created ? "" : "; the database is unchanged");
+		fprintf(stderr, "kplan: %snothing was imported%s\n", kp_interrupted ? "interrupted: " : "",
+			created ? "" : "; the database is unchanged");
 		return code;
 	}
 	if (!quiet) {

@@ -98,15 +98,17 @@ int cmd_plan(int argc, char **argv)
 		kp_sb_release(&opt);
 		return kp_cli_fail(&err);
 	}
+	kp_cli_on_interrupt(db);
 	kp_plan_result r;
 	int rc = kp_plan_run(db, &o, &r, &err);
+	kp_cli_on_interrupt(NULL);
 	kp_db_close(db);
 	kp_sb_release(&opt);
 	if (o.progress)
 		fprintf(stderr, "\r\033[K");
 	if (rc != KP_OK) {
 		int code = kp_cli_fail(&err);
-		fprintf(stderr, "kplan: nothing was written\n");
+		fprintf(stderr, "kplan: %snothing was written\n", kp_interrupted ? "interrupted: " : "");
 		return code;
 	}
 	for (int i = 0; i < r.nwarnings; i++)

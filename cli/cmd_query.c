@@ -322,6 +322,7 @@ int cmd_query(int argc, char **argv)
 		kp_free(sql);
 		return kp_cli_fail(&err);
 	}
+	kp_cli_on_interrupt(db);
 	const char *tail = sql;
 	int first_json = 1, rc = KP_OK;
 	while (rc == KP_OK && tail && *tail) {
@@ -342,6 +343,7 @@ int cmd_query(int argc, char **argv)
 		sqlite3_finalize(s);
 	}
 	kp_free(sql);
+	kp_cli_on_interrupt(NULL);
 	kp_db_close(db);
 	if (rc != KP_OK) {
 		kp_err_locate(&err, NULL, 0, 0, NULL);

@@ -10,6 +10,23 @@
 #include <stdarg.h>
 #include <unistd.h>
 #include <time.h>
+#include <signal.h>
+#include <sqlite3.h>
+
+static sqlite3 *volatile interrupt_db;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	kp_interrupted = 1;
+	if (interrupt_db)
+		sqlite3_interrupt(interrupt_db);   /* safe from a signal handler; the shell does the same */
+}
+
+void kp_cli_on_interrupt(struct sqlite3 *db)
+{
+	interrupt_db = db;
+}
 
 static int cmd_help(int argc, char **argv);
 static const char cmd_help_help[] =
@@ -130,12 +147,20 @@ int main(int argc, char **argv)
 		print_usage(stdout);
 		return KP_EXIT_OK;
 	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	const kp_command *c = find_command(name);
 	if (!c) {
 		fprintf(stderr, "kplan: '%s' is not a kplan command. See 'kplan --help'.\n", name);
 		return KP_EXIT_USAGE;
 	}
 	int rc = c->fn(argc - 1, argv + 1);
+	if (kp_interrupted && rc != KP_EXIT_OK)
+		rc = KP_EXIT_INTERRUPTED;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "kplan: error writing output\n");
 		return rc ? rc : KP_EXIT_ERROR;

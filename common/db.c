@@ -141,6 +141,10 @@ int kp_db_begin(sqlite3 *db, kp_err *err)
 
 int kp_db_commit(sqlite3 *db, kp_err *err)
 {
+	if (kp_interrupted) {
+		kp_db_rollback(db);
+		return kp_err_set(err, KP_INTR, "interrupted");
+	}
 	int rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		return KP_OK;

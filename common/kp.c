@@ -11,6 +11,8 @@
 #include <time.h>
 #include <ctype.h>
 
+volatile sig_atomic_t kp_interrupted;
+
 /* ---- errors ---- */
 
 int kp_err_setv(kp_err *err, int code, const char *fmt, va_list ap)

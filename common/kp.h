@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <signal.h>
 
 #define KPLAN_VERSION "0.1.0"
 
@@ -31,6 +32,11 @@ enum {
 	KP_USAGE = -7,   /* bad command line */
 	KP_INTR = -8,    /* interrupted (SIGINT/SIGTERM) */
 };
+
+/* Set by the CLI's SIGINT/SIGTERM handler.  Long loops (objects of an
+ * import, pods of a plan) check it and stop with KP_INTR; the caller rolls
+ * back.  The one process-wide flag, as a signal handler needs. */
+extern volatile sig_atomic_t kp_interrupted;
 
 /* Where an error was found; file may be NULL, line/col are 1-based, 0 = unknown. */
 typedef struct kp_err {

@@ -159,6 +159,8 @@ static void reset_all(kp_import *imp)
 static int db_fail(kp_import *imp, kp_err *err, const char *what)
 {
 	int rc = sqlite3_errcode(imp->db);
+	if (rc == SQLITE_INTERRUPT || kp_interrupted)
+		return kp_err_set(err, KP_INTR, "interrupted");
 	return kp_err_set(err, rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? KP_BUSY : KP_IO,
 			  "database error while %s: %s", what, sqlite3_errmsg(imp->db));
 }
@@ -698,6 +700,8 @@ kp_arena *kp_import_arena(kp_import *imp) { return &imp->arena; }
 
 int kp_import_node(kp_import *imp, const char *file, const kp_node_in *n, kp_err *err)
 {
+	if (kp_interrupted)
+		return kp_err_set(err, KP_INTR, "interrupted");
 	found f;
 	sqlite3_stmt *s = S(imp, S_NODE_FIND);
 	bind_text(s, 1, n->name);
@@ -833,6 +837,8 @@ static int write_pod(kp_import *imp, int64_t existing, const kp_pod_in *p, int64
 
 int kp_import_pod(kp_import *imp, const char *file, const kp_pod_in *p, kp_err *err)
 {
+	if (kp_interrupted)
+		return kp_err_set(err, KP_INTR, "interrupted");
 	found f;
 	sqlite3_stmt *s = S(imp, S_POD_FIND);
 	bind_text(s, 1, p->namespace_);
@@ -871,6 +877,8 @@ static void template_hash(const char *spec, const char *labels, char out[11])
 
 int kp_import_workload(kp_import *imp, const char *file, const kp_workload_in *w, kp_err *err)
 {
+	if (kp_interrupted)
+		return kp_err_set(err, KP_INTR, "interrupted");
 	found f;
 	sqlite3_stmt *s = S(imp, S_WL_FIND);
 	bind_text(s, 1, w->kind);
@@ -1248,7 +1256,9 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 		return db_fail(imp, err, "expanding workloads");
 	}
 	sqlite3_finalize(keep);
-	if (sqlite3_exec(imp->db, "DELETE FROM temp.kp_keep", NULL, NULL, NULL) != SQLITE_OK)
+	sqlite3_stmt *keep_ins;
+	if (sqlite3_exec(imp->db, "DELETE FROM temp.kp_keep", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(imp->db, "INSERT OR IGNORE INTO temp.kp_keep(id) VALUES(?1)", -1, &keep_ins, NULL) != SQLITE_OK)
 		return db_fail(imp, err, "expanding workloads");
 
 	int64_t made = 0;
@@ -1265,8 +1275,10 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 		bind_text(s, 1, w->ns);
 		bind_text(s, 2, name);
 		int have = find_row(imp, s, &f, err);
-		if (have < 0)
+		if (have < 0) {
+			sqlite3_finalize(keep_ins);
 			return have;
+		}
 		if (have && f.workload_id != w->id)
 			continue;     /* a real pod (or another workload's) has this name: next index */
 		kp_pod_in p;
@@ -1296,20 +1308,30 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 			lrc |= add_label(imp, &p.labels, "batch.kubernetes.io/job-name", w->name);
 			lrc |= add_label(imp, &p.labels, "job-name", w->name);
 		}
-		if (lrc)
+		if (lrc) {
+			sqlite3_finalize(keep_ins);
 			return kp_err_set(err, KP_NOMEM, "out of memory");
+		}
 		int64_t id;
-		if (write_pod(imp, have ? f.id : 0, &p, w->class_id, w->id, w->source, &id, err) != KP_OK)
+		if (write_pod(imp, have ? f.id : 0, &p, w->class_id, w->id, w->source, &id, err) != KP_OK) {
+			sqlite3_finalize(keep_ins);
 			return err->code;
-		s = S(imp, 0);   /* placeholder reset of statement 0 is harmless */
-		char q[96];
-		snprintf(q, sizeof q, "INSERT INTO temp.kp_keep(id) VALUES(%lld)", (long long)id);
-		if (sqlite3_exec(imp->db, q, NULL, NULL, NULL) != SQLITE_OK)
+		}
+		sqlite3_reset(keep_ins);
+		sqlite3_bind_int64(keep_ins, 1, id);
+		if (sqlite3_step(keep_ins) != SQLITE_DONE) {
+			sqlite3_finalize(keep_ins);
 			return db_fail(imp, err, "expanding workloads");
+		}
+		/* two indexes drew the same random-looking suffix: like the controller,
+		 * take the next one */
+		if (sqlite3_changes(imp->db) == 0)
+			continue;
 		made++;
 		if (!have)
 			imp->stats.generated_pods++;
 	}
+	sqlite3_finalize(keep_ins);
 	sqlite3_stmt *del;
 	if (sqlite3_prepare_v2(imp->db,
 			       "DELETE FROM pod_label WHERE pod_id IN (SELECT id FROM pod WHERE workload_id = ?1 "
@@ -1529,6 +1551,8 @@ int kp_import_buffer(kp_import *imp, const char *name, const char *data, size_t 
 
 static int import_file(kp_import *imp, const char *path, kp_err *err)
 {
+	if (kp_interrupted)
+		return kp_err_set(err, KP_INTR, "interrupted");
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
 	if (!f) {
@@ -1677,6 +1701,8 @@ int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp
 
 int kp_import_finish(kp_import *imp, kp_err *err)
 {
+	if (kp_interrupted)
+		return kp_err_set(err, KP_INTR, "interrupted");
 	if (expand_workloads(imp, err) != KP_OK)
 		return err->code;
 	kp_sb_addc(&imp->sources, ']');

@@ -780,7 +780,9 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 	kp_format_time((int64_t)time(NULL), now, sizeof now);
 	if (kp_config_to_json(&pl->cfg))
 		return nomem(pl);
-#define DBFAIL(what) do { rc = kp_err_set(pl->err, KP_IO, "cannot write the plan (%s): %s", what, sqlite3_errmsg(db)); goto out; } while (0)
+#define DBFAIL(what) do { rc = kp_interrupted || sqlite3_errcode(db) == SQLITE_INTERRUPT \
+		? kp_err_set(pl->err, KP_INTR, "interrupted") \
+		: kp_err_set(pl->err, KP_IO, "cannot write the plan (%s): %s", what, sqlite3_errmsg(db)); goto out; } while (0)
 	if (sqlite3_prepare_v2(db, "INSERT INTO run(started, options, config, config_source, seed, kplan) "
 				   "VALUES(?1, ?2, ?3, ?4, ?5, ?6)", -1, &st, NULL) != SQLITE_OK)
 		DBFAIL("run");
@@ -1041,6 +1043,10 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		r->passes++;
 		for (int q = 0; q < nq && !rc; q++) {
 			int32_t pi = next[q];
+			if (kp_interrupted) {
+				rc = kp_err_set(err, KP_INTR, "interrupted");
+				break;
+			}
 			rc = schedule_one(&pl, pi, pl.prof_of_class[s->pods[pi].cls]);
 			total_attempts++;
 			if (o->progress && total_attempts % 1000 == 0)

@@ -124,6 +124,42 @@ int kp_cycle_fail(kp_cycle *cy, int node, int plugin, int reason, int unresolvab
 	return KP_OK;
 }
 
+int kp_cycle_prefilter(kp_cycle *cy)
+{
+	cy->restrict_nodes = 0;
+	cy->prefilter_msg = NULL;
+	memset(cy->skip, 0, sizeof cy->skip);
+	for (int k = 0; k < KP_P_COUNT; k++) {
+		const kp_plugin *pg = kp_plugins[k];
+		if (!cy->pf->filter[k] || !pg || !pg->pre_filter)
+			continue;
+		int rc = pg->pre_filter(cy);
+		if (rc == KP_SKIP)
+			cy->skip[k] = 1;
+		else if (rc != KP_OK)
+			return rc;
+	}
+	return KP_OK;
+}
+
+int kp_cycle_filter_node(kp_cycle *cy, int n)
+{
+	cy->fail[n] = -1;
+	cy->unres[n] = 0;
+	if (cy->restrict_nodes && !cy->allowed[n]) {
+		kp_cycle_fail(cy, n, KP_P_NODE_AFFINITY, cy->r_prefilter_out, 1);
+		return 0;
+	}
+	for (int k = 0; k < KP_P_COUNT; k++) {
+		const kp_plugin *pg = kp_plugins[k];
+		if (!cy->pf->filter[k] || !pg || !pg->filter || cy->skip[k])
+			continue;
+		if (pg->filter(cy, n))
+			return 0;
+	}
+	return 1;
+}
+
 int kp_static_filter(kp_cycle *cy, int node, int plugin)
 {
 	int32_t r = cy->c->static_reason[node];

@@ -107,6 +107,14 @@ typedef struct kp_plugin {
 	void (*normalize)(kp_cycle *cy, int64_t *scores);    /* scores indexed by node, over cy->feas */
 } kp_plugin;
 
+/* Run every enabled PreFilter plugin of cy->pf for cy->p (again after the
+ * snapshot changed, as in a preemption dry run).  Returns KP_OK,
+ * KP_PREFILTER_FAIL (cy->prefilter_msg) or an error. */
+int kp_cycle_prefilter(kp_cycle *cy);
+/* Run the enabled filters on one node, first failure wins; 1 passed, 0 failed
+ * (reasons recorded in cy).  Clears the node's earlier verdict first. */
+int kp_cycle_filter_node(kp_cycle *cy, int node);
+
 /* Record that `node` failed `plugin` with reason index `reason`. */
 int kp_cycle_fail(kp_cycle *cy, int node, int plugin, int reason, int unresolvable);
 

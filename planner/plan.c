@@ -498,36 +498,18 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 		return pl->err->code;
 
 	/* PreFilter */
-	for (int k = 0; k < KP_P_COUNT; k++) {
-		const kp_plugin *pg = kp_plugins[k];
-		if (!pf->filter[k] || !pg || !pg->pre_filter)
-			continue;
-		int rc = pg->pre_filter(cy);
-		if (rc == KP_SKIP)
-			cy->skip[k] = 1;
-		else if (rc == KP_PREFILTER_FAIL)
-			return prefilter_failed(pl, po, profile_idx, explaining);
-		else if (rc < 0)
-			return rc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, rc, "pre-filter %s failed", kp_plugin_names[k]);
-	}
+	int prc = kp_cycle_prefilter(cy);
+	if (prc == KP_PREFILTER_FAIL)
+		return prefilter_failed(pl, po, profile_idx, explaining);
+	if (prc < 0)
+		return prc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, prc, "pre-filter failed");
 	/* Filter, node by node; every node unless percentageOfNodesToScore says otherwise */
 	int want = nodes_to_find(s->nnodes, pf->pct_nodes_to_score);
 	int start = pf->pct_nodes_to_score >= 0 ? pl->next_start[profile_idx] : 0, processed = 0;
 	for (int i = 0; i < s->nnodes && cy->nfeas < want; i++) {
 		int n = (start + i) % s->nnodes;
-		int passed = 1;
 		processed++;
-		if (cy->restrict_nodes && !cy->allowed[n]) {
-			kp_cycle_fail(cy, n, KP_P_NODE_AFFINITY, cy->r_prefilter_out, 1);
-			continue;
-		}
-		for (int k = 0; k < KP_P_COUNT && passed; k++) {
-			const kp_plugin *pg = kp_plugins[k];
-			if (!pf->filter[k] || !pg || !pg->filter || cy->skip[k])
-				continue;
-			if (pg->filter(cy, n))
-				passed = 0;
-		}
+		int passed = kp_cycle_filter_node(cy, n);
 		if (passed)
 			cy->feas[cy->nfeas++] = n;
 	}

@@ -176,6 +176,11 @@ static int pre_filter(kp_cycle *cy)
 	if (!cy->nhard)
 		return KP_SKIP;
 	const kp_snap *s = cy->s;
+	/* counted afresh on every call: a preemption dry run calls again after
+	 * removing victims */
+	for (int k = 0; k < cy->ncs; k++)
+		if (cy->cs[k].hard)
+			kp_dmap_clear(&cy->cs[k].counts);
 	for (int n = 0; n < s->nnodes; n++) {
 		int has_all = 1;
 		for (int k = 0; k < cy->ncs && has_all; k++)

@@ -169,6 +169,8 @@ int cmd_explain(int argc, char **argv)
 			printf("warning: run %lld recorded '%s%s%s' — the database changed since that run, so this replay "
 			       "explains a fresh plan instead\n", run, rec_action, rec_node ? " " : "", rec_node ? rec_node : "");
 	}
+	if (ex.preemption[0])
+		printf("\n%s", ex.preemption);
 	kp_explain_node **order = kp_malloc((size_t)(ex.nnodes ? ex.nnodes : 1) * sizeof *order);
 	if (!order) {
 		kp_explain_release(&ex);

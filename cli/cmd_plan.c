@@ -117,6 +117,8 @@ int cmd_plan(int argc, char **argv)
 	{
 		printf("run %lld: %ld pending pods: %ld placed, %ld unschedulable", (long long)r.run_id, r.pending, r.bound,
 		       r.unschedulable);
+		if (r.evicted || r.moved)
+			printf("; preemption: %ld evicted, %ld moved", r.evicted, r.moved);
 		if (r.ignored)
 			printf(", %ld left to other schedulers", r.ignored);
 		printf("; %ld bound pods kept; %ld nodes; %ld pass%s; %.2f s\n", r.kept, r.nodes, r.passes,

@@ -70,6 +70,7 @@ typedef struct kp_cycle {
 	int prefilter_plugin;
 	/* reasons interned at plan start */
 	int r_too_many_pods, r_ports, r_spread_missing, r_spread, r_aff, r_anti, r_existing_anti, r_added_affinity;
+	int r_no_victims, r_not_helpful;   /* DefaultPreemption's per-node verdicts */
 	int *r_insufficient;     /* per resource */
 	/* PodTopologySpread */
 	kp_cstate *cs;

@@ -23,6 +23,7 @@
 #include "cycle.h"
 #include "json.h"
 #include "extender.h"
+#include "preemption.h"
 #include "../common/db.h"
 
 #include <stdio.h>
@@ -31,7 +32,11 @@
 #include <time.h>
 #include <errno.h>
 
-enum { A_KEEP, A_BIND, A_UNSCHED, A_IGNORED, A_DONE, A_GATED };
+/* what happened to a pod; A_EVICTED: preempted and not re-created (no controller) */
+enum { A_KEEP, A_BIND, A_UNSCHED, A_IGNORED, A_DONE, A_GATED, A_EVICTED };
+
+/* a pod may be evicted this often in one run; then it is never a victim again */
+#define MAX_EVICTIONS_PER_POD 3
 
 typedef struct fail_item { int32_t reason; int32_t count; } fail_item;
 
@@ -41,6 +46,9 @@ typedef struct pod_out {
 	int64_t score;
 	int has_score;
 	int64_t last_bind_stamp;     /* binds counter at the last attempt */
+	int32_t evicted_from;        /* node of the last eviction, -1 */
+	int32_t evicted_by;          /* preemptor pod index, -1 */
+	int32_t nominated;           /* node preemption freed for it, tried first next time; -1 */
 	char *message;
 	fail_item *fails;
 	int nfails;
@@ -64,6 +72,16 @@ typedef struct planner {
 	int64_t *total;
 	kp_explain *ex;
 	long done_pods;
+	/* queue: a binary heap of pod indexes (PrioritySort order) */
+	int32_t *heap;
+	int nheap, cap_heap, cap_queue;
+	int64_t *order;              /* per pod: tie-break after priority and creation */
+	int64_t next_order;
+	/* preemption */
+	int preemption;              /* DefaultPreemption runs (not --no-preemption) */
+	int64_t *pdb_allowed;        /* disruptions each PDB still allows */
+	struct eviction_rec { int32_t pod, node, preemptor; uint8_t violated; char *pdbs; } *ev;
+	int nev, cap_ev;
 } planner;
 
 static double now_s(void)
@@ -257,6 +275,59 @@ static int queue_less(const void *a, const void *b)
 	return (x->db_id > y->db_id) - (x->db_id < y->db_id);
 }
 
+static int heap_less(const planner *pl, int32_t a, int32_t b)
+{
+	const kp_snap *s = &pl->s;
+	const kp_pod *x = &s->pods[a], *y = &s->pods[b];
+	int64_t px = s->classes[x->cls].priority, py = s->classes[y->cls].priority;
+	if (px != py)
+		return px > py;
+	if (x->created != y->created)
+		return x->created < y->created;
+	return pl->order[a] < pl->order[b];
+}
+
+static int heap_push(planner *pl, int32_t pi)
+{
+	if (pl->nheap == pl->cap_heap) {
+		int cap = pl->cap_heap ? pl->cap_heap * 2 : 1024;
+		int32_t *h = kp_realloc(pl->heap, (size_t)cap * sizeof *h);
+		if (!h)
+			return KP_NOMEM;
+		pl->heap = h;
+		pl->cap_heap = cap;
+	}
+	int i = pl->nheap++;
+	pl->heap[i] = pi;
+	while (i > 0 && heap_less(pl, pl->heap[i], pl->heap[(i - 1) / 2])) {
+		int32_t t = pl->heap[i];
+		pl->heap[i] = pl->heap[(i - 1) / 2];
+		pl->heap[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+	return KP_OK;
+}
+
+static int32_t heap_pop(planner *pl)
+{
+	int32_t top = pl->heap[0];
+	pl->heap[0] = pl->heap[--pl->nheap];
+	for (int i = 0;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		if (l < pl->nheap && heap_less(pl, pl->heap[l], pl->heap[m]))
+			m = l;
+		if (r < pl->nheap && heap_less(pl, pl->heap[r], pl->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		int32_t t = pl->heap[i];
+		pl->heap[i] = pl->heap[m];
+		pl->heap[m] = t;
+		i = m;
+	}
+	return top;
+}
+
 /* ---- the cycle ---- */
 
 static uint32_t tiebreak(uint64_t seed, int64_t pod, int64_t node)
@@ -447,6 +518,122 @@ static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int expla
 	return KP_OK;
 }
 
+/* The pod is assumed on the node; the next cycle sees it. */
+static int bind_pod(planner *pl, int32_t pi, int node)
+{
+	pod_out *po = &pl->out[pi];
+	if (kp_snap_add_pod(&pl->s, pi, node))
+		return nomem(pl);
+	if (pl->s.classes[pl->s.pods[pi].cls].npterms && add_affinity_pod(pl, pi))
+		return nomem(pl);
+	po->action = A_BIND;
+	po->node = node;
+	kp_free(po->message);
+	po->message = NULL;
+	po->nfails = 0;
+	pl->binds++;
+	return KP_OK;
+}
+
+/* Evict the chosen candidate's victims for preemptor pi: they leave the
+ * snapshot, PDB allowances drop, and those a controller re-creates go back
+ * to the queue as new pods (created now). */
+static int evict_victims(planner *pl, int32_t pi, const kp_candidate *c)
+{
+	kp_snap *s = &pl->s;
+	for (int i = 0; i < c->nvictims; i++) {
+		int32_t v = c->victims[i];
+		kp_pod *vp = &s->pods[v];
+		pod_out *vo = &pl->out[v];
+		int from = vp->node;
+		kp_snap_remove_pod(s, v);
+		kp_sb pdbs;
+		kp_sb_init(&pdbs);
+		kp_sb_addc(&pdbs, '[');
+		int first = 1;
+		for (int k = 0; k < s->npdbs; k++)
+			if (kp_pdb_matches(s, &s->pdbs[k], vp)) {
+				pl->pdb_allowed[k]--;
+				kp_sb_adds(&pdbs, first ? "" : ",");
+				kp_sb_add_json_str(&pdbs, kp_str(&s->strs, s->pdbs[k].name));
+				first = 0;
+			}
+		kp_sb_addc(&pdbs, ']');
+		if (!kp_sb_ok(&pdbs)) {
+			kp_sb_release(&pdbs);
+			return nomem(pl);
+		}
+		if (pl->nev == pl->cap_ev) {
+			int cap = pl->cap_ev ? pl->cap_ev * 2 : 64;
+			struct eviction_rec *e = kp_realloc(pl->ev, (size_t)cap * sizeof *e);
+			if (!e) {
+				kp_sb_release(&pdbs);
+				return nomem(pl);
+			}
+			pl->ev = e;
+			pl->cap_ev = cap;
+		}
+		pl->ev[pl->nev++] = (struct eviction_rec){ v, from, pi, c->violating[i], pdbs.buf };
+		if (++vp->evictions >= MAX_EVICTIONS_PER_POD)
+			vp->no_victim = 1;
+		vo->evicted_from = from;
+		vo->evicted_by = pi;
+		kp_free(vo->message);
+		vo->message = NULL;
+		vo->nfails = 0;
+		const char *ok = vp->owner_kind >= 0 ? kp_str(&s->strs, vp->owner_kind) : NULL;
+		if (ok && strcmp(ok, "Node") != 0) {
+			/* its controller creates a replacement: a new pod in the queue */
+			vo->action = A_UNSCHED;
+			vp->created = INT64_MAX;
+			pl->order[v] = pl->next_order++;
+			if (pl->nqueue == pl->cap_queue) {
+				int cap = pl->cap_queue * 2 + 16;
+				int32_t *q = kp_realloc(pl->queue, (size_t)cap * sizeof *q);
+				if (!q)
+					return nomem(pl);
+				pl->queue = q;
+				pl->cap_queue = cap;
+			}
+			pl->queue[pl->nqueue++] = v;
+			if (heap_push(pl, v))
+				return nomem(pl);
+		} else {
+			vo->action = A_EVICTED;
+		}
+	}
+	return KP_OK;
+}
+
+static void explain_preemption(planner *pl, const kp_preempt_result *r)
+{
+	const kp_snap *s = &pl->s;
+	kp_sb sb;
+	kp_sb_init(&sb);
+	if (r->chosen < 0) {
+		kp_sb_printf(&sb, "preemption: %s\n", r->message ? r->message : "");
+	} else {
+		kp_sb_printf(&sb, "preemption: %d candidate node(s); criteria in order: fewest PDB violations, lowest "
+				  "highest-victim priority, smallest priority sum, fewest victims, latest start of the "
+				  "highest-priority victims\n", r->ncands);
+		for (int i = 0; i < r->ncands; i++) {
+			const kp_candidate *c = &r->cands[i];
+			kp_sb_printf(&sb, "  %s %-24s pdb-violations %d, highest %lld, victims %d:", i == r->chosen ? "*" : " ",
+				     kp_str(&s->strs, s->node_name[c->node]), c->npdb_violations, (long long)c->highest,
+				     c->nvictims);
+			for (int k = 0; k < c->nvictims; k++) {
+				const kp_pod *v = &s->pods[c->victims[k]];
+				kp_sb_printf(&sb, " %s/%s (priority %lld%s)", kp_str(&s->strs, v->ns), kp_str(&s->strs, v->name),
+					     (long long)s->classes[v->cls].priority, c->violating[k] ? ", breaks a PDB" : "");
+			}
+			kp_sb_addc(&sb, '\n');
+		}
+	}
+	if (kp_sb_ok(&sb))
+		snprintf(pl->ex->preemption, sizeof pl->ex->preemption, "%s", kp_sb_str(&sb));
+	kp_sb_release(&sb);
+}
+
 /* One scheduling cycle for pod pi under profile pf. */
 static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 {
@@ -457,6 +644,17 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 	kp_pod *p = &s->pods[pi];
 	const kp_class *c = &s->classes[p->cls];
 	int explaining = pl->ex && pl->ex->pod_db_id == p->db_id;
+	if (!c->feasible) {
+		/* a class first seen now (the replacement of an evicted pod): its
+		 * static verdicts once, by the same SQL */
+		for (int i = 0; i < s->nclasses; i++)
+			s->classes[i].needed = 0;
+		s->classes[p->cls].needed = 1;
+		int rc = kp_static_filters(pl->db, s, pf, pl->err);
+		s->classes[p->cls].needed = 0;
+		if (rc)
+			return rc;
+	}
 	po->attempts++;
 	po->last_bind_stamp = pl->binds;
 	po->seq = ++pl->seq;
@@ -503,6 +701,20 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 		return prefilter_failed(pl, po, profile_idx, explaining);
 	if (prc < 0)
 		return prc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, prc, "pre-filter failed");
+	/* a node preemption freed for this pod is evaluated first, alone; if it
+	 * passes it is used without scoring (semantics §9, §11.7) */
+	if (po->nominated >= 0) {
+		int n = po->nominated;
+		po->nominated = -1;
+		if (kp_cycle_filter_node(cy, n)) {
+			if (explaining)
+				explain_capture(pl, profile_idx, n, 0, NULL, NULL);
+			po->feasible = 1;
+			po->has_score = 0;
+			return bind_pod(pl, pi, n);
+		}
+		cy->fail[n] = -1;
+	}
 	/* Filter, node by node; every node unless percentageOfNodesToScore says otherwise */
 	int want = nodes_to_find(s->nnodes, pf->pct_nodes_to_score);
 	int start = pf->pct_nodes_to_score >= 0 ? pl->next_start[profile_idx] : 0, processed = 0;
@@ -525,6 +737,40 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 			explain_capture(pl, profile_idx, -1, 0, NULL, NULL);
 			snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message ? po->message : "");
 		}
+		if (rc || !pl->preemption || !pf->post_filter[KP_P_DEFAULT_PREEMPTION])
+			return rc;
+		/* PostFilter: DefaultPreemption */
+		kp_preempt_result pr;
+		rc = kp_preempt(cy, pl->pdb_allowed, &pr);
+		if (rc) {
+			kp_preempt_release(&pr);
+			return rc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, rc, "preemption failed");
+		}
+		if (explaining)
+			explain_preemption(pl, &pr);
+		if (pr.chosen < 0) {
+			kp_sb sb;
+			kp_sb_init(&sb);
+			kp_sb_printf(&sb, "%s preemption: %s", po->message ? po->message : "", pr.message ? pr.message : "");
+			kp_preempt_release(&pr);
+			if (!kp_sb_ok(&sb)) {
+				kp_sb_release(&sb);
+				return nomem(pl);
+			}
+			kp_free(po->message);
+			po->message = sb.buf;
+			if (explaining)
+				snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);
+			return KP_OK;
+		}
+		/* victims go; the preemptor is re-queued with its nominated node */
+		const kp_candidate *cand = &pr.cands[pr.chosen];
+		rc = evict_victims(pl, pi, cand);
+		po->nominated = cand->node;
+		kp_preempt_release(&pr);
+		if (!rc && heap_push(pl, pi))
+			rc = nomem(pl);
+		pl->binds++;   /* evictions are cluster events: failed pods may fit now */
 		return rc;
 	}
 	int best = cy->feas[0];
@@ -595,17 +841,7 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 	}
 	if (explaining)
 		explain_capture(pl, profile_idx, best, scoring, ex_raw, ex_norm);
-	/* bind: the pod is assumed on the node; the next cycle sees it */
-	if (kp_snap_add_pod(s, pi, best))
-		return nomem(pl);
-	if (c->npterms && add_affinity_pod(pl, pi))
-		return nomem(pl);
-	po->action = A_BIND;
-	po->node = best;
-	kp_free(po->message);
-	po->message = NULL;
-	pl->binds++;
-	return KP_OK;
+	return bind_pod(pl, pi, best);
 }
 
 /* Merge extender rows of another profile (disjoint pods) into the cycle's. */
@@ -697,6 +933,10 @@ static int setup(planner *pl)
 					       "node(s) didn't satisfy existing pods anti-affinity rules", 0);
 	cy->r_added_affinity = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node(s) didn't match scheduler-enforced node affinity", 1);
 	cy->r_prefilter_out = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node is filtered out by the prefilter result", 1);
+	cy->r_no_victims = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "No preemption victims found for incoming pod", 1);
+	cy->r_not_helpful = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "Preemption is not helpful for scheduling", 1);
+	if (cy->r_no_victims < 0 || cy->r_not_helpful < 0)
+		return nomem(pl);
 	if (cy->r_prefilter_out < 0)
 		return nomem(pl);
 	if (cy->r_too_many_pods < 0 || cy->r_ports < 0 || cy->r_spread_missing < 0 || cy->r_spread < 0 || cy->r_aff < 0 ||
@@ -744,6 +984,12 @@ static void teardown(planner *pl)
 		}
 	kp_free(pl->out);
 	kp_free(pl->queue);
+	kp_free(pl->heap);
+	kp_free(pl->order);
+	kp_free(pl->pdb_allowed);
+	for (int i = 0; i < pl->nev; i++)
+		kp_free(pl->ev[i].pdbs);
+	kp_free(pl->ev);
 	kp_free(pl->prof_of_class);
 	kp_free(pl->next_start);
 	kp_snap_release(&pl->s);
@@ -780,7 +1026,7 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 	st = NULL;
 	r->run_id = sqlite3_last_insert_rowid(db);
 	if (sqlite3_prepare_v2(db, "INSERT INTO placement(run_id, pod_id, seq, action, node_id, from_node_id, score, "
-				   "feasible, attempts, reason) VALUES(?1, ?2, ?3, ?4, ?5, NULL, ?6, ?7, ?8, ?9)", -1, &st,
+				   "feasible, attempts, reason) VALUES(?1, ?2, ?3, ?4, ?5, ?10, ?6, ?7, ?8, ?9)", -1, &st,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO pod_failure(run_id, pod_id, plugin, reason, nodes) VALUES(?1, ?2, ?3, ?4, ?5)",
 			       -1, &fail, NULL) != SQLITE_OK)
@@ -788,24 +1034,71 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 	for (int i = 0; i < s->npods; i++) {
 		const kp_pod *p = &s->pods[i];
 		const pod_out *po = &pl->out[i];
-		static const char *const names[] = { "keep", "bind", "unschedulable", "keep", "keep", "unschedulable" };
+		int was_bound = p->orig_node >= 0;
+		const char *action;
+		int node = -1, from = -1;
+		char *reason = NULL;
+		switch (po->action) {
+		case A_BIND:
+			action = was_bound ? "move" : "bind";
+			node = po->node;
+			from = was_bound ? p->orig_node : -1;
+			break;
+		case A_UNSCHED:
+			/* a bound pod evicted whose replacement found no home is an eviction */
+			action = was_bound ? "evict" : "unschedulable";
+			from = was_bound ? p->orig_node : -1;
+			break;
+		case A_EVICTED:
+			action = "evict";
+			from = was_bound ? p->orig_node : po->evicted_from;
+			break;
+		case A_GATED:
+			action = "unschedulable";
+			break;
+		default:
+			action = "keep";
+			node = p->orig_node;
+			break;
+		}
+		if (po->evicted_by >= 0 && (po->action == A_EVICTED || (po->action == A_UNSCHED && was_bound))) {
+			const kp_pod *by = &s->pods[po->evicted_by];
+			kp_sb sb;
+			kp_sb_init(&sb);
+			kp_sb_printf(&sb, "preempted by %s/%s on %s", kp_str(&s->strs, by->ns), kp_str(&s->strs, by->name),
+				     kp_str(&s->strs, s->node_name[po->evicted_from]));
+			if (po->action == A_EVICTED)
+				kp_sb_adds(&sb, "; no controller re-creates it");
+			else
+				kp_sb_printf(&sb, "; its replacement found no node: %s", po->message ? po->message : "");
+			if (!kp_sb_ok(&sb)) {
+				kp_sb_release(&sb);
+				rc = nomem(pl);
+				goto out;
+			}
+			reason = sb.buf;
+		}
 		sqlite3_reset(st);
 		sqlite3_clear_bindings(st);
 		sqlite3_bind_int64(st, 1, r->run_id);
 		sqlite3_bind_int64(st, 2, p->db_id);
-		sqlite3_bind_text(st, 4, names[po->action], -1, SQLITE_STATIC);
-		int node = po->action == A_BIND ? po->node : p->orig_node;
-		if (node >= 0 && po->action != A_UNSCHED && po->action != A_GATED)
+		sqlite3_bind_text(st, 4, action, -1, SQLITE_STATIC);
+		if (node >= 0)
 			sqlite3_bind_int64(st, 5, s->node_db_id[node]);
-		if (po->action == A_BIND || po->action == A_UNSCHED) {
+		if (from >= 0)
+			sqlite3_bind_int64(st, 10, s->node_db_id[from]);
+		if (po->action == A_BIND || po->action == A_UNSCHED || po->action == A_EVICTED) {
 			sqlite3_bind_int(st, 3, po->seq);
-			if (po->has_score)
+			if (po->has_score && po->action == A_BIND)
 				sqlite3_bind_int64(st, 6, po->score);
 			sqlite3_bind_int(st, 7, po->feasible);
 			sqlite3_bind_int(st, 8, po->attempts);
 		}
-		if (po->message)
+		if (reason)
+			sqlite3_bind_text(st, 9, reason, -1, SQLITE_TRANSIENT);
+		else if (po->message)
 			sqlite3_bind_text(st, 9, po->message, -1, SQLITE_STATIC);
+		kp_free(reason);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			DBFAIL("placement");
 		for (int k = 0; po->action == A_UNSCHED && k < po->nfails; k++) {
@@ -819,6 +1112,24 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 			if (sqlite3_step(fail) != SQLITE_DONE)
 				DBFAIL("pod_failure");
 		}
+	}
+	sqlite3_finalize(fail);
+	fail = NULL;
+	if (sqlite3_prepare_v2(db, "INSERT INTO eviction(run_id, seq, pod_id, node_id, preemptor_pod_id, pdb_violated, pdbs) "
+				   "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &fail, NULL) != SQLITE_OK)
+		DBFAIL("eviction");
+	for (int i = 0; i < pl->nev; i++) {
+		const struct eviction_rec *e = &pl->ev[i];
+		sqlite3_reset(fail);
+		sqlite3_bind_int64(fail, 1, r->run_id);
+		sqlite3_bind_int(fail, 2, i + 1);
+		sqlite3_bind_int64(fail, 3, s->pods[e->pod].db_id);
+		sqlite3_bind_int64(fail, 4, s->node_db_id[e->node]);
+		sqlite3_bind_int64(fail, 5, s->pods[e->preemptor].db_id);
+		sqlite3_bind_int(fail, 6, e->violated);
+		sqlite3_bind_text(fail, 7, e->pdbs, -1, SQLITE_STATIC);
+		if (sqlite3_step(fail) != SQLITE_DONE)
+			DBFAIL("eviction");
 	}
 	if (sqlite3_prepare_v2(db, "INSERT INTO run_warning(run_id, kind, message, pods) VALUES(?1, ?2, ?3, ?4)", -1, &warn,
 			       NULL) != SQLITE_OK)
@@ -839,7 +1150,8 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 	st = NULL;
 	r->elapsed = now_s() - t0;
 	if (sqlite3_prepare_v2(db, "UPDATE run SET nodes = ?2, pending = ?3, bound = ?4, unschedulable = ?5, kept = ?6, "
-				   "ignored = ?7, passes = ?8, elapsed = ?9 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+				   "ignored = ?7, passes = ?8, elapsed = ?9, evicted = ?10, moved = ?11 WHERE id = ?1", -1, &st,
+			       NULL) != SQLITE_OK)
 		DBFAIL("run");
 	sqlite3_bind_int64(st, 1, r->run_id);
 	sqlite3_bind_int64(st, 2, r->nodes);
@@ -850,6 +1162,8 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 	sqlite3_bind_int64(st, 7, r->ignored);
 	sqlite3_bind_int64(st, 8, r->passes);
 	sqlite3_bind_double(st, 9, r->elapsed);
+	sqlite3_bind_int64(st, 10, r->evicted);
+	sqlite3_bind_int64(st, 11, r->moved);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		DBFAIL("run");
 out:
@@ -909,6 +1223,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		kp_pod *p = &s->pods[i];
 		pod_out *po = &pl.out[i];
 		po->node = -1;
+		po->evicted_from = po->evicted_by = po->nominated = -1;
 		kp_class *c = &s->classes[p->cls];
 		if (p->ignored == KP_POD_DONE) {
 			po->action = A_DONE;
@@ -1006,25 +1321,35 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	}
 	if (rc)
 		goto out;
+	/* queue order: PrioritySort (priority, creation time), then import order */
 	sort_pl = &pl;
 	kp_sort(pl.queue, (size_t)pl.nqueue, sizeof *pl.queue, queue_less);
 	sort_pl = NULL;
-
-	/* passes: the queue, then the failed pods that a later binding may help */
-	int32_t *next = kp_malloc((size_t)(pl.nqueue ? pl.nqueue : 1) * sizeof *next);
-	if (!next) {
+	pl.cap_queue = pl.nqueue;
+	pl.order = kp_malloc((size_t)(s->npods ? s->npods : 1) * sizeof *pl.order);
+	pl.pdb_allowed = kp_malloc((size_t)(s->npdbs ? s->npdbs : 1) * sizeof *pl.pdb_allowed);
+	if (!pl.order || !pl.pdb_allowed) {
 		rc = nomem(&pl);
 		goto out;
 	}
-	/* pass 1 is the whole queue; each later pass is every failed pod (of the
-	 * whole queue, in queue order) that failed before some later binding */
-	memcpy(next, pl.queue, (size_t)pl.nqueue * sizeof *next);
-	int nq = pl.nqueue;
+	for (int k = 0; k < s->npdbs; k++)
+		pl.pdb_allowed[k] = s->pdbs[k].allowed;
+	for (int q = 0; q < pl.nqueue; q++)
+		pl.order[pl.queue[q]] = q;
+	pl.next_order = pl.nqueue;
+	pl.preemption = !o->no_preemption;
+
+	/* pass 1 is the whole queue (and the replacements of evicted pods, as they
+	 * come); each later pass is every failed pod that failed before some later
+	 * binding or eviction, in queue order */
+	for (int q = 0; q < pl.nqueue && !rc; q++)
+		if (heap_push(&pl, pl.queue[q]))
+			rc = nomem(&pl);
 	long total_attempts = 0;
-	while (nq > 0 && !rc) {
+	while (pl.nheap > 0 && !rc) {
 		r->passes++;
-		for (int q = 0; q < nq && !rc; q++) {
-			int32_t pi = next[q];
+		while (pl.nheap > 0 && !rc) {
+			int32_t pi = heap_pop(&pl);
 			if (kp_interrupted) {
 				rc = kp_err_set(err, KP_INTR, "interrupted");
 				break;
@@ -1034,31 +1359,27 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 			if (o->progress && total_attempts % 1000 == 0)
 				o->progress(o->progress_ctx, total_attempts, pl.nqueue);
 		}
-		nq = 0;
-		for (int q = 0; q < pl.nqueue; q++) {
+		for (int q = 0; q < pl.nqueue && !rc; q++) {
 			int32_t pi = pl.queue[q];
-			if (pl.out[pi].action == A_UNSCHED && pl.out[pi].last_bind_stamp < pl.binds)
-				next[nq++] = pi;
+			if (pl.out[pi].action == A_UNSCHED && pl.out[pi].last_bind_stamp < pl.binds && heap_push(&pl, pi))
+				rc = nomem(&pl);
 		}
 	}
-	kp_free(next);
 	if (rc)
 		goto out;
 	r->nodes = s->nnodes;
-	long could_preempt = 0;
 	for (int i = 0; i < s->npods; i++) {
-		if (pl.out[i].action == A_BIND)
+		const pod_out *po = &pl.out[i];
+		int was_bound = s->pods[i].orig_node >= 0;
+		if (po->action == A_BIND && was_bound)
+			r->moved++;
+		else if (po->action == A_BIND)
 			r->bound++;
-		if (pl.out[i].action == A_UNSCHED) {
+		else if (po->action == A_EVICTED || (po->action == A_UNSCHED && was_bound))
+			r->evicted++;
+		else if (po->action == A_UNSCHED)
 			r->unschedulable++;
-			const kp_class *c = &s->classes[s->pods[i].cls];
-			if (!o->no_preemption && !c->preempt_never && pl.cfg.profiles[pl.prof_of_class[s->pods[i].cls]].post_filter[KP_P_DEFAULT_PREEMPTION])
-				could_preempt++;
-		}
 	}
-	if (could_preempt)
-		add_warning(r, "preemption: %ld unschedulable pod(s) were not tried for preemption: DefaultPreemption is "
-			       "not implemented yet (use --no-preemption to plan without it knowingly)", could_preempt);
 	if (s->warn_daemonset)
 		add_warning(r, "daemonset: %d DaemonSet(s) imported: their pods are not planned yet", s->warn_daemonset);
 	if (pvc)

@@ -39,6 +39,7 @@ typedef struct kp_explain {
 	int chosen;                  /* index into nodes, -1 none */
 	int scoring;                 /* 0: one feasible node or none, no scoring */
 	char message[4096];
+	char preemption[8192];       /* DefaultPreemption's candidates and choice, when it ran */
 } kp_explain;
 
 typedef struct kp_plan_opts {

@@ -565,8 +565,9 @@ int kp_config_parse(const char *text, size_t len, const char *source, kp_config 
 		return rc;
 	}
 	if (!doc || doc->type != KP_Y_MAP) {
-		kp_arena_release(&a);
-		return bad(&c, doc, "not a KubeSchedulerConfiguration (expected a mapping)");
+		rc = bad(&c, doc, "not a KubeSchedulerConfiguration (expected a mapping)");
+		kp_arena_release(&a);   /* doc lives in a: report first */
+		return rc;
 	}
 	const kp_ynode *kind = kp_ymap_get(doc, "kind"), *api = kp_ymap_get(doc, "apiVersion");
 	if (!kind || kind->type != KP_Y_SCALAR || strcmp(kind->u.str, "KubeSchedulerConfiguration")) {

@@ -899,7 +899,7 @@ static int load_pods(loader *L)
 	if (!s->pods)
 		return nomem(L);
 	if (prepare(L, "SELECT id, namespace, name, class_id, node_name, phase, created, start_time, terminating, "
-		       "owner_kind, owner_name FROM pod ORDER BY id", &st))
+		       "owner_kind, owner_name, nominated_node FROM pod ORDER BY id", &st))
 		return L->err->code;
 	int i = 0;
 	while (sqlite3_step(st) == SQLITE_ROW && i < n) {
@@ -915,6 +915,7 @@ static int load_pods(loader *L)
 		p->owner_name = intern(L, sqlite3_column_text(st, 10));
 		p->node = p->orig_node = -1;
 		p->bound_name = -1;
+		p->nominated = intern(L, sqlite3_column_text(st, 11));
 		if (p->ns < 0 || p->name < 0 || p->cls < 0) {
 			rc = p->cls < 0 ? kp_err_set(L->err, KP_IO, "pod %lld has no class", (long long)p->db_id) : nomem(L);
 			break;
@@ -1105,6 +1106,73 @@ static int load_selectors(loader *L)
 	return KP_OK;
 }
 
+/* ---- disruption budgets ---- */
+
+/* GetScaledValueFromIntOrPercent(value, total, roundUp=true) */
+static int64_t scaled(const char *v, int64_t total)
+{
+	size_t n = strlen(v);
+	int64_t x = 0;
+	if (n && v[n - 1] == '%') {
+		for (size_t i = 0; i + 1 < n; i++)
+			x = x * 10 + (v[i] - '0');
+		return (x * total + 99) / 100;
+	}
+	parse_i64(v, &x);
+	return x;
+}
+
+static int load_pdbs(loader *L)
+{
+	kp_snap *s = L->s;
+	sqlite3_stmt *st;
+	int rc = KP_OK;
+	if (prepare(L, "SELECT count(*) FROM pdb", &st))
+		return L->err->code;
+	int n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	s->pdbs = A(L, (size_t)n * sizeof *s->pdbs);
+	if (!s->pdbs)
+		return nomem(L);
+	if (prepare(L, "SELECT id, namespace, name, selector, has_status, disruptions_allowed, min_available, "
+		       "max_unavailable, disrupted_pods FROM pdb ORDER BY id", &st))
+		return L->err->code;
+	while (sqlite3_step(st) == SQLITE_ROW && !rc && s->npdbs < n) {
+		kp_pdb *d = &s->pdbs[s->npdbs];
+		d->db_id = sqlite3_column_int64(st, 0);
+		d->ns = intern(L, sqlite3_column_text(st, 1));
+		d->name = intern(L, sqlite3_column_text(st, 2));
+		rc = sel_from_json(L, col(st, 3), &d->sel);
+		if (!rc)
+			rc = strs_from_json(L, col(st, 8), &d->disrupted, &d->ndisrupted);
+		if (rc)
+			break;
+		if (sqlite3_column_int(st, 4)) {
+			d->from_status = 1;
+			d->allowed = sqlite3_column_int64(st, 5);
+		} else {
+			/* the disruption controller: healthy matching pods minus the desired healthy */
+			int64_t expected = 0, healthy = 0;
+			for (int i = 0; i < s->npods; i++) {
+				const kp_pod *p = &s->pods[i];
+				if (p->ignored || p->ns != d->ns || !d->sel.n || !kp_sel_match(&d->sel, &p->labels, &s->strs))
+					continue;
+				expected++;
+				healthy += p->orig_node >= 0 && !p->terminating;
+			}
+			int64_t desired = expected;
+			if (sqlite3_column_type(st, 6) != SQLITE_NULL)
+				desired = scaled(col(st, 6), expected);
+			else if (sqlite3_column_type(st, 7) != SQLITE_NULL)
+				desired = expected - scaled(col(st, 7), expected);
+			d->allowed = healthy - desired > 0 ? healthy - desired : 0;
+		}
+		s->npdbs++;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* ---- placing pods ---- */
 
 static int grow(void **v, uint32_t *cap, size_t elem)
@@ -1192,6 +1260,8 @@ int kp_snap_load(sqlite3 *db, kp_snap *s, kp_err *err)
 		rc = load_pods(&L);
 	if (!rc)
 		rc = load_selectors(&L);
+	if (!rc)
+		rc = load_pdbs(&L);
 	/* image spread: how many nodes list each image name */
 	if (!rc) {
 		s->image_nodes_len = s->strs.n;

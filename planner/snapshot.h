@@ -140,14 +140,29 @@ typedef struct kp_pod {
 	int64_t created;             /* INT64_MAX when unknown */
 	int64_t start_time;
 	uint8_t terminating, ignored;
+	uint8_t no_victim;           /* evicted too often in this run: never a victim again */
+	uint8_t evictions;
 	kp_labels labels;
 	kp_sid owner_kind, owner_name;
 	kp_sid bound_name;           /* spec.nodeName as given (also when the node is unknown) */
+	kp_sid nominated;            /* status.nominatedNodeName, -1 none */
 	int32_t owner_sel;           /* index into kp_snap.owner_sels of the controller's selector, -1 none */
 } kp_pod;
 
 /* A static failure reason: plugin name + message + status code. */
 typedef struct kp_reason { const char *plugin; char *msg; uint8_t unresolvable; } kp_reason;
+
+/* A PodDisruptionBudget: its selector and how many disruptions it allows now
+ * (status.disruptionsAllowed, or computed as the disruption controller would). */
+typedef struct kp_pdb {
+	int64_t db_id;
+	kp_sid ns, name;
+	kp_sel sel;
+	int64_t allowed;
+	uint8_t from_status;
+	uint32_t ndisrupted;
+	kp_sid *disrupted;           /* status.disruptedPods: already counted */
+} kp_pdb;
 
 /* Selectors that select pods for kube's default spreading (Service, RC, RS, STS). */
 typedef struct kp_owner_sel { kp_sid ns; kp_sel sel; } kp_owner_sel;
@@ -203,6 +218,9 @@ typedef struct kp_snap {
 	kp_labels *ns_labels;
 	/* well-known strings */
 	kp_sid s_hostname, s_zone, s_default_scheduler, s_tcp, s_any_ip;
+	/* disruption budgets */
+	int npdbs;
+	kp_pdb *pdbs;
 	/* incremental topology counters (counters.h), kept current by add/remove */
 	kp_counters counters;
 	/* warnings met while loading (unsupported features) */

@@ -397,14 +397,20 @@ CREATE TABLE pod_failure(
   PRIMARY KEY(run_id, pod_id, plugin, reason)
 ) WITHOUT ROWID;
 
+-- DefaultPreemption's evictions, in the order they happened.  A victim with
+-- a controller is re-created and planned again later in the run (placement
+-- says where it ended up: move, or evict when it found no home).
 CREATE TABLE eviction(
   run_id INTEGER NOT NULL REFERENCES run(id),
+  seq    INTEGER NOT NULL,                    -- eviction order within the run
   pod_id INTEGER NOT NULL,
-  node_id INTEGER NOT NULL,
+  node_id INTEGER NOT NULL,                   -- where it was evicted from
   preemptor_pod_id INTEGER NOT NULL,
-  pdb_violated INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY(run_id, pod_id)
+  pdb_violated INTEGER NOT NULL DEFAULT 0,    -- the eviction broke a PodDisruptionBudget
+  pdbs TEXT,                                  -- JSON array of the budgets it counted against
+  PRIMARY KEY(run_id, seq)
 ) WITHOUT ROWID;
+CREATE INDEX eviction_by_pod ON eviction(run_id, pod_id);
 
 -- Things the planner met and does not model (it warns, never ignores silently).
 CREATE TABLE run_warning(

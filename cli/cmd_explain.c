@@ -157,7 +157,8 @@ int cmd_explain(int argc, char **argv)
 	for (int i = 0; i < ex.nnodes; i++)
 		nfeas += ex.nodes[i].feasible;
 	const char *chosen = ex.chosen >= 0 ? ex.nodes[ex.chosen].node : NULL;
-	printf("attempts: %d; last attempt: %d of %d nodes passed every filter\n", ex.attempts, nfeas, ex.nnodes);
+	printf("attempts: %d; last attempt: %d of %d nodes passed every filter%s\n", ex.attempts, nfeas, ex.nnodes,
+	       ex.preemption[0] && chosen && nfeas == 1 ? " (the node preemption nominated)" : "");
 	if (chosen)
 		printf("decision: bind to %s\n", chosen);
 	else
@@ -215,6 +216,8 @@ int cmd_explain(int argc, char **argv)
 		else if (second)
 			printf("\nwhy %s: highest total %lld (next: %s with %lld)\n", w->node, (long long)w->total, second->node,
 			       (long long)second->total);
+	} else if (chosen && ex.preemption[0]) {
+		printf("\nwhy %s: preemption nominated it and it passed every filter there (no scoring)\n", chosen);
 	} else if (chosen) {
 		printf("\nwhy %s: the only node that passed every filter (no scoring)\n", chosen);
 	}

@@ -707,8 +707,16 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 		int n = po->nominated;
 		po->nominated = -1;
 		if (kp_cycle_filter_node(cy, n)) {
-			if (explaining)
+			if (explaining) {
 				explain_capture(pl, profile_idx, n, 0, NULL, NULL);
+				for (int k = 0; pl->ex->nodes && k < s->nnodes; k++)
+					if (k != n) {
+						pl->ex->nodes[k].feasible = 0;
+						pl->ex->nodes[k].plugin = "-";
+						snprintf(pl->ex->nodes[k].reason, sizeof pl->ex->nodes[k].reason,
+							 "not evaluated: the node preemption freed is tried first, alone");
+					}
+			}
 			po->feasible = 1;
 			po->has_score = 0;
 			return bind_pod(pl, pi, n);

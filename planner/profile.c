@@ -393,6 +393,13 @@ static int read_args(pctx *c, kp_profile *p, const kp_ynode *pc, const char *pat
 		if (!nm || nm->type != KP_Y_SCALAR)
 			return bad(c, e, "%s.name: required", ep);
 		const char *name = nm->u.str;
+		/* kube refuses a plugin configured twice; kplan's per-plugin lists
+		 * (ignoredResources, ...) are sized for one entry */
+		for (size_t j = 0; j < i; j++) {
+			const kp_ynode *prev = kp_ymap_get(pc->u.items[j], "name");
+			if (!strcmp(prev->u.str, name))
+				return bad(c, nm, "%s.name: duplicate pluginConfig entry for '%s'", ep, name);
+		}
 		char ap[400];
 		snprintf(ap, sizeof ap, "%s.args (%s)", ep, name);
 		if (a && a->type != KP_Y_MAP)

@@ -76,21 +76,22 @@ static const char *const sql[S_COUNT] = {
 	[S_POD_FIND] = "SELECT id, batch_id, source, line, workload_id FROM pod WHERE namespace = ?1 AND name = ?2",
 	[S_POD_INS] = "INSERT INTO pod(namespace, name, uid, class_id, node_name, phase, created, start_time, "
 		      "terminating, nominated_node, owner_kind, owner_name, owner_uid, workload_id, source, line, "
-		      "batch_id) VALUES(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+		      "batch_id, daemon_node) VALUES(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+		      "?18, ?19)",
 	[S_POD_UPD] = "UPDATE pod SET namespace = ?2, name = ?3, uid = ?4, class_id = ?5, node_name = ?6, "
 		      "phase = ?7, created = ?8, start_time = ?9, terminating = ?10, nominated_node = ?11, "
 		      "owner_kind = ?12, owner_name = ?13, owner_uid = ?14, workload_id = ?15, source = ?16, "
-		      "line = ?17, batch_id = ?18 WHERE id = ?1",
+		      "line = ?17, batch_id = ?18, daemon_node = ?19 WHERE id = ?1",
 	[S_POD_DEL_LABEL] = "DELETE FROM pod_label WHERE pod_id = ?1",
 	[S_POD_LABEL] = "INSERT OR REPLACE INTO pod_label(pod_id, key, value) VALUES(?1, ?2, ?3)",
 	[S_WL_FIND] = "SELECT id, batch_id, source, line FROM workload WHERE kind = ?1 AND namespace = ?2 AND name = ?3",
 	[S_WL_INS] = "INSERT INTO workload(kind, namespace, name, uid, api_version, replicas, selector, owner_kind, "
-		     "owner_name, template_hash, class_id, labels, created, source, line, batch_id) "
-		     "VALUES(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+		     "owner_name, template_hash, class_id, labels, created, source, line, batch_id, pod_class_id) "
+		     "VALUES(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
 	[S_WL_UPD] = "UPDATE workload SET kind = ?2, namespace = ?3, name = ?4, uid = ?5, api_version = ?6, "
 		     "replicas = ?7, selector = ?8, owner_kind = ?9, owner_name = ?10, template_hash = ?11, "
-		     "class_id = ?12, labels = ?13, created = ?14, source = ?15, line = ?16, batch_id = ?17 "
-		     "WHERE id = ?1",
+		     "class_id = ?12, labels = ?13, created = ?14, source = ?15, line = ?16, batch_id = ?17, "
+		     "pod_class_id = ?18 WHERE id = ?1",
 	[S_PC_FIND] = "SELECT id, batch_id, source, line FROM priority_class WHERE name = ?1",
 	[S_PC_UPSERT] = "INSERT INTO priority_class(name, value, global_default, preemption_policy, description, "
 			"source, line, batch_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT(name) DO UPDATE "
@@ -791,7 +792,7 @@ int kp_import_node(kp_import *imp, const char *file, const kp_node_in *n, kp_err
 
 /* write (insert or update by id) a pod row and its labels */
 static int write_pod(kp_import *imp, int64_t existing, const kp_pod_in *p, int64_t class_id, int64_t workload_id,
-		     const char *file, int64_t *id_out, kp_err *err)
+		     const char *daemon_node, const char *file, int64_t *id_out, kp_err *err)
 {
 	sqlite3_stmt *s = S(imp, existing ? S_POD_UPD : S_POD_INS);
 	if (existing)
@@ -814,6 +815,7 @@ static int write_pod(kp_import *imp, int64_t existing, const kp_pod_in *p, int64
 	bind_text(s, 16, file);
 	sqlite3_bind_int(s, 17, (int)p->pos.line);
 	sqlite3_bind_int64(s, 18, imp->batch_id);
+	bind_text(s, 19, daemon_node);
 	if (exec(imp, s, err, "storing a pod"))
 		return err->code;
 	int64_t id = existing ? existing : sqlite3_last_insert_rowid(imp->db);
@@ -851,7 +853,7 @@ int kp_import_pod(kp_import *imp, const char *file, const kp_pod_in *p, kp_err *
 	int64_t class_id, id;
 	if (store_class(imp, p, &class_id, err) != KP_OK)
 		return err->code;
-	if (write_pod(imp, have ? f.id : 0, p, class_id, 0, file, &id, err) != KP_OK)
+	if (write_pod(imp, have ? f.id : 0, p, class_id, 0, NULL, file, &id, err) != KP_OK)
 		return err->code;
 	imp->stats.pods++;
 	kp_arena_reset(&imp->scratch);
@@ -889,9 +891,36 @@ int kp_import_workload(kp_import *imp, const char *file, const kp_workload_in *w
 		return have;
 	if (have && f.batch_id == imp->batch_id)
 		return duplicate(imp, &f, file, w->pos, err);
-	int64_t class_id;
+	int64_t class_id, pod_class_id;
 	if (store_class(imp, &w->tmpl, &class_id, err) != KP_OK)
 		return err->code;
+	pod_class_id = class_id;
+	kp_pod_in tmpl = w->tmpl;
+	if (!strcmp(w->kind, "DaemonSet")) {
+		/* the tolerations the DaemonSet controller adds to its pods
+		 * (AddOrUpdateDaemonPodTolerations) */
+		static const struct { const char *key, *effect; } extra[] = {
+			{ "node.kubernetes.io/not-ready", "NoExecute" }, { "node.kubernetes.io/unreachable", "NoExecute" },
+			{ "node.kubernetes.io/disk-pressure", "NoSchedule" }, { "node.kubernetes.io/memory-pressure", "NoSchedule" },
+			{ "node.kubernetes.io/pid-pressure", "NoSchedule" }, { "node.kubernetes.io/unschedulable", "NoSchedule" },
+			{ "node.kubernetes.io/network-unavailable", "NoSchedule" },
+		};
+		size_t nextra = tmpl.host_network ? 7 : 6;
+		kp_toleration *t = kp_arena_alloc(&imp->scratch, (tmpl.ntolerations + nextra) * sizeof *t);
+		if (!t)
+			return kp_err_set(err, KP_NOMEM, "out of memory");
+		if (tmpl.ntolerations)
+			memcpy(t, tmpl.tolerations, tmpl.ntolerations * sizeof *t);
+		for (size_t i = 0; i < nextra; i++)
+			t[tmpl.ntolerations + i] = (kp_toleration){ extra[i].key, "Exists", NULL, extra[i].effect, INT64_MIN };
+		tmpl.tolerations = t;
+		tmpl.ntolerations += nextra;
+		if (store_class(imp, &tmpl, &pod_class_id, err) != KP_OK)
+			return err->code;
+		/* the template hash below covers the template as written */
+		if (store_class(imp, &w->tmpl, &class_id, err) != KP_OK)
+			return err->code;
+	}
 	char spec_copy_hash[11];
 	kp_sb_reset(&imp->json);
 	json_kvs(&imp->json, &w->tmpl.labels);
@@ -917,6 +946,7 @@ int kp_import_workload(kp_import *imp, const char *file, const kp_workload_in *w
 	bind_text(s, 15, file);
 	sqlite3_bind_int(s, 16, (int)w->pos.line);
 	sqlite3_bind_int64(s, 17, imp->batch_id);
+	sqlite3_bind_int64(s, 18, pod_class_id);
 	if (exec(imp, s, err, "storing a workload"))
 		return err->code;
 	imp->stats.workloads++;
@@ -1209,15 +1239,112 @@ static int add_label(kp_import *imp, kp_kvs *kv, const char *key, const char *va
 	return KP_OK;
 }
 
+static void free_targets(char **t, int n)
+{
+	for (int i = 0; i < n; i++)
+		kp_free(t[i]);
+	kp_free(t);
+}
+
+extern const char kp_sql_filter_node_affinity[], kp_sql_filter_taint_toleration[];
+
+/* The nodes a DaemonSet still needs a pod on (nodeShouldRunDaemonPod): the
+ * template (with the controller's tolerations) passes node affinity and has
+ * no untolerated NoSchedule/NoExecute taint there — the same SQL as the
+ * planner's static filters — and no live pod of the DaemonSet runs there. */
+static int daemon_targets(kp_import *imp, const wl_row *w, char ***out, int *n, kp_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	reset_all(imp);
+	if (sqlite3_exec(imp->db, "CREATE TEMP TABLE IF NOT EXISTS kp_classes(class_id INTEGER PRIMARY KEY);"
+				  "DELETE FROM temp.kp_classes;"
+				  "CREATE TEMP TABLE IF NOT EXISTS kp_ds_fail(node_id INTEGER PRIMARY KEY);"
+				  "DELETE FROM temp.kp_ds_fail;", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(imp, err, "expanding a DaemonSet");
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(imp->db, "INSERT INTO temp.kp_classes(class_id) VALUES(?1)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(imp, err, "expanding a DaemonSet");
+	sqlite3_bind_int64(st, 1, w->class_id);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(imp, err, "expanding a DaemonSet");
+	const char *const queries[] = { kp_sql_filter_node_affinity, kp_sql_filter_taint_toleration };
+	for (int q = 0; q < 2; q++) {
+		sqlite3_stmt *ins;
+		if (sqlite3_prepare_v2(imp->db, queries[q], -1, &st, NULL) != SQLITE_OK)
+			return db_fail(imp, err, "expanding a DaemonSet");
+		if (sqlite3_prepare_v2(imp->db, "INSERT OR IGNORE INTO temp.kp_ds_fail(node_id) VALUES(?1)", -1, &ins,
+				       NULL) != SQLITE_OK) {
+			sqlite3_finalize(st);
+			return db_fail(imp, err, "expanding a DaemonSet");
+		}
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			sqlite3_reset(ins);
+			sqlite3_bind_int64(ins, 1, sqlite3_column_int64(st, 1));
+			if (sqlite3_step(ins) != SQLITE_DONE)
+				break;
+		}
+		sqlite3_finalize(ins);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return db_fail(imp, err, "expanding a DaemonSet");
+	}
+	if (sqlite3_prepare_v2(imp->db,
+			       "SELECT n.name FROM node n WHERE n.id NOT IN (SELECT node_id FROM temp.kp_ds_fail) AND NOT EXISTS "
+			       "(SELECT 1 FROM pod p WHERE p.namespace = ?1 AND p.owner_kind = 'DaemonSet' AND p.owner_name = ?2 "
+			       "AND p.workload_id IS NULL AND p.node_name = n.name AND p.phase NOT IN ('Succeeded','Failed')) "
+			       "ORDER BY n.name", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(imp, err, "expanding a DaemonSet");
+	sqlite3_bind_text(st, 1, w->ns, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, w->name, -1, SQLITE_STATIC);
+	int cap = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			char **v = kp_realloc(*out, (size_t)cap * sizeof *v);
+			if (!v) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			*out = v;
+		}
+		if (!((*out)[*n] = kp_strdup((const char *)sqlite3_column_text(st, 0)))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free_targets(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return rc == SQLITE_NOMEM ? kp_err_set(err, KP_NOMEM, "out of memory") : db_fail(imp, err, "expanding a DaemonSet");
+	}
+	return KP_OK;
+}
+
 /* Bring the generated pods of one workload in line with its desired count. */
 static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 {
 	int ok = 1;
 	int is_deploy = !strcmp(w->kind, "Deployment"), is_sts = !strcmp(w->kind, "StatefulSet");
+	int is_ds = !strcmp(w->kind, "DaemonSet");
+	char **targets = NULL;       /* DaemonSet: the nodes that need a pod */
+	int ntargets = 0;
+	if (is_ds) {
+		int rc = daemon_targets(imp, w, &targets, &ntargets, err);
+		if (rc)
+			return rc;
+	}
 	/* live pods the workload owns (directly, or through its ReplicaSets for a
 	 * Deployment: RS objects it owns, or RS named NAME-HASH as the controller names them) */
 	int64_t live;
-	if (is_deploy)
+	if (is_ds)
+		live = 0;
+	else if (is_deploy)
 		live = count_rows(imp->db,
 				  "SELECT count(*) FROM pod p WHERE p.namespace = ?1 AND p.workload_id IS NULL "
 				  "AND p.phase NOT IN ('Succeeded','Failed') AND p.owner_kind = 'ReplicaSet' AND "
@@ -1230,16 +1357,20 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 				  "SELECT count(*) FROM pod WHERE namespace = ?1 AND owner_kind = ?3 AND owner_name = ?2 "
 				  "AND workload_id IS NULL AND phase NOT IN ('Succeeded','Failed')",
 				  w->ns, w->name, w->kind, 0, &ok);
-	if (!ok)
+	if (!ok) {
+		free_targets(targets, ntargets);
 		return db_fail(imp, err, "counting the pods of a workload");
-	int64_t want = w->replicas - live;
+	}
+	int64_t want = is_ds ? ntargets : w->replicas - live;
 	if (want < 0)
 		want = 0;
 
 	/* names of the generated pods, in index order */
 	kp_kvs base;
-	if (labels_from_json(imp, w->labels, &base, err) != KP_OK)
+	if (labels_from_json(imp, w->labels, &base, err) != KP_OK) {
+		free_targets(targets, ntargets);
 		return err->code;
+	}
 	char owner_name[600];
 	const char *owner_kind = w->kind;
 	snprintf(owner_name, sizeof owner_name, "%s", w->name);
@@ -1253,18 +1384,30 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 	if (sqlite3_prepare_v2(imp->db, "CREATE TEMP TABLE IF NOT EXISTS kp_keep(id INTEGER PRIMARY KEY)", -1, &keep,
 			       NULL) != SQLITE_OK || sqlite3_step(keep) != SQLITE_DONE) {
 		sqlite3_finalize(keep);
+		free_targets(targets, ntargets);
 		return db_fail(imp, err, "expanding workloads");
 	}
 	sqlite3_finalize(keep);
 	sqlite3_stmt *keep_ins;
 	if (sqlite3_exec(imp->db, "DELETE FROM temp.kp_keep", NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(imp->db, "INSERT OR IGNORE INTO temp.kp_keep(id) VALUES(?1)", -1, &keep_ins, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v2(imp->db, "INSERT OR IGNORE INTO temp.kp_keep(id) VALUES(?1)", -1, &keep_ins, NULL) != SQLITE_OK) {
+		free_targets(targets, ntargets);
 		return db_fail(imp, err, "expanding workloads");
+	}
 
 	int64_t made = 0;
 	for (int64_t i = 0; made < want && i < want + 1000; i++) {
 		char name[700], suffix[6];
-		if (is_sts) {
+		const char *daemon_node = NULL;
+		if (is_ds) {
+			if (i >= ntargets)
+				break;
+			daemon_node = targets[i];
+			char key[700];
+			snprintf(key, sizeof key, "%s/%s", owner_name, daemon_node);
+			pod_suffix(w->ns, key, 0, suffix);
+			snprintf(name, sizeof name, "%s-%s", owner_name, suffix);
+		} else if (is_sts) {
 			snprintf(name, sizeof name, "%s-%lld", w->name, (long long)i);
 		} else {
 			pod_suffix(w->ns, owner_name, i, suffix);
@@ -1277,6 +1420,7 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 		int have = find_row(imp, s, &f, err);
 		if (have < 0) {
 			sqlite3_finalize(keep_ins);
+			free_targets(targets, ntargets);
 			return have;
 		}
 		if (have && f.workload_id != w->id)
@@ -1304,23 +1448,31 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 			lrc |= add_label(imp, &p.labels, "apps.kubernetes.io/pod-index", idx);
 			lrc |= add_label(imp, &p.labels, "controller-revision-hash", rev);
 		}
+		if (is_ds) {
+			char rev[700];
+			snprintf(rev, sizeof rev, "%s", w->hash);
+			lrc |= add_label(imp, &p.labels, "controller-revision-hash", rev);
+		}
 		if (!strcmp(w->kind, "Job")) {
 			lrc |= add_label(imp, &p.labels, "batch.kubernetes.io/job-name", w->name);
 			lrc |= add_label(imp, &p.labels, "job-name", w->name);
 		}
 		if (lrc) {
 			sqlite3_finalize(keep_ins);
+			free_targets(targets, ntargets);
 			return kp_err_set(err, KP_NOMEM, "out of memory");
 		}
 		int64_t id;
-		if (write_pod(imp, have ? f.id : 0, &p, w->class_id, w->id, w->source, &id, err) != KP_OK) {
+		if (write_pod(imp, have ? f.id : 0, &p, w->class_id, w->id, daemon_node, w->source, &id, err) != KP_OK) {
 			sqlite3_finalize(keep_ins);
+			free_targets(targets, ntargets);
 			return err->code;
 		}
 		sqlite3_reset(keep_ins);
 		sqlite3_bind_int64(keep_ins, 1, id);
 		if (sqlite3_step(keep_ins) != SQLITE_DONE) {
 			sqlite3_finalize(keep_ins);
+			free_targets(targets, ntargets);
 			return db_fail(imp, err, "expanding workloads");
 		}
 		/* two indexes drew the same random-looking suffix: like the controller,
@@ -1332,6 +1484,7 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 			imp->stats.generated_pods++;
 	}
 	sqlite3_finalize(keep_ins);
+	free_targets(targets, ntargets);
 	sqlite3_stmt *del;
 	if (sqlite3_prepare_v2(imp->db,
 			       "DELETE FROM pod_label WHERE pod_id IN (SELECT id FROM pod WHERE workload_id = ?1 "
@@ -1362,8 +1515,8 @@ static int expand_workloads(kp_import *imp, kp_err *err)
 	 * business; DaemonSet pods are made by `plan`. */
 	sqlite3_stmt *s;
 	const char *q =
-		"SELECT w.id, w.kind, w.namespace, w.name, w.replicas, w.template_hash, w.class_id, w.labels, "
-		"w.created, w.source, w.line, w.uid FROM workload w WHERE w.kind <> 'DaemonSet' AND NOT "
+		"SELECT w.id, w.kind, w.namespace, w.name, w.replicas, w.template_hash, COALESCE(w.pod_class_id, w.class_id), w.labels, "
+		"w.created, w.source, w.line, w.uid FROM workload w WHERE NOT "
 		"(w.kind = 'ReplicaSet' AND w.owner_kind = 'Deployment' AND EXISTS (SELECT 1 FROM workload d "
 		"WHERE d.kind = 'Deployment' AND d.namespace = w.namespace AND d.name = w.owner_name)) ORDER BY w.id";
 	if (sqlite3_prepare_v2(imp->db, q, -1, &s, NULL) != SQLITE_OK)
@@ -1744,7 +1897,8 @@ int kp_import_finish(kp_import *imp, kp_err *err)
 	reset_all(imp);
 	if (sqlite3_exec(imp->db,
 			 "CREATE TEMP TABLE kp_dead AS SELECT id FROM pod_class WHERE id NOT IN (SELECT class_id FROM pod) "
-			 "AND id NOT IN (SELECT class_id FROM workload WHERE class_id IS NOT NULL);"
+			 "AND id NOT IN (SELECT class_id FROM workload WHERE class_id IS NOT NULL) "
+			 "AND id NOT IN (SELECT pod_class_id FROM workload WHERE pod_class_id IS NOT NULL);"
 			 "DELETE FROM class_request WHERE class_id IN (SELECT id FROM temp.kp_dead);"
 			 "DELETE FROM class_container WHERE class_id IN (SELECT id FROM temp.kp_dead);"
 			 "DELETE FROM class_node_selector WHERE class_id IN (SELECT id FROM temp.kp_dead);"

@@ -267,6 +267,8 @@ static int queue_less(const void *a, const void *b)
 {
 	const kp_snap *s = &sort_pl->s;
 	const kp_pod *x = &s->pods[*(const int32_t *)a], *y = &s->pods[*(const int32_t *)b];
+	if ((x->daemon_node >= 0) != (y->daemon_node >= 0))
+		return x->daemon_node >= 0 ? -1 : 1;
 	int64_t px = s->classes[x->cls].priority, py = s->classes[y->cls].priority;
 	if (px != py)
 		return px > py ? -1 : 1;
@@ -279,6 +281,9 @@ static int heap_less(const planner *pl, int32_t a, int32_t b)
 {
 	const kp_snap *s = &pl->s;
 	const kp_pod *x = &s->pods[a], *y = &s->pods[b];
+	/* DaemonSet pods first: the controller creates them as nodes appear */
+	if ((x->daemon_node >= 0) != (y->daemon_node >= 0))
+		return x->daemon_node >= 0;
 	int64_t px = s->classes[x->cls].priority, py = s->classes[y->cls].priority;
 	if (px != py)
 		return px > py;
@@ -701,6 +706,13 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 		return prefilter_failed(pl, po, profile_idx, explaining);
 	if (prc < 0)
 		return prc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, prc, "pre-filter failed");
+	/* a DaemonSet pod carries required node affinity to its node (the
+	 * controller sets matchFields metadata.name): only that node is filtered */
+	if (p->daemon_node >= 0) {
+		for (int n = 0; n < s->nnodes; n++)
+			cy->allowed[n] = (uint8_t)(n == p->daemon_node && (!cy->restrict_nodes || cy->allowed[n]));
+		cy->restrict_nodes = 1;
+	}
 	/* a node preemption freed for this pod is evaluated first, alone; if it
 	 * passes it is used without scoring (semantics §9, §11.7) */
 	if (po->nominated >= 0) {
@@ -1241,8 +1253,11 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		if (p->ignored == KP_POD_UNKNOWN_NODE) {
 			po->action = A_DONE;
 			char msg[600];
-			snprintf(msg, sizeof msg, "bound to node '%s', which was not imported: takes no room",
-				 kp_str(&s->strs, p->bound_name));
+			if (p->daemon_node < 0 && p->bound_name < 0)
+				snprintf(msg, sizeof msg, "a DaemonSet pod for a node that is gone: not planned");
+			else
+				snprintf(msg, sizeof msg, "bound to node '%s', which was not imported: takes no room",
+					 kp_str(&s->strs, p->bound_name));
 			po->message = kp_strdup(msg);
 			continue;
 		}
@@ -1388,8 +1403,6 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		else if (po->action == A_UNSCHED)
 			r->unschedulable++;
 	}
-	if (s->warn_daemonset)
-		add_warning(r, "daemonset: %d DaemonSet(s) imported: their pods are not planned yet", s->warn_daemonset);
 	if (pvc)
 		add_warning(r, "volumes: %ld pending pod(s) use PersistentVolumeClaims: volume binding and limits are not "
 			       "modelled, they were placed as if they had no volumes", pvc);

@@ -899,7 +899,7 @@ static int load_pods(loader *L)
 	if (!s->pods)
 		return nomem(L);
 	if (prepare(L, "SELECT id, namespace, name, class_id, node_name, phase, created, start_time, terminating, "
-		       "owner_kind, owner_name, nominated_node FROM pod ORDER BY id", &st))
+		       "owner_kind, owner_name, nominated_node, daemon_node FROM pod ORDER BY id", &st))
 		return L->err->code;
 	int i = 0;
 	while (sqlite3_step(st) == SQLITE_ROW && i < n) {
@@ -916,6 +916,13 @@ static int load_pods(loader *L)
 		p->node = p->orig_node = -1;
 		p->bound_name = -1;
 		p->nominated = intern(L, sqlite3_column_text(st, 11));
+		p->daemon_node = -1;
+		if (sqlite3_column_type(st, 12) != SQLITE_NULL) {
+			kp_sid dn = kp_strtab_find(&s->strs, col(st, 12));
+			p->daemon_node = dn >= 0 && dn < L->node_of_sid_len ? L->node_of_sid[dn] : -1;
+			if (p->daemon_node < 0)
+				p->ignored = KP_POD_UNKNOWN_NODE;   /* its node is gone: nothing to plan */
+		}
 		if (p->ns < 0 || p->name < 0 || p->cls < 0) {
 			rc = p->cls < 0 ? kp_err_set(L->err, KP_IO, "pod %lld has no class", (long long)p->db_id) : nomem(L);
 			break;

@@ -146,6 +146,7 @@ typedef struct kp_pod {
 	kp_sid owner_kind, owner_name;
 	kp_sid bound_name;           /* spec.nodeName as given (also when the node is unknown) */
 	kp_sid nominated;            /* status.nominatedNodeName, -1 none */
+	int32_t daemon_node;         /* DaemonSet pod: the node it was made for (node index), -1 */
 	int32_t owner_sel;           /* index into kp_snap.owner_sels of the controller's selector, -1 none */
 } kp_pod;
 

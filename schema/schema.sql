@@ -204,6 +204,7 @@ CREATE TABLE pod(
   owner_name     TEXT,
   owner_uid      TEXT,
   workload_id    INTEGER REFERENCES workload(id), -- set when generated from a workload template
+  daemon_node    TEXT,                        -- DaemonSet pods: the one node the controller made it for
   source         TEXT, line INTEGER,
   batch_id       INTEGER NOT NULL REFERENCES import_batch(id),
   UNIQUE(namespace, name)
@@ -274,7 +275,8 @@ CREATE TABLE workload(
   selector     TEXT,                          -- label selector JSON
   owner_kind   TEXT, owner_name TEXT,         -- e.g. a ReplicaSet's Deployment
   template_hash TEXT,                         -- pod-template-hash of generated pods
-  class_id     INTEGER REFERENCES pod_class(id),
+  class_id     INTEGER REFERENCES pod_class(id),      -- the pod template as written
+  pod_class_id INTEGER REFERENCES pod_class(id),      -- the pods it creates (DaemonSet: + the controller's tolerations)
   labels       TEXT NOT NULL DEFAULT '{}',    -- JSON object: the template's labels
   created      INTEGER,
   source TEXT, line INTEGER,

@@ -202,8 +202,10 @@ is "$(q "$db" "SELECT kind || '/' || namespace || '/' || name || '/' || COALESCE
 is "$(wreq "$db" fluentd-gcp-v3.2.0 cpu)/$(wreq "$db" fluentd-gcp-v3.2.0 memory)" 100/209715200 "daemonset: template requests 100m/200Mi"
 is "$(q "$db" "SELECT c.nonzero_cpu || '/' || c.nonzero_memory || '/' || c.host_network || '/' || c.priority_class FROM workload w JOIN pod_class c ON c.id = w.class_id")" \
 	200/419430400/1/system-node-critical "daemonset: second container resources {} counts 100m/200Mi non-zero"
-is "$(q "$db" "SELECT group_concat('[' || key || ' ' || operator || ' ' || effect || ']', '') FROM (SELECT * FROM class_toleration ORDER BY seq)")" \
-	"[ Exists NoExecute][ Exists NoSchedule]" "daemonset: operator Exists without key"
+is "$(q "$db" "SELECT group_concat('[' || key || ' ' || operator || ' ' || effect || ']', '') FROM (SELECT * FROM class_toleration WHERE class_id = (SELECT class_id FROM workload) ORDER BY seq)")" \
+	"[ Exists NoExecute][ Exists NoSchedule]" "daemonset: operator Exists without key (the template as written)"
+is "$(q "$db" "SELECT count(*) FROM class_toleration WHERE class_id = (SELECT pod_class_id FROM workload) AND key LIKE 'node.kubernetes.io/%'")" \
+	7 "daemonset: its pods get the controller's 7 tolerations (hostNetwork adds network-unavailable)"
 
 # k9s_pdb_policy_v1beta1_status.json
 db=${DB[k9s_pdb_policy_v1beta1_status.json]}
@@ -355,10 +357,16 @@ run "$KPLAN" import --skip-invalid "$db" "${ALL[@]}"
 is "$rc" 0 "all 28 files, --skip-invalid: exit 0"
 is "$(printf '%s\n' "$err" | grep -c 'duplicate object in one import')" 3 "all 28 files: 3 duplicates reported (t1, t2, the DaemonSet)"
 # totals = per-file counts above, each duplicate once:
-# nodes 1+5+1+1+1; pods 1+1+2+1+1+1; generated 3+1+4+1+2; workloads 8; pcs 2; pdbs 2; services 2; configs 1+1+1+1+4+1
-is "$(counts "$db")" 9/7/11/8/2/2/2/9 "all 28 files: totals"
+# nodes 1+5+1+1+1; pods 1+1+2+1+1+1; generated 3+1+4+1+2 from the replicated workloads
+# + 7 DaemonSet pods (the nvidia plugin on every node but n2 and virtual-gpu-node, whose
+# taints it does not tolerate; the fluentd DaemonSet's nodeSelector matches no node);
+# workloads 8; pcs 2; pdbs 2; services 2; configs 1+1+1+1+4+1
+is "$(counts "$db")" 9/7/18/8/2/2/2/9 "all 28 files: totals"
+is "$(q "$db" "SELECT group_concat(daemon_node, ' ') FROM (SELECT daemon_node FROM pod WHERE owner_kind = 'DaemonSet' ORDER BY 1)")" \
+	"kwok-node-0 minikube n1 n3 n4 n5 worker-0.imeixner20210707.lab.upshift.rdu2.redhat.com" \
+	"all 28 files: one nvidia plugin pod per node whose taints it tolerates"
 is "$(q "$db" "SELECT json_extract(counts, '$.files') || '/' || json_extract(counts, '$.invalid') FROM import_batch")" 28/3 "all 28 files: batch counts"
-like "$out" "9 nodes, 7 pods, 8 workloads, 11 pending pods generated from workloads" "all 28 files: summary line"
+like "$out" "9 nodes, 7 pods, 8 workloads, 18 pending pods generated from workloads" "all 28 files: summary line"
 is "$(q "$db" "SELECT api_version FROM workload WHERE name = 'nvidia-device-plugin-daemonset'")" apps/v1 \
 	"all 28 files: the first DaemonSet (sorted order) is kept"
 
@@ -370,9 +378,9 @@ for p in "${ALL[@]}"; do
 done
 run "$KPLAN" import "$db" "${DEDUP[@]}"
 is "$rc" 0 "26 files without the second copies: exit 0"
-is "$(counts "$db")" 9/7/11/8/2/2/2/9 "26 files: same totals"
+is "$(counts "$db")" 9/7/18/8/2/2/2/9 "26 files: same totals"
 is "$(q "$db" "SELECT count(*) FROM pod p JOIN pod_request r ON r.pod_id = p.id WHERE p.name = 'sleep' AND
 	((r.resource = 'cpu' AND r.value = 333) OR (r.resource = 'memory' AND r.value = 349175808))")" 2 "26 files: the sidecar pod keeps 333m/333Mi"
-is "$(q "$db" "SELECT count(*) FROM pod WHERE workload_id IS NOT NULL AND batch_id = 1")" 11 "26 files: generated pods belong to the batch"
+is "$(q "$db" "SELECT count(*) FROM pod WHERE workload_id IS NOT NULL AND batch_id = 1")" 18 "26 files: generated pods belong to the batch"
 
 done_testing

@@ -227,7 +227,7 @@ is "$(wpods legacy)/$(q "$db" "SELECT group_concat(DISTINCT owner_kind) FROM pod
 is "$(q "$db" "SELECT $(J selector) FROM workload WHERE name = 'legacy'")" "[[app In [legacy]]]" "ReplicationController map selector"
 is "$(wpods lone)/$(q "$db" "SELECT group_concat(DISTINCT owner_kind || '/' || owner_name) FROM pod WHERE name LIKE 'lone-%'")" 2/ReplicaSet/lone \
 	"standalone ReplicaSet: 2 pods owned by it"
-is "$(wpods agent)/$(q "$db" "SELECT COALESCE(replicas, 'NULL') FROM workload WHERE name = 'agent'")" 0/NULL "DaemonSet: no pods at import, replicas NULL"
+is "$(wpods agent)/$(q "$db" "SELECT COALESCE(replicas, 'NULL') FROM workload WHERE name = 'agent'")" 0/NULL "DaemonSet without nodes in the database: no pods yet, replicas NULL"
 is "$(q "$db" "SELECT count(DISTINCT class_id) FROM pod WHERE name LIKE 'web-%'")" 1 "the 3 Deployment replicas share one class"
 
 # the same file again in a second run: same counts, same pod ids

@@ -633,6 +633,24 @@ static void explain_preemption(planner *pl, const kp_preempt_result *r)
 			}
 			kp_sb_addc(&sb, '\n');
 		}
+		/* why the chosen one: the first criterion on which it beats each other candidate */
+		const kp_candidate *w = &r->cands[r->chosen];
+		for (int i = 0; i < r->ncands; i++) {
+			const kp_candidate *c = &r->cands[i];
+			if (i == r->chosen)
+				continue;
+			const char *why = c->npdb_violations != w->npdb_violations ? "fewer PDB violations"
+					  : c->highest != w->highest ? "a lower highest-victim priority"
+					  : c->sum != w->sum ? "a smaller sum of victim priorities"
+					  : c->nvictims != w->nvictims ? "fewer victims"
+					  : c->earliest != w->earliest ? "its highest-priority victims started later"
+					  : "a full tie, broken by the seeded hash";
+			kp_sb_printf(&sb, "  %s beats %s: %s\n", kp_str(&s->strs, s->node_name[w->node]),
+				     kp_str(&s->strs, s->node_name[c->node]), why);
+		}
+		if (r->ncands == 1)
+			kp_sb_printf(&sb, "  %s is the only node where evicting lower-priority pods makes room\n",
+				     kp_str(&s->strs, s->node_name[w->node]));
 	}
 	if (kp_sb_ok(&sb))
 		snprintf(pl->ex->preemption, sizeof pl->ex->preemption, "%s", kp_sb_str(&sb));
@@ -1403,6 +1421,12 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		else if (po->action == A_UNSCHED)
 			r->unschedulable++;
 	}
+	long broken = 0;
+	for (int i = 0; i < pl.nev; i++)
+		broken += pl.ev[i].violated;
+	if (broken)
+		add_warning(r, "pdb: %ld eviction(s) break a PodDisruptionBudget, as kube-scheduler does when no candidate "
+			       "node avoids it (eviction.pdb_violated)", broken);
 	if (pvc)
 		add_warning(r, "volumes: %ld pending pod(s) use PersistentVolumeClaims: volume binding and limits are not "
 			       "modelled, they were placed as if they had no volumes", pvc);

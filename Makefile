@@ -108,6 +108,11 @@ demo: all
 	$(BUILD)/kplan plan $(BUILD)/demo.db
 	$(BUILD)/kplan query $(BUILD)/demo.db \
 	  "SELECT namespace, pod, action, node FROM plan WHERE action = 'bind' ORDER BY node, namespace, pod"
+	$(BUILD)/kplan query $(BUILD)/demo.db \
+	  "SELECT e.seq, v.namespace || '/' || v.name AS evicted, n.name AS node, p.namespace || '/' || p.name AS preemptor, \
+	          e.pdb_violated, pl.action AS then, pl.node AS now_on \
+	   FROM eviction e JOIN pod v ON v.id = e.pod_id JOIN pod p ON p.id = e.preemptor_pod_id JOIN node n ON n.id = e.node_id \
+	   JOIN plan pl ON pl.namespace = v.namespace AND pl.pod = v.name WHERE e.run_id = (SELECT max(id) FROM run)"
 	$(BUILD)/kplan query $(BUILD)/demo.db "SELECT namespace, pod, reason FROM unschedulable"
 	$(BUILD)/kplan query $(BUILD)/demo.db \
 	  "SELECT node, requested_before AS cpu_before_m, requested_after AS cpu_after_m, allocatable AS cpu_m, percent \

@@ -110,7 +110,7 @@ demo: all
 	  "SELECT namespace, pod, action, node FROM plan WHERE action = 'bind' ORDER BY node, namespace, pod"
 	$(BUILD)/kplan query $(BUILD)/demo.db \
 	  "SELECT e.seq, v.namespace || '/' || v.name AS evicted, n.name AS node, p.namespace || '/' || p.name AS preemptor, \
-	          e.pdb_violated, pl.action AS then, pl.node AS now_on \
+	          e.pdb_violated, pl.action AS outcome, pl.node AS now_on \
 	   FROM eviction e JOIN pod v ON v.id = e.pod_id JOIN pod p ON p.id = e.preemptor_pod_id JOIN node n ON n.id = e.node_id \
 	   JOIN plan pl ON pl.namespace = v.namespace AND pl.pod = v.name WHERE e.run_id = (SELECT max(id) FROM run)"
 	$(BUILD)/kplan query $(BUILD)/demo.db "SELECT namespace, pod, reason FROM unschedulable"

@@ -496,6 +496,8 @@ static int add_affinity_pod(planner *pl, int32_t pi)
 	return KP_OK;
 }
 
+static void explain_preemption(planner *pl, const kp_preempt_result *r);
+
 /* A PreFilter plugin rejected the pod for every node: "0/N nodes are available: MSG." */
 static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int explaining)
 {
@@ -520,6 +522,31 @@ static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int expla
 		explain_capture(pl, profile_idx, -1, 0, NULL, NULL);
 		snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);
 	}
+	/* PostFilter runs after a PreFilter rejection too (findNodesThatFitPod
+	 * returns a FitError); every node is unresolvable, so it cannot help */
+	const kp_profile *pf = &pl->cfg.profiles[profile_idx];
+	if (!pl->preemption || !pf->post_filter[KP_P_DEFAULT_PREEMPTION])
+		return KP_OK;
+	kp_preempt_result pr;
+	int rc = kp_preempt(cy, pl->pdb_allowed, &pr);
+	if (rc) {
+		kp_preempt_release(&pr);
+		return rc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, rc, "preemption failed");
+	}
+	if (explaining)
+		explain_preemption(pl, &pr);
+	kp_sb sb;
+	kp_sb_init(&sb);
+	kp_sb_printf(&sb, "%s preemption: %s.", po->message, pr.message ? pr.message : "");
+	kp_preempt_release(&pr);
+	if (!kp_sb_ok(&sb)) {
+		kp_sb_release(&sb);
+		return nomem(pl);
+	}
+	kp_free(po->message);
+	po->message = sb.buf;
+	if (explaining)
+		snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);
 	return KP_OK;
 }
 
@@ -789,7 +816,9 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 		if (pr.chosen < 0) {
 			kp_sb sb;
 			kp_sb_init(&sb);
-			kp_sb_printf(&sb, "%s preemption: %s", po->message ? po->message : "", pr.message ? pr.message : "");
+			/* FitError.Error: the PostFilter message joins with SeparatorFormat " %v.",
+			 * after its own final period: kube 1.28-1.31 print ".." */
+			kp_sb_printf(&sb, "%s preemption: %s.", po->message ? po->message : "", pr.message ? pr.message : "");
 			kp_preempt_release(&pr);
 			if (!kp_sb_ok(&sb)) {
 				kp_sb_release(&sb);

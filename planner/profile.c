@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 const char *const kp_plugin_names[KP_P_COUNT] = {
 	"PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
@@ -356,6 +357,12 @@ static int read_extenders(pctx *c, kp_profile *p, const kp_ynode *a, const char 
 				FILE *f = fopen(full, "rb");
 				if (!f)
 					return bad(c, file, "%s: cannot open extender '%s'", path, full);
+				/* a device or FIFO (/dev/zero, /dev/stdin) would be read forever */
+				struct stat st;
+				if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+					fclose(f);
+					return bad(c, file, "%s: extender '%s' is not a regular file", path, full);
+				}
 				kp_sb sb;
 				kp_sb_init(&sb);
 				int rrc = kp_read_stream(f, &sb);

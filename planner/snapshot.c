@@ -1160,19 +1160,28 @@ static int load_pdbs(loader *L)
 		} else {
 			/* the disruption controller: healthy matching pods minus the desired healthy */
 			int64_t expected = 0, healthy = 0;
+			int naked = 0;
 			for (int i = 0; i < s->npods; i++) {
 				const kp_pod *p = &s->pods[i];
 				if (p->ignored || p->ns != d->ns || !d->sel.n || !kp_sel_match(&d->sel, &p->labels, &s->strs))
 					continue;
 				expected++;
 				healthy += p->orig_node >= 0 && !p->terminating;
+				naked |= p->owner_kind < 0;
 			}
+			const char *min = sqlite3_column_type(st, 6) != SQLITE_NULL ? col(st, 6) : NULL;
+			const char *max = sqlite3_column_type(st, 7) != SQLITE_NULL ? col(st, 7) : NULL;
 			int64_t desired = expected;
-			if (sqlite3_column_type(st, 6) != SQLITE_NULL)
-				desired = scaled(col(st, 6), expected);
-			else if (sqlite3_column_type(st, 7) != SQLITE_NULL)
-				desired = expected - scaled(col(st, 7), expected);
+			if (min)
+				desired = scaled(min, expected);
+			else if (max)
+				desired = expected - scaled(max, expected);
 			d->allowed = healthy - desired > 0 ? healthy - desired : 0;
+			/* getExpectedPodCount: a percentage minAvailable or any maxUnavailable
+			 * needs the pods' controllers' scale; pods without one leave the
+			 * budget at 0 disruptions (disruption.go, TestNakedPod) */
+			if (naked && ((min && strchr(min, '%')) || max))
+				d->allowed = 0;
 		}
 		s->npdbs++;
 	}

@@ -304,6 +304,22 @@ int kp_preempt(kp_cycle *cy, const int64_t *allowed, kp_preempt_result *out)
 		out->message = kp_strdup("not eligible due to preemptionPolicy=Never.");
 		return out->message ? KP_OK : KP_NOMEM;
 	}
+	/* PodEligibleToPreemptOthers: a pod nominated to a node (an earlier
+	 * preemption, status.nominatedNodeName) whose status is not unresolvable
+	 * waits while a lower-priority pod there is still terminating */
+	if (cy->p->nominated >= 0) {
+		for (int n = 0; n < s->nnodes; n++) {
+			if (s->node_name[n] != cy->p->nominated || (cy->fail[n] >= 0 && cy->unres[n]))
+				continue;
+			for (uint32_t j = 0; j < s->nnode_pods[n]; j++) {
+				const kp_pod *v = &s->pods[s->node_pods[n][j]];
+				if (v->terminating && s->classes[v->cls].priority < cy->c->priority) {
+					out->message = kp_strdup("not eligible due to a terminating pod on the nominated node.");
+					return out->message ? KP_OK : KP_NOMEM;
+				}
+			}
+		}
+	}
 	/* the filter verdicts decide the potential nodes; keep them, the dry runs overwrite cy */
 	int nn = s->nnodes;
 	int32_t *pot = kp_malloc((size_t)(nn ? nn : 1) * sizeof *pot);

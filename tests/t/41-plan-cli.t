@@ -12,8 +12,8 @@ is "$rc" 0 "plan exits 0 with unschedulable pods"
 like "$out" "run 1: 2 pending pods: 1 placed, 1 unschedulable" "summary line counts"
 unlike "$err" "warning" "no warnings for a plain cluster"
 is "$(q "$db" "SELECT reason FROM plan WHERE pod = 'big'")" \
-	"0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod." \
-	"kube-style message, with DefaultPreemption's verdict"
+	"0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.." \
+	"kube-style message, with DefaultPreemption's verdict (kube 1.28-1.31 end it with two periods)"
 is "$(q "$db" "SELECT nodes || ' ' || plugin || ' ' || reason FROM pod_failure")" "3 NodeResourcesFit Insufficient cpu" "pod_failure breakdown"
 is "$(q "$db" "SELECT count(*) FROM unschedulable")" 1 "unschedulable view"
 

@@ -43,7 +43,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all deps test-deps test demo clean install help
 .DEFAULT_GOAL := all
 
-all: $(BUILD)/kplan $(BUILD)/kplan.so
+all: $(BUILD)/kplan $(BUILD)/kplan.so $(BUILD)/bench/gen
 
 deps:
 	@sh scripts/deps.sh $(BUILD_DEPS)
@@ -84,6 +84,11 @@ $(BUILD)/libkplan.a: $(LIB_OBJ)
 
 $(BUILD)/kplan: $(CLI_OBJ) $(BUILD)/libkplan.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(BUILD)/libkplan.a $(LIBS)
+
+# the benchmark cluster generator (bench/gen.c): plain C, no kplan code
+$(BUILD)/bench/gen: bench/gen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $<
 
 $(BUILD)/kplan.so: $(EXT_OBJ)
 	$(CC) $(LDFLAGS_ALL) -shared -o $@ $(EXT_OBJ) -lm

@@ -40,7 +40,7 @@ EXT_OBJ := $(BUILD)/obj/ext/udf.o $(BUILD)/obj/importers/quantity.o $(BUILD)/obj
 	$(BUILD)/obj/planner/scores.o $(BUILD)/obj/planner/json.o
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test-deps test demo clean install help
+.PHONY: all deps test-deps test demo clean install help valgrind fuzz
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/kplan $(BUILD)/kplan.so $(BUILD)/bench/gen
@@ -107,6 +107,18 @@ test: all $(UNIT_BIN) test-deps
 	 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	 prove -j2 --exec '' $(UNIT_BIN) $(sort $(wildcard tests/t/*.t))
 
+# valgrind --leak-check=full over the main paths (init, import, plan, explain, query)
+valgrind: all
+	@sh scripts/deps.sh valgrind
+	KPLAN=$(BUILD)/kplan sh scripts/valgrind.sh
+
+# libFuzzer (clang) on the YAML/JSON, CSV, quantity and scheduler-config parsers;
+# FUZZ_SECONDS per target (default 600), two at a time
+FUZZ_SECONDS ?= 600
+fuzz: all
+	@sh scripts/deps.sh clang libclang-rt-14-dev
+	sh scripts/fuzz.sh $(FUZZ_SECONDS)
+
 demo: all
 	@rm -f $(BUILD)/demo.db $(BUILD)/demo.db-wal $(BUILD)/demo.db-shm
 	$(BUILD)/kplan import $(BUILD)/demo.db examples/
@@ -136,4 +148,6 @@ help:
 	@echo "make test [SAN=1]   run every test (SAN=1: AddressSanitizer + UBSan build in build/san)"
 	@echo "make demo           import examples/ into build/demo.db and show it"
 	@echo "make install [PREFIX=/usr/local] [DESTDIR=]"
+	@echo "make valgrind       the main paths under valgrind --leak-check=full"
+	@echo "make fuzz [FUZZ_SECONDS=600]  libFuzzer on the four parsers (clang)"
 	@echo "make clean"

@@ -64,6 +64,40 @@ static void plural(FILE *f, int *first, long n, const char *one, const char *man
 	*first = 0;
 }
 
+struct summary_ctx {
+	const char *path;
+	double t0;
+};
+
+/* Printed just before COMMIT: if stdout cannot take it, the import rolls back. */
+static int print_summary(void *ctx, const kp_import_stats *st, int64_t batch)
+{
+	struct summary_ctx *c = ctx;
+	int first = 1;
+	printf("imported into %s (batch %lld): ", c->path, (long long)batch);
+	plural(stdout, &first, st->nodes, "node", "nodes");
+	plural(stdout, &first, st->pods, "pod", "pods");
+	plural(stdout, &first, st->workloads, "workload", "workloads");
+	plural(stdout, &first, st->generated_pods, "pending pod generated from workloads",
+	       "pending pods generated from workloads");
+	plural(stdout, &first, st->priority_classes, "priority class", "priority classes");
+	plural(stdout, &first, st->pdbs, "disruption budget", "disruption budgets");
+	plural(stdout, &first, st->services, "service", "services");
+	plural(stdout, &first, st->namespaces, "namespace", "namespaces");
+	plural(stdout, &first, st->scheduler_configs, "scheduler configuration", "scheduler configurations");
+	if (first)
+		printf("no objects kplan uses");
+	printf("; %ld file%s, %.1f MB, %.2f s", st->files, st->files == 1 ? "" : "s", (double)st->bytes / 1e6,
+	       kp_cli_now() - c->t0);
+	if (st->skipped_kinds)
+		printf("; %ld object%s of other kinds skipped", st->skipped_kinds, st->skipped_kinds == 1 ? "" : "s");
+	if (st->invalid)
+		printf("; %ld invalid object%s skipped", st->invalid, st->invalid == 1 ? "" : "s");
+	printf("\n");
+	fflush(stdout);
+	return ferror(stdout) ? -1 : 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -105,18 +139,17 @@ int cmd_import(int argc, char **argv)
 	if (kp_db_open(path, KP_DB_CREATE, &db, &created, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	kp_cli_on_interrupt(db);
+	struct summary_ctx sc = { path, t0 };
+	if (!quiet) {
+		io.before_commit = print_summary;
+		io.commit_ctx = &sc;
+	}
 	kp_import *imp = NULL;
 	int rc = kp_import_begin(db, &io, &imp, &err);
 	for (int i = optind + 1; i < argc && rc == KP_OK; i++)
 		rc = kp_import_path(imp, argv[i], &err);
 	if (rc == KP_OK)
 		rc = kp_import_finish(imp, &err);
-	kp_import_stats st = { 0 };
-	int64_t batch = 0;
-	if (imp) {
-		st = *kp_import_get_stats(imp);
-		batch = kp_import_batch_id(imp);
-	}
 	kp_import_free(imp);
 	kp_cli_on_interrupt(NULL);
 	kp_db_close(db);
@@ -127,29 +160,6 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "kplan: %snothing was imported%s\n", kp_interrupted ? "interrupted: " : "",
 			created ? "" : "; the database is unchanged");
 		return code;
-	}
-	if (!quiet) {
-		int first = 1;
-		printf("imported into %s (batch %lld): ", path, (long long)batch);
-		plural(stdout, &first, st.nodes, "node", "nodes");
-		plural(stdout, &first, st.pods, "pod", "pods");
-		plural(stdout, &first, st.workloads, "workload", "workloads");
-		plural(stdout, &first, st.generated_pods, "pending pod generated from workloads",
-		       "pending pods generated from workloads");
-		plural(stdout, &first, st.priority_classes, "priority class", "priority classes");
-		plural(stdout, &first, st.pdbs, "disruption budget", "disruption budgets");
-		plural(stdout, &first, st.services, "service", "services");
-		plural(stdout, &first, st.namespaces, "namespace", "namespaces");
-		plural(stdout, &first, st.scheduler_configs, "scheduler configuration", "scheduler configurations");
-		if (first)
-			printf("no objects kplan uses");
-		printf("; %ld file%s, %.1f MB, %.2f s", st.files, st.files == 1 ? "" : "s", (double)st.bytes / 1e6,
-		       kp_cli_now() - t0);
-		if (st.skipped_kinds)
-			printf("; %ld object%s of other kinds skipped", st.skipped_kinds, st.skipped_kinds == 1 ? "" : "s");
-		if (st.invalid)
-			printf("; %ld invalid object%s skipped", st.invalid, st.invalid == 1 ? "" : "s");
-		printf("\n");
 	}
 	return KP_EXIT_OK;
 }

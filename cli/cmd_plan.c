@@ -42,6 +42,34 @@ static void progress(void *ctx, long done, long total)
 	fflush(stderr);
 }
 
+/* Printed just before COMMIT (warnings to stderr, the summary to stdout): if
+ * stdout cannot take it, the run rolls back. */
+struct summary_ctx {
+	int quiet, progress;
+};
+
+static int print_summary(void *ctx, const kp_plan_result *r)
+{
+	const struct summary_ctx *c = ctx;
+	int quiet = c->quiet;
+	if (c->progress)
+		fprintf(stderr, "\r\033[K");
+	for (int i = 0; i < r->nwarnings; i++)
+		fprintf(stderr, "kplan: warning: %s\n", r->warnings[i]);
+	if (quiet)
+		return 0;
+	printf("run %lld: %ld pending pods: %ld placed, %ld unschedulable", (long long)r->run_id, r->pending, r->bound,
+	       r->unschedulable);
+	if (r->evicted || r->moved)
+		printf("; preemption: %ld evicted, %ld moved", r->evicted, r->moved);
+	if (r->ignored)
+		printf(", %ld left to other schedulers", r->ignored);
+	printf("; %ld bound pods kept; %ld nodes; %ld pass%s; %.2f s\n", r->kept, r->nodes, r->passes,
+	       r->passes == 1 ? "" : "es", r->elapsed);
+	fflush(stdout);
+	return ferror(stdout) ? -1 : 0;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -99,30 +127,20 @@ int cmd_plan(int argc, char **argv)
 		return kp_cli_fail(&err);
 	}
 	kp_cli_on_interrupt(db);
+	struct summary_ctx sc = { quiet, o.progress != NULL };
+	o.before_commit = print_summary;
+	o.commit_ctx = &sc;
 	kp_plan_result r;
 	int rc = kp_plan_run(db, &o, &r, &err);
 	kp_cli_on_interrupt(NULL);
 	kp_db_close(db);
 	kp_sb_release(&opt);
-	if (o.progress)
-		fprintf(stderr, "\r\033[K");
 	if (rc != KP_OK) {
+		if (o.progress)
+			fprintf(stderr, "\r\033[K");
 		int code = kp_cli_fail(&err);
 		fprintf(stderr, "kplan: %snothing was written\n", kp_interrupted ? "interrupted: " : "");
 		return code;
-	}
-	for (int i = 0; i < r.nwarnings; i++)
-		fprintf(stderr, "kplan: warning: %s\n", r.warnings[i]);
-	if (!quiet)
-	{
-		printf("run %lld: %ld pending pods: %ld placed, %ld unschedulable", (long long)r.run_id, r.pending, r.bound,
-		       r.unschedulable);
-		if (r.evicted || r.moved)
-			printf("; preemption: %ld evicted, %ld moved", r.evicted, r.moved);
-		if (r.ignored)
-			printf(", %ld left to other schedulers", r.ignored);
-		printf("; %ld bound pods kept; %ld nodes; %ld pass%s; %.2f s\n", r.kept, r.nodes, r.passes,
-		       r.passes == 1 ? "" : "es", r.elapsed);
 	}
 	if (gate && r.unschedulable)
 		return KP_EXIT_UNSCHEDULABLE;

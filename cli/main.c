@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <stdarg.h>
 #include <unistd.h>
@@ -161,9 +162,11 @@ int main(int argc, char **argv)
 	int rc = c->fn(argc - 1, argv + 1);
 	if (kp_interrupted && rc != KP_EXIT_OK)
 		rc = KP_EXIT_INTERRUPTED;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "kplan: error writing output\n");
-		return rc ? rc : KP_EXIT_ERROR;
+	/* import and plan print their summaries before COMMIT and roll back
+	 * when stdout fails, so by now only read-only commands can get here */
+	if ((fflush(stdout) != 0 || ferror(stdout)) && rc == KP_EXIT_OK) {
+		fprintf(stderr, "kplan: error writing output: %s\n", strerror(errno));
+		return KP_EXIT_ERROR;
 	}
 	exit(rc);
 }

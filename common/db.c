@@ -8,12 +8,61 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #define BUSY_TIMEOUT_MS 10000
+
+/* Wait up to BUSY_TIMEOUT_MS for another writer, 10 ms at a time, giving up at
+ * once on Ctrl-C (sqlite3_busy_timeout would sleep through it). */
+static int on_busy(void *ctx, int count)
+{
+	(void)ctx;
+	if (kp_interrupted || count * 10 >= BUSY_TIMEOUT_MS)
+		return 0;
+	sqlite3_sleep(10);
+	return 1;
+}
+
+/* what the operating system said, when it explains an SQLite failure better */
+static const char *os_reason(sqlite3 *db)
+{
+	switch (db ? sqlite3_system_errno(db) : 0) {
+	case ENOSPC: return "the disk is full (no space left on the device)";
+	case EDQUOT: return "disk quota exceeded";
+	case EFBIG: return "file size limit reached (ulimit -f)";
+	case EROFS: return "the file system is read-only";
+	case EACCES: case EPERM: return "permission denied";
+	default: return NULL;
+	}
+}
+
+/* 1 when path (or its directory, for a new file) is on a read-only file system */
+static int on_readonly_fs(const char *path)
+{
+	struct statvfs sv;
+	if (statvfs(path, &sv) == 0)
+		return (sv.f_flag & ST_RDONLY) != 0;
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		snprintf(dir, sizeof dir, ".");
+	return statvfs(dir, &sv) == 0 && (sv.f_flag & ST_RDONLY);
+}
 
 static int fail(sqlite3 *db, kp_err *err, const char *path, const char *what)
 {
 	int rc = db ? sqlite3_errcode(db) : SQLITE_CANTOPEN;
+	const char *why = os_reason(db);
+	if (!why && (rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY || rc == SQLITE_IOERR) && on_readonly_fs(path))
+		why = "the file system is read-only (kplan needs to write the database and its WAL files)";
+	if (why)
+		return kp_err_set(err, KP_IO, "%s '%s': %s", what, path, why);
+	if (rc == SQLITE_FULL)
+		return kp_err_set(err, KP_IO, "%s '%s': the disk is full", what, path);
 	int code = rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? KP_BUSY : KP_IO;
 	if (rc == SQLITE_NOTADB)
 		return kp_err_set(err, KP_IO, "'%s' is not a database", path);
@@ -38,6 +87,22 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* close, and when this open created the file, remove it and its WAL files */
+static void close_new(sqlite3 *db, const char *path, int made)
+{
+	sqlite3_close(db);
+	if (!made)
+		return;
+	char buf[4200];
+	unlink(path);
+	snprintf(buf, sizeof buf, "%s-wal", path);
+	unlink(buf);
+	snprintf(buf, sizeof buf, "%s-shm", path);
+	unlink(buf);
+	snprintf(buf, sizeof buf, "%s-journal", path);
+	unlink(buf);
+}
+
 int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err *err)
 {
 	sqlite3 *db = NULL;
@@ -54,12 +119,13 @@ int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err 
 	int oflags = (flags & KP_DB_READONLY) ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
 		int rc = fail(db, err, path, "cannot open database");
-		sqlite3_close(db);
+		close_new(db, path, !existed);
 		return rc;
 	}
 	if (!existed && created)
 		*created = 1;
-	sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+	int made = !existed;   /* this call created the file: a failure removes it again */
+	sqlite3_busy_handler(db, on_busy, NULL);
 	sqlite3_extended_result_codes(db, 0);
 	int64_t version = 0, tables = 0;
 	int rc = query_int(db, "PRAGMA user_version", &version);
@@ -67,21 +133,21 @@ int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err 
 		rc = query_int(db, "SELECT count(*) FROM sqlite_schema", &tables);
 	if (rc != SQLITE_OK) {
 		rc = fail(db, err, path, "cannot read database");
-		sqlite3_close(db);
+		close_new(db, path, made);
 		return rc;
 	}
 	if (version > KP_SCHEMA_VERSION) {
-		sqlite3_close(db);
+		close_new(db, path, made);
 		return kp_err_set(err, KP_IO, "database '%s' has schema version %lld, newer than this kplan "
 				  "understands (%d): upgrade kplan", path, (long long)version, KP_SCHEMA_VERSION);
 	}
 	if (version == 0 && tables > 0) {
-		sqlite3_close(db);
+		close_new(db, path, made);
 		return kp_err_set(err, KP_IO, "'%s' is an SQLite database but not a kplan database", path);
 	}
 	if (version == 0) {
 		if (flags & KP_DB_READONLY) {
-			sqlite3_close(db);
+			close_new(db, path, made);
 			return kp_err_set(err, KP_IO, "'%s' is empty, not a kplan database", path);
 		}
 		/* a new database: WAL first (it cannot change inside a transaction) */
@@ -94,7 +160,7 @@ int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err 
 					   msg ? msg : sqlite3_errmsg(db));
 			sqlite3_free(msg);
 			kp_db_rollback(db);
-			sqlite3_close(db);
+			close_new(db, path, made);
 			return err->code;
 		}
 		char sql[160];
@@ -106,14 +172,14 @@ int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err 
 				kp_err_set(err, KP_IO, "cannot create the schema in '%s': %s", path, msg ? msg : "");
 			sqlite3_free(msg);
 			kp_db_rollback(db);
-			sqlite3_close(db);
+			close_new(db, path, made);
 			return err->code;
 		}
 	}
 	if (!(flags & KP_DB_READONLY))
 		sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
 	if (kp_udf_register(db) != SQLITE_OK) {
-		sqlite3_close(db);
+		close_new(db, path, made);
 		return kp_err_set(err, KP_NOMEM, "cannot register kplan SQL functions");
 	}
 	*out = db;
@@ -135,8 +201,11 @@ int kp_db_begin(sqlite3 *db, kp_err *err)
 		return kp_err_set(err, KP_BUSY, "database is busy (another kplan is writing to it); waited %d s",
 				  BUSY_TIMEOUT_MS / 1000);
 	if (rc == SQLITE_READONLY)
-		return kp_err_set(err, KP_IO, "database is read-only: %s", sqlite3_errmsg(db));
-	return kp_err_set(err, KP_IO, "cannot start a transaction: %s", sqlite3_errmsg(db));
+		return kp_err_set(err, KP_IO, "database is read-only: %s", os_reason(db) ? os_reason(db) : sqlite3_errmsg(db));
+	if (kp_interrupted)
+		return kp_err_set(err, KP_INTR, "interrupted");
+	const char *why = os_reason(db);
+	return kp_err_set(err, KP_IO, "cannot start a transaction: %s", why ? why : sqlite3_errmsg(db));
 }
 
 int kp_db_commit(sqlite3 *db, kp_err *err)
@@ -149,7 +218,8 @@ int kp_db_commit(sqlite3 *db, kp_err *err)
 	if (rc == SQLITE_OK)
 		return KP_OK;
 	int code = rc == SQLITE_BUSY ? KP_BUSY : KP_IO;
-	kp_err_set(err, code, "cannot commit: %s", sqlite3_errmsg(db));
+	const char *why = os_reason(db);
+	kp_err_set(err, code, "cannot commit: %s", why ? why : rc == SQLITE_FULL ? "the disk is full" : sqlite3_errmsg(db));
 	kp_db_rollback(db);
 	return code;
 }

@@ -881,6 +881,18 @@ int kp_import_workload(kp_import *imp, const char *file, const kp_workload_in *w
 {
 	if (kp_interrupted)
 		return kp_err_set(err, KP_INTR, "interrupted");
+	/* replicas is an int32 in the API; kplan generates at most KP_MAX_WORKLOAD_PODS pods per workload */
+	if (w->replicas > INT32_MAX) {
+		kp_err_set(err, KP_PARSE, "spec.replicas: %lld is out of the int32 range", (long long)w->replicas);
+		kp_err_locate(err, file, w->pos.line, w->pos.col, NULL);
+		return KP_PARSE;
+	}
+	if (w->replicas > KP_MAX_WORKLOAD_PODS) {
+		kp_err_set(err, KP_PARSE, "spec.replicas: %lld pods is more than kplan generates for one workload (%d)",
+			   (long long)w->replicas, KP_MAX_WORKLOAD_PODS);
+		kp_err_locate(err, file, w->pos.line, w->pos.col, NULL);
+		return KP_PARSE;
+	}
 	found f;
 	sqlite3_stmt *s = S(imp, S_WL_FIND);
 	bind_text(s, 1, w->kind);
@@ -1157,12 +1169,18 @@ static char *col_dup(sqlite3_stmt *s, int i)
 	return t ? kp_strdup(t) : NULL;
 }
 
+/* The random-looking 5-character suffix controllers give pod names, made
+ * deterministic: index i maps to (i * P + offset(ns, name)) mod 27^5 with P
+ * prime to 27, a bijection, so the first 27^5 (14,348,907) names of one
+ * owner never collide. */
 static void pod_suffix(const char *ns, const char *name, int64_t i, char out[6])
 {
 	static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+	const uint64_t space = 14348907ULL, P = 10000019ULL;   /* 27^5; a prime, not 3 */
 	char key[1024];
-	int n = snprintf(key, sizeof key, "%s/%s/%lld", ns, name, (long long)i);
-	uint64_t h = kp_hash64(key, (size_t)(n < (int)sizeof key ? n : (int)sizeof key - 1), 7);
+	int n = snprintf(key, sizeof key, "%s/%s", ns, name);
+	uint64_t off = kp_hash64(key, (size_t)(n < (int)sizeof key ? n : (int)sizeof key - 1), 7) % space;
+	uint64_t h = ((uint64_t)i % space * P + off) % space;
 	for (int k = 0; k < 5; k++, h /= 27)
 		out[k] = alphabet[h % 27];
 	out[5] = 0;
@@ -1397,15 +1415,18 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 
 	int64_t made = 0;
 	for (int64_t i = 0; made < want && i < want + 1000; i++) {
+		if (kp_interrupted) {
+			sqlite3_finalize(keep_ins);
+			free_targets(targets, ntargets);
+			return kp_err_set(err, KP_INTR, "interrupted");
+		}
 		char name[700], suffix[6];
 		const char *daemon_node = NULL;
 		if (is_ds) {
 			if (i >= ntargets)
 				break;
 			daemon_node = targets[i];
-			char key[700];
-			snprintf(key, sizeof key, "%s/%s", owner_name, daemon_node);
-			pod_suffix(w->ns, key, 0, suffix);
+			pod_suffix(w->ns, owner_name, i, suffix);
 			snprintf(name, sizeof name, "%s-%s", owner_name, suffix);
 		} else if (is_sts) {
 			snprintf(name, sizeof name, "%s-%lld", w->name, (long long)i);
@@ -1916,6 +1937,8 @@ int kp_import_finish(kp_import *imp, kp_err *err)
 		sqlite3_finalize(imp->st[i]);
 		imp->st[i] = NULL;
 	}
+	if (imp->opts.before_commit && imp->opts.before_commit(imp->opts.commit_ctx, &imp->stats, imp->batch_id))
+		return kp_err_set(err, KP_IO, "error writing output");
 	rc = kp_db_commit(imp->db, err);
 	if (rc != KP_OK)
 		return rc;

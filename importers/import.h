@@ -22,21 +22,30 @@
 
 typedef struct kp_import kp_import;
 
+/* The most pods kplan generates for one workload (replicas beyond it are refused). */
+#define KP_MAX_WORKLOAD_PODS 2000000
+
 /* Called for every object skipped with --skip-invalid (err says why). */
 typedef void (*kp_import_warn_fn)(void *ctx, const kp_err *err);
-
-typedef struct kp_import_opts {
-	int skip_invalid;           /* report bad objects and go on */
-	const char *format;         /* NULL = detect; "yaml", "json", "csv", "openb" */
-	kp_import_warn_fn warn;     /* may be NULL */
-	void *warn_ctx;
-} kp_import_opts;
 
 typedef struct kp_import_stats {
 	long nodes, pods, generated_pods, workloads, priority_classes, pdbs, services,
 	     namespaces, scheduler_configs, skipped_kinds, invalid, files;
 	long long bytes;
 } kp_import_stats;
+
+typedef struct kp_import_opts {
+	int skip_invalid;           /* report bad objects and go on */
+	const char *format;         /* NULL = detect; "yaml", "json", "csv", "openb" */
+	kp_import_warn_fn warn;     /* may be NULL */
+	void *warn_ctx;
+	/* called just before COMMIT with the final counts; non-zero rolls the
+	 * batch back (the CLI prints its summary here, so a lost summary means
+	 * nothing was imported) */
+	int (*before_commit)(void *ctx, const kp_import_stats *st, int64_t batch);
+	void *commit_ctx;
+} kp_import_opts;
+
 
 int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp_err *err);
 /* A file, a directory (recursively, sorted; *.yaml *.yml *.json *.csv) or "-" (stdin). */

@@ -32,6 +32,7 @@ typedef struct kctx {
 	kp_err *err;
 	char object[384];
 	unsigned doc;
+	int in_configmap;        /* reading a ConfigMap's data: no ConfigMaps inside */
 } kctx;
 
 #define PATHMAX 256
@@ -1021,13 +1022,25 @@ static int read_workload(kctx *c, const objhead *h)
 		if (par < 0 || (has_comp && comp < 0))
 			return bad(c, h->spec, "spec.parallelism/completions: must not be negative");
 		w.replicas = suspend ? 0 : (has_comp && comp < par ? comp : par);
+		if (w.replicas > KP_MAX_WORKLOAD_PODS)
+			return bad(c, kp_ymap_get(h->spec, has_comp && comp < par ? "completions" : "parallelism"),
+				   "spec.%s: %lld pods is more than kplan generates for one workload (%d)",
+				   has_comp && comp < par ? "completions" : "parallelism", (long long)w.replicas,
+				   KP_MAX_WORKLOAD_PODS);
 	} else {
 		if (get_int(c, h->spec, "replicas", "spec.replicas", &w.replicas, &has) != KP_OK)
 			return KP_PARSE;
 		if (!has)
 			w.replicas = 1;
+		const kp_ynode *rn = kp_ymap_get(h->spec, "replicas");
 		if (w.replicas < 0)
-			return bad(c, kp_ymap_get(h->spec, "replicas"), "spec.replicas: must not be negative");
+			return bad(c, rn, "spec.replicas: must not be negative");
+		/* an int32 in the API; kplan generates at most KP_MAX_WORKLOAD_PODS pods per workload */
+		if (w.replicas > INT32_MAX)
+			return bad(c, rn, "spec.replicas: %lld is out of the int32 range", (long long)w.replicas);
+		if (w.replicas > KP_MAX_WORKLOAD_PODS)
+			return bad(c, rn, "spec.replicas: %lld pods is more than kplan generates for one workload (%d)",
+				   (long long)w.replicas, KP_MAX_WORKLOAD_PODS);
 	}
 	/* selector: LabelSelector (apps/v1, batch/v1), a plain map (ReplicationController);
 	 * absent -> the template's labels (old extensions/v1beta1 defaulting) */
@@ -1199,6 +1212,7 @@ static int read_configmap(kctx *c, const objhead *h)
 		kctx inner = *c;
 		inner.file = name;
 		inner.object[0] = 0;
+		inner.in_configmap = 1;
 		kp_arena a;
 		kp_arena_init(&a, 16 * 1024);
 		inner.a = &a;
@@ -1239,7 +1253,9 @@ static int dispatch(kctx *c, objhead *h)
 		return read_namespace(c, h);
 	if (!strcmp(k, "KubeSchedulerConfiguration"))
 		return read_sched_config(c, h);
-	if (!strcmp(k, "ConfigMap"))
+	/* one level only: ConfigMaps nested in data would recurse, each level
+	 * parsing the text of all the levels inside it again */
+	if (!strcmp(k, "ConfigMap") && !c->in_configmap)
 		return read_configmap(c, h);
 	kp_import_skipped(c->imp, k);
 	return KP_OK;

@@ -11,7 +11,8 @@
 
 /* ---- anchors: hash chained by index, truncatable (newest entries last) ---- */
 
-typedef struct anchor { char *name; kp_ynode *node; int next; } anchor;
+/* height: levels of collections the node spans (scalar 0), aliases expanded */
+typedef struct anchor { char *name; kp_ynode *node; int next; unsigned height; } anchor;
 
 typedef struct anchors {
 	anchor *v;
@@ -48,17 +49,17 @@ static int anchors_add(anchors *t, const char *name, kp_ynode *node)
 	if (!copy)
 		return KP_NOMEM;
 	unsigned h = anchor_hash(name);
-	t->v[t->n] = (anchor){ copy, node, t->buckets[h] };
+	t->v[t->n] = (anchor){ copy, node, t->buckets[h], 0 };
 	t->buckets[h] = (int)t->n;
 	t->n++;
 	return KP_OK;
 }
 
-static kp_ynode *anchors_find(const anchors *t, const char *name)
+static const anchor *anchors_find(const anchors *t, const char *name)
 {
 	for (int i = t->buckets[anchor_hash(name)]; i >= 0; i = t->v[i].next)
 		if (strcmp(t->v[i].name, name) == 0)
-			return t->v[i].node;
+			return &t->v[i];
 	return NULL;
 }
 
@@ -84,6 +85,8 @@ typedef struct frame {
 	kp_ynode *node;
 	size_t first;            /* index of this frame's first child in the child stack */
 	int streaming;           /* this is the root's `items` sequence, delivered item by item */
+	long anchor;             /* index of the node's anchor, -1 = none */
+	unsigned height;         /* largest height of a child so far */
 } frame;
 
 typedef struct builder {
@@ -170,17 +173,24 @@ static int ends_with_list(const char *s)
 	return n >= 4 && strcmp(s + n - 4, "List") == 0;
 }
 
-/* A finished node goes to its parent (or becomes the root). */
-static int attach(builder *b, kp_ynode *n)
+/* A finished node goes to its parent (or becomes the root).  height: the
+ * levels of collections it spans with aliases expanded; an alias can put a
+ * deep node under a deep parent, and readers of the tree recurse on it. */
+static int attach(builder *b, kp_ynode *n, unsigned height)
 {
 	if (n->weight > KP_YAML_MAX_WEIGHT)
 		return fail_at(b, KP_PARSE, n->line, n->col,
 			       "document too large after alias expansion (over %s nodes)", "20000000");
+	if (b->nframes + height > KP_YAML_MAX_DEPTH)
+		return fail_at(b, KP_PARSE, n->line, n->col, "nesting deeper than %s levels after alias expansion",
+			       "512");
 	if (b->nframes == 0) {
 		b->root = n;
 		return KP_OK;
 	}
 	frame *f = &b->frames[b->nframes - 1];
+	if (height > f->height)
+		f->height = height;
 	if (f->streaming) {
 		int rc = deliver(b, n, 1);
 		kp_arena_reset(&b->item_arena);
@@ -200,7 +210,7 @@ static int attach(builder *b, kp_ynode *n)
 	return push_kid(b, n);
 }
 
-static int open_frame(builder *b, kp_ynode *n)
+static int open_frame(builder *b, kp_ynode *n, long anchor)
 {
 	if (b->nframes >= KP_YAML_MAX_DEPTH)
 		return fail_at(b, KP_PARSE, n->line, n->col, "nesting deeper than %s levels", "512");
@@ -213,7 +223,8 @@ static int open_frame(builder *b, kp_ynode *n)
 		b->cap_frames = cap;
 	}
 	int streaming = 0;
-	if (n->type == KP_Y_SEQ && b->nframes == 1) {
+	/* only kp_yaml_each_object streams (kp_yaml_parse_one has no callback) */
+	if (b->fn && n->type == KP_Y_SEQ && b->nframes == 1) {
 		frame *root = &b->frames[0];
 		if (root->node->type == KP_Y_MAP && ((b->nkids - root->first) % 2) == 1) {
 			kp_ynode *key = b->kids[b->nkids - 1];
@@ -221,19 +232,44 @@ static int open_frame(builder *b, kp_ynode *n)
 				streaming = 1;
 		}
 	}
-	b->frames[b->nframes++] = (frame){ n, b->nkids, streaming };
+	b->frames[b->nframes++] = (frame){ n, b->nkids, streaming, anchor, 0 };
 	if (streaming)
 		b->item_anchor_mark = b->anchors.n;
 	n->n = (size_t)-1;       /* open: an alias to it would be a cycle */
 	return KP_OK;
 }
 
-static int has_key(const kp_ypair *p, size_t n, const char *key)
+/* The keys a merged mapping already has, hashed: merging many (aliased)
+ * mappings must cost their size, not its square. */
+typedef struct keyset { const char **v; size_t n, cap; } keyset;
+
+/* 1: key added, 0: already there, KP_NOMEM */
+static int keyset_add(keyset *ks, const char *key)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(p[i].key->u.str, key))
-			return 1;
-	return 0;
+	if (2 * (ks->n + 1) > ks->cap) {
+		size_t cap = ks->cap ? ks->cap * 2 : 64;
+		const char **v = kp_calloc(cap, sizeof *v);
+		if (!v)
+			return KP_NOMEM;
+		for (size_t i = 0; i < ks->cap; i++) {
+			if (!ks->v[i])
+				continue;
+			size_t j = kp_hash64(ks->v[i], strlen(ks->v[i]), 0) & (cap - 1);
+			while (v[j])
+				j = (j + 1) & (cap - 1);
+			v[j] = ks->v[i];
+		}
+		kp_free(ks->v);
+		ks->v = v;
+		ks->cap = cap;
+	}
+	size_t j = kp_hash64(key, strlen(key), 0) & (ks->cap - 1);
+	for (; ks->v[j]; j = (j + 1) & (ks->cap - 1))
+		if (!strcmp(ks->v[j], key))
+			return 0;
+	ks->v[j] = key;
+	ks->n++;
+	return 1;
 }
 
 /* Build a mapping's pairs from kids[first..first+count); YAML merge keys
@@ -261,27 +297,36 @@ static int merge_keys(builder *b, kp_ynode *n, size_t first, size_t count, kp_ar
 	if (npairs + extra && !n->u.pairs)
 		return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
 	size_t m = 0;
+	keyset ks = { NULL, 0, 0 };
+	int rc = KP_OK;
 	for (size_t i = 0; i < npairs; i++) {
 		kp_ynode *k = b->kids[first + 2 * i];
 		if (k->plain && !strcmp(k->u.str, "<<") && extra)
 			continue;
+		if (extra && keyset_add(&ks, k->u.str) < 0)
+			rc = KP_NOMEM;
 		n->u.pairs[m].key = k;
 		n->u.pairs[m++].value = b->kids[first + 2 * i + 1];
 	}
-	size_t own = m;
-	for (size_t i = 0; extra && i < npairs; i++) {
+	for (size_t i = 0; extra && rc == KP_OK && i < npairs; i++) {
 		kp_ynode *k = b->kids[first + 2 * i], *v = b->kids[first + 2 * i + 1];
 		if (!(k->plain && !strcmp(k->u.str, "<<")))
 			continue;
 		size_t nm = v->type == KP_Y_MAP ? 1 : v->n;
-		for (size_t j = 0; j < nm; j++) {
+		for (size_t j = 0; j < nm && rc == KP_OK; j++) {
 			const kp_ynode *src = v->type == KP_Y_MAP ? v : v->u.items[j];
-			for (size_t q = 0; q < src->n; q++)
-				if (!has_key(n->u.pairs, m, src->u.pairs[q].key->u.str))
+			for (size_t q = 0; q < src->n && rc == KP_OK; q++) {
+				int added = keyset_add(&ks, src->u.pairs[q].key->u.str);
+				if (added < 0)
+					rc = KP_NOMEM;
+				else if (added)
 					n->u.pairs[m++] = src->u.pairs[q];
+			}
 		}
 	}
-	(void)own;
+	kp_free(ks.v);
+	if (rc != KP_OK)
+		return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
 	n->n = m;
 	return KP_OK;
 }
@@ -318,10 +363,32 @@ static int close_frame(builder *b)
 		n->n = 0;
 		n->u.items = NULL;
 	}
-	return attach(b, n);
+	if (f.anchor >= 0 && (size_t)f.anchor < b->anchors.n && b->anchors.v[f.anchor].node == n)
+		b->anchors.v[f.anchor].height = f.height + 1;
+	return attach(b, n, f.height + 1);
 }
 
-static void parser_error(builder *b, yaml_parser_t *p)
+/* libyaml's reader errors (bad UTF-8, control characters) carry a byte
+ * offset, not a mark: turn it into a line and a column (in characters). */
+static void offset_position(const char *data, size_t len, size_t off, unsigned *line, unsigned *col)
+{
+	unsigned l = 1, c = 1;
+	if (off > len)
+		off = len;
+	for (size_t i = 0; i < off; i++) {
+		unsigned char ch = (unsigned char)data[i];
+		if (ch == '\n') {
+			l++;
+			c = 1;
+		} else if ((ch & 0xC0) != 0x80) {
+			c++;
+		}
+	}
+	*line = l;
+	*col = c;
+}
+
+static void parser_error(builder *b, yaml_parser_t *p, const char *data, size_t len)
 {
 	const yaml_mark_t *m = &p->problem_mark;
 	if (p->error == YAML_MEMORY_ERROR) {
@@ -333,7 +400,84 @@ static void parser_error(builder *b, yaml_parser_t *p)
 		kp_err_set(b->err, KP_PARSE, "%s: %s %s", what, p->problem ? p->problem : "syntax error", p->context);
 	else
 		kp_err_set(b->err, KP_PARSE, "%s: %s", what, p->problem ? p->problem : "syntax error");
-	kp_err_locate(b->err, b->file, (unsigned)m->line + 1, (unsigned)m->column + 1, NULL);
+	unsigned line = (unsigned)m->line + 1, col = (unsigned)m->column + 1;
+	if (p->error == YAML_READER_ERROR)
+		offset_position(data, len, p->problem_offset, &line, &col);
+	kp_err_locate(b->err, b->file, line, col, NULL);
+}
+
+/* JSON allows any character but U+0000..U+001F, '"' and '\\' raw inside a
+ * string; YAML (which reads our JSON) refuses DEL, C1 controls, U+FFFE and
+ * U+FFFF and folds NEL, U+2028 and U+2029 as line breaks.  Inside JSON
+ * strings those are rewritten as \u escapes, which YAML decodes to the same
+ * characters.  Returns a new buffer (the caller frees it) or NULL when there
+ * is nothing to rewrite (or no memory: the parser then reports them). */
+static int json_special(const unsigned char *d, size_t i, size_t len, unsigned *cp, size_t *n)
+{
+	if (d[i] == 0x7F) {
+		*cp = 0x7F, *n = 1;
+		return 1;
+	}
+	if (d[i] == 0xC2 && i + 1 < len && d[i + 1] >= 0x80 && d[i + 1] <= 0x9F) {
+		*cp = d[i + 1], *n = 2;
+		return 1;
+	}
+	if (i + 2 < len && ((d[i] == 0xE2 && d[i + 1] == 0x80 && (d[i + 2] == 0xA8 || d[i + 2] == 0xA9)) ||
+			    (d[i] == 0xEF && d[i + 1] == 0xBB && d[i + 2] == 0xBF) ||
+			    (d[i] == 0xEF && d[i + 1] == 0xBF && (d[i + 2] == 0xBE || d[i + 2] == 0xBF)))) {
+		*cp = ((unsigned)(d[i] & 0x0F) << 12) | ((unsigned)(d[i + 1] & 0x3F) << 6) | (d[i + 2] & 0x3Fu);
+		*n = 3;
+		return 1;
+	}
+	return 0;
+}
+
+static char *json_escape_specials(const char *data, size_t len, size_t *outlen)
+{
+	const unsigned char *d = (const unsigned char *)data;
+	size_t extra = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		char *out = NULL;
+		size_t o = 0;
+		if (pass) {
+			if (!extra)
+				return NULL;
+			out = kp_malloc(len + extra + 1);
+			if (!out)
+				return NULL;
+		}
+		int in_str = 0, esc = 0;
+		unsigned cp;
+		size_t n;
+		for (size_t i = 0; i < len; i++) {
+			if (in_str && !esc && json_special(d, i, len, &cp, &n)) {
+				if (pass)
+					o += (size_t)sprintf(out + o, "\\u%04X", cp);
+				else
+					extra += 6 - n;
+				i += n - 1;
+				continue;
+			}
+			if (in_str) {
+				if (esc)
+					esc = 0;
+				else if (d[i] == '\\')
+					esc = 1;
+				else if (d[i] == '"')
+					in_str = 0;
+			} else if (d[i] == '"') {
+				in_str = 1;
+			}
+			if (pass)
+				out[o++] = (char)d[i];
+		}
+		if (pass) {
+			out[o] = 0;
+			*outlen = o;
+			return out;
+		}
+	}
+	return NULL;
 }
 
 static int handle_event(builder *b, yaml_event_t *ev)
@@ -378,9 +522,10 @@ static int handle_event(builder *b, yaml_event_t *ev)
 		anchor = (const char *)ev->data.scalar.anchor;
 		if (anchor && anchors_add(&b->anchors, anchor, n) != KP_OK)
 			return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
-		return attach(b, n);
-	case YAML_ALIAS_EVENT:
-		n = anchors_find(&b->anchors, (const char *)ev->data.alias.anchor);
+		return attach(b, n, 0);
+	case YAML_ALIAS_EVENT: {
+		const struct anchor *an = anchors_find(&b->anchors, (const char *)ev->data.alias.anchor);
+		n = an ? an->node : NULL;
 		if (!n)
 			return fail_at(b, KP_PARSE, (unsigned)ev->start_mark.line + 1,
 				       (unsigned)ev->start_mark.column + 1, "unknown alias '*%s'",
@@ -389,7 +534,8 @@ static int handle_event(builder *b, yaml_event_t *ev)
 			return fail_at(b, KP_PARSE, (unsigned)ev->start_mark.line + 1,
 				       (unsigned)ev->start_mark.column + 1, "recursive alias '*%s'",
 				       (const char *)ev->data.alias.anchor);
-		return attach(b, n);
+		return attach(b, n, an->height);
+	}
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT: {
 		int seq = ev->type == YAML_SEQUENCE_START_EVENT;
@@ -400,7 +546,7 @@ static int handle_event(builder *b, yaml_event_t *ev)
 			     : (const char *)ev->data.mapping_start.anchor;
 		if (anchor && anchors_add(&b->anchors, anchor, n) != KP_OK)
 			return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
-		return open_frame(b, n);
+		return open_frame(b, n, anchor ? (long)b->anchors.n - 1 : -1);
 	}
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
@@ -436,12 +582,21 @@ static int run(const char *data, size_t len, const char *file, kp_arena *user_ar
 		anchors_release(&b.anchors);
 		return kp_err_set(err, KP_NOMEM, "out of memory reading YAML");
 	}
+	char *rewritten = NULL;
+	if (b.json) {
+		size_t n;
+		rewritten = json_escape_specials(data, len, &n);
+		if (rewritten) {
+			data = rewritten;
+			len = n;
+		}
+	}
 	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
 	int rc = KP_OK, done = 0;
 	while (!done && rc == KP_OK) {
 		yaml_event_t ev;
 		if (!yaml_parser_parse(&p, &ev)) {
-			parser_error(&b, &p);
+			parser_error(&b, &p, data, len);
 			rc = err->code ? err->code : KP_PARSE;
 			break;
 		}
@@ -454,6 +609,7 @@ static int run(const char *data, size_t len, const char *file, kp_arena *user_ar
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&p);
+	kp_free(rewritten);
 	if (one) {
 		/* hand the tree over: its arena becomes the caller's */
 		if (rc == KP_OK) {

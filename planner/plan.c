@@ -1472,6 +1472,8 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		rc = write_run(&pl, r, t0);
 	if (!rc)
 		r->elapsed = now_s() - t0;
+	if (!rc && !o->dry_run && o->before_commit && o->before_commit(o->commit_ctx, r))
+		rc = kp_err_set(err, KP_IO, "error writing output");
 out:
 	if (rc || o->dry_run)
 		kp_db_rollback(db);

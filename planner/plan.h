@@ -42,6 +42,7 @@ typedef struct kp_explain {
 	char preemption[8192];       /* DefaultPreemption's candidates and choice, when it ran */
 } kp_explain;
 
+struct kp_plan_result;
 typedef struct kp_plan_opts {
 	uint64_t seed;
 	int no_preemption;
@@ -51,6 +52,10 @@ typedef struct kp_plan_opts {
 	kp_explain *explain;         /* explain: collect this pod's details */
 	void (*progress)(void *ctx, long done, long total);
 	void *progress_ctx;
+	/* called just before COMMIT; non-zero rolls the run back (the CLI
+	 * prints its summary here: a lost summary means nothing was written) */
+	int (*before_commit)(void *ctx, const struct kp_plan_result *r);
+	void *commit_ctx;
 } kp_plan_opts;
 
 typedef struct kp_plan_result {

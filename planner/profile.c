@@ -174,7 +174,8 @@ static int plugin_index(const char *name)
 
 enum { PT_MULTI, PT_QUEUESORT, PT_PREENQUEUE, PT_PREFILTER, PT_FILTER, PT_POSTFILTER, PT_PRESCORE, PT_SCORE,
        PT_RESERVE, PT_PERMIT, PT_PREBIND, PT_BIND, PT_POSTBIND, PT_COUNT };
-static const char *const point_names[PT_COUNT] = {
+/* NULL-terminated: only_keys() walks it to the sentinel */
+static const char *const point_names[PT_COUNT + 1] = {
 	"multiPoint", "queueSort", "preEnqueue", "preFilter", "filter", "postFilter", "preScore", "score",
 	"reserve", "permit", "preBind", "bind", "postBind",
 };

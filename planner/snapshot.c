@@ -199,6 +199,12 @@ static kp_sid intern(loader *L, const unsigned char *s)
 
 static int prepare(loader *L, const char *sql, sqlite3_stmt **st)
 {
+	/* an interrupted query ends early, as if it had no more rows: stop
+	 * before the next one rather than build on a partial result */
+	if (kp_interrupted) {
+		*st = NULL;
+		return kp_err_set(L->err, KP_INTR, "interrupted");
+	}
 	if (sqlite3_prepare_v2(L->db, sql, -1, st, NULL) != SQLITE_OK)
 		return db_fail(L, "the cluster");
 	return KP_OK;
@@ -1293,6 +1299,8 @@ int kp_snap_load(sqlite3 *db, kp_snap *s, kp_err *err)
 	for (int i = 0; i < s->npods && !rc; i++)
 		if (!s->pods[i].ignored && s->pods[i].orig_node >= 0 && kp_snap_add_pod(s, i, s->pods[i].orig_node))
 			rc = nomem(&L);
+	if (!rc && kp_interrupted)
+		rc = kp_err_set(err, KP_INTR, "interrupted");
 	s->s_hostname = kp_strtab_intern(&s->strs, "kubernetes.io/hostname");
 	s->s_zone = kp_strtab_intern(&s->strs, "topology.kubernetes.io/zone");
 	s->s_default_scheduler = kp_strtab_intern(&s->strs, "default-scheduler");

@@ -621,6 +621,12 @@ int kp_config_parse(const char *text, size_t len, const char *source, kp_config 
 		rc = bad(&c, profs, "profiles: expected a list");
 		goto out;
 	}
+	/* kube has no limit; one profile per scheduler name, and 256 is far
+	 * beyond any real configuration (each reserves ~28 KB) */
+	if (profs && profs->n > KP_MAX_PROFILES) {
+		rc = bad(&c, profs, "profiles: %zu profiles, more than kplan reads (%d)", profs->n, KP_MAX_PROFILES);
+		goto out;
+	}
 	int n = profs && profs->n ? (int)profs->n : 1;
 	cfg->profiles = kp_calloc((size_t)n, sizeof *cfg->profiles);
 	if (!cfg->profiles) {

@@ -83,6 +83,9 @@ typedef struct kp_profile {
 	struct kp_extender { char *sql; char origin[2100]; int score; int64_t weight; } ext[KP_MAX_EXTENDERS];
 } kp_profile;
 
+/* The most profiles one configuration may define. */
+#define KP_MAX_PROFILES 256
+
 typedef struct kp_config {
 	int nprofiles;
 	kp_profile *profiles;

@@ -62,6 +62,20 @@ for f in "$TESTS_DIR"/data/config/bad-*.yaml; do
 	like "$err" "kplan: nothing was written" "$(basename "$f"): nothing written"
 done
 is "$(q "$db" "SELECT count(*) FROM run")" "$before" "refused configurations write nothing"
+
+# more profiles than kplan reads (256) are refused at the list
+{
+	printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n'
+	i=0; while [ $i -lt 257 ]; do echo "- schedulerName: s$i"; i=$((i + 1)); done
+} >"$T/many-profiles.yaml"
+runs=$(q "$db" "SELECT count(*) FROM run")
+run "$KPLAN" plan --config "$T/many-profiles.yaml" "$db"
+is "$rc" 1 "257 profiles: exit 1"
+like "$err" "many-profiles.yaml:4:1: KubeSchedulerConfiguration: profiles: 257 profiles, more than kplan reads (256)" "257 profiles: refused at the list"
+is "$(q "$db" "SELECT count(*) FROM run")" "$runs" "257 profiles: no run written"
+sed -i '$d' "$T/many-profiles.yaml"
+run "$KPLAN" plan -q --config "$T/many-profiles.yaml" "$db"
+is "$rc" 0 "256 profiles are read"
 run "$KPLAN" plan -q --config "$TESTS_DIR/data/config/bad-unknown-plugin.yaml" "$db"
 like "$err" "plugin 'Coscheduling' is not an in-tree kube-scheduler plugin" "an out-of-tree plugin is named"
 

@@ -44,18 +44,6 @@ static void warn(void *ctx, const kp_err *err)
 	fprintf(stderr, "kplan: skipped invalid object: %s\n", kp_err_format(err, buf, sizeof buf));
 }
 
-static void remove_db(const char *path)
-{
-	char buf[4200];
-	unlink(path);
-	snprintf(buf, sizeof buf, "%s-wal", path);
-	unlink(buf);
-	snprintf(buf, sizeof buf, "%s-shm", path);
-	unlink(buf);
-	snprintf(buf, sizeof buf, "%s-journal", path);
-	unlink(buf);
-}
-
 static void plural(FILE *f, int *first, long n, const char *one, const char *many)
 {
 	if (!n)
@@ -156,7 +144,7 @@ int cmd_import(int argc, char **argv)
 	if (rc != KP_OK) {
 		int code = kp_cli_fail(&err);
 		if (created)
-			remove_db(path);
+			kp_db_remove_files(path);
 		fprintf(stderr, "kplan: %snothing was imported%s\n", kp_interrupted ? "interrupted: " : "",
 			created ? "" : "; the database is unchanged");
 		return code;

@@ -87,20 +87,22 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+void kp_db_remove_files(const char *path)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
+	char buf[4200];
+	for (size_t i = 0; i < sizeof sfx / sizeof *sfx; i++) {
+		snprintf(buf, sizeof buf, "%s%s", path, sfx[i]);
+		unlink(buf);
+	}
+}
+
 /* close, and when this open created the file, remove it and its WAL files */
 static void close_new(sqlite3 *db, const char *path, int made)
 {
 	sqlite3_close(db);
-	if (!made)
-		return;
-	char buf[4200];
-	unlink(path);
-	snprintf(buf, sizeof buf, "%s-wal", path);
-	unlink(buf);
-	snprintf(buf, sizeof buf, "%s-shm", path);
-	unlink(buf);
-	snprintf(buf, sizeof buf, "%s-journal", path);
-	unlink(buf);
+	if (made)
+		kp_db_remove_files(path);
 }
 
 int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err *err)

@@ -24,6 +24,8 @@ enum {
  * database, is refused.  *created is set to 1 when this call created the
  * file (may be NULL).  UDFs are registered on the connection. */
 int kp_db_open(const char *path, int flags, sqlite3 **db, int *created, kp_err *err);
+/* Remove PATH and its -wal, -shm and -journal files (a database this run created). */
+void kp_db_remove_files(const char *path);
 void kp_db_close(sqlite3 *db);
 
 /* BEGIN IMMEDIATE with a bounded wait; KP_BUSY names the cause. */

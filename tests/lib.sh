@@ -81,3 +81,15 @@ done_testing() {
 	[ "$_failed" -eq 0 ]
 	exit $?
 }
+
+# db_counts DB: a fingerprint of what the database holds (row counts of the
+# imported tables), to show that a refused command changed nothing
+db_counts() {
+	q "$1" "SELECT (SELECT count(*) FROM import_batch) || ' batches, ' ||
+	               (SELECT count(*) FROM node) || ' nodes, ' ||
+	               (SELECT count(*) FROM node_label) || ' node labels, ' ||
+	               (SELECT count(*) FROM pod) || ' pods, ' ||
+	               (SELECT count(*) FROM workload) || ' workloads, ' ||
+	               (SELECT count(*) FROM namespace) || ' namespaces, ' ||
+	               (SELECT count(*) FROM priority_class) || ' priority classes'"
+}

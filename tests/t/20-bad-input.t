@@ -12,20 +12,11 @@
 D=$TESTS_DIR/data/bad
 cd "$D" || { fail "cd $D"; done_testing; }
 
-counts() { # counts DB: a fingerprint of what the database holds
-	q "$1" "SELECT (SELECT count(*) FROM import_batch) || ' batches, ' ||
-	               (SELECT count(*) FROM node) || ' nodes, ' ||
-	               (SELECT count(*) FROM pod) || ' pods, ' ||
-	               (SELECT count(*) FROM workload) || ' workloads, ' ||
-	               (SELECT count(*) FROM namespace) || ' namespaces, ' ||
-	               (SELECT count(*) FROM priority_class) || ' priority classes'"
-}
-
 # A database that already holds a valid import.
 BASE=$T/base.db
 run "$KPLAN" import -q "$BASE" "$ROOT/examples"
 is "$rc" 0 "setup: examples/ import into the base DB"
-BASE_COUNTS=$(counts "$BASE")
+BASE_COUNTS=$(db_counts "$BASE")
 like "$BASE_COUNTS" "1 batches, 8 nodes, " "setup: base DB holds the examples"
 
 nlines() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l | tr -d ' '; fi; }
@@ -55,7 +46,7 @@ expect_bad() {
 	is "$(nlines "$err")" 2 "$desc: one error message and the 'nothing was imported' line"
 	like "$err" $'\nkplan: nothing was imported' "$desc: says nothing was imported"
 	is "$(digest "$db")" "$before" "$desc: existing DB byte-for-byte unchanged"
-	is "$(counts "$db")" "$BASE_COUNTS" "$desc: existing DB counts unchanged"
+	is "$(db_counts "$db")" "$BASE_COUNTS" "$desc: existing DB counts unchanged"
 	local new=$T/new.db
 	rm -f "$new" "$new"-*
 	run "$KPLAN" import "$new" "$@"

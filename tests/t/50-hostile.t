@@ -48,19 +48,10 @@ finished() {
 	ok $((rc == 124 || rc == 137 || rc >= 128 ? 1 : 0)) "$1: finished by itself within ${TMO} s (exit $rc, $((ms / 1000)) s)"
 }
 
-counts() { # counts DB: a fingerprint of what the database holds
-	q "$1" "SELECT (SELECT count(*) FROM import_batch) || ' batches, ' ||
-	               (SELECT count(*) FROM node) || ' nodes, ' ||
-	               (SELECT count(*) FROM node_label) || ' node labels, ' ||
-	               (SELECT count(*) FROM pod) || ' pods, ' ||
-	               (SELECT count(*) FROM workload) || ' workloads, ' ||
-	               (SELECT count(*) FROM priority_class) || ' priority classes'"
-}
-
 BASE=$T/base.db
 run "$KPLAN" import -q "$BASE" "$ROOT/examples"
 is "$rc" 0 "setup: examples/ import into the base DB"
-BASE_COUNTS=$(counts "$BASE")
+BASE_COUNTS=$(db_counts "$BASE")
 BASE_PODS=$(q "$BASE" "SELECT count(*) FROM pod")
 like "$BASE_COUNTS" "1 batches, 8 nodes, " "setup: base DB holds the examples"
 
@@ -74,7 +65,7 @@ fresh() { # fresh: $db = a copy of the base DB, $before = its digest
 # unchanged DESC: the database $db is exactly as before
 unchanged() {
 	is "$(digest "$db")" "$before" "$1: existing DB byte-for-byte unchanged"
-	is "$(counts "$db")" "$BASE_COUNTS" "$1: existing DB counts unchanged"
+	is "$(db_counts "$db")" "$BASE_COUNTS" "$1: existing DB counts unchanged"
 }
 
 # rejected DESC PREFIX [REASON...] -- ARGS...: import ARGS is refused, into a

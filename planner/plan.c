@@ -499,6 +499,27 @@ static int add_affinity_pod(planner *pl, int32_t pi)
 static void explain_preemption(planner *pl, const kp_preempt_result *r);
 
 /* A PreFilter plugin rejected the pod for every node: "0/N nodes are available: MSG." */
+
+/* A pod preemption could not help: its message becomes kube's FitError.Error,
+ * the filter message and the PostFilter's joined with SeparatorFormat " %v."
+ * after the filter message's own final period (kube 1.28-1.31 print ".."). */
+static int join_preemption_message(planner *pl, pod_out *po, kp_preempt_result *pr, int explaining)
+{
+	kp_sb sb;
+	kp_sb_init(&sb);
+	kp_sb_printf(&sb, "%s preemption: %s.", po->message ? po->message : "", pr->message ? pr->message : "");
+	kp_preempt_release(pr);
+	if (!kp_sb_ok(&sb)) {
+		kp_sb_release(&sb);
+		return nomem(pl);
+	}
+	kp_free(po->message);
+	po->message = sb.buf;
+	if (explaining)
+		snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);
+	return KP_OK;
+}
+
 static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int explaining)
 {
 	kp_snap *s = &pl->s;
@@ -535,19 +556,7 @@ static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int expla
 	}
 	if (explaining)
 		explain_preemption(pl, &pr);
-	kp_sb sb;
-	kp_sb_init(&sb);
-	kp_sb_printf(&sb, "%s preemption: %s.", po->message, pr.message ? pr.message : "");
-	kp_preempt_release(&pr);
-	if (!kp_sb_ok(&sb)) {
-		kp_sb_release(&sb);
-		return nomem(pl);
-	}
-	kp_free(po->message);
-	po->message = sb.buf;
-	if (explaining)
-		snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);
-	return KP_OK;
+	return join_preemption_message(pl, po, &pr, explaining);
 }
 
 /* The pod is assumed on the node; the next cycle sees it. */
@@ -814,21 +823,7 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 		if (explaining)
 			explain_preemption(pl, &pr);
 		if (pr.chosen < 0) {
-			kp_sb sb;
-			kp_sb_init(&sb);
-			/* FitError.Error: the PostFilter message joins with SeparatorFormat " %v.",
-			 * after its own final period: kube 1.28-1.31 print ".." */
-			kp_sb_printf(&sb, "%s preemption: %s.", po->message ? po->message : "", pr.message ? pr.message : "");
-			kp_preempt_release(&pr);
-			if (!kp_sb_ok(&sb)) {
-				kp_sb_release(&sb);
-				return nomem(pl);
-			}
-			kp_free(po->message);
-			po->message = sb.buf;
-			if (explaining)
-				snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);
-			return KP_OK;
+			return join_preemption_message(pl, po, &pr, explaining);
 		}
 		/* victims go; the preemptor is re-queued with its nominated node */
 		const kp_candidate *cand = &pr.cands[pr.chosen];

@@ -210,6 +210,20 @@ static int prepare(loader *L, const char *sql, sqlite3_stmt **st)
 	return KP_OK;
 }
 
+/* *n = the single integer SQL returns (a count) */
+static int count_rows(loader *L, const char *sql, int *n)
+{
+	sqlite3_stmt *st;
+	if (prepare(L, sql, &st))
+		return L->err->code;
+	int rc = sqlite3_step(st);
+	*n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return kp_interrupted ? kp_err_set(L->err, KP_INTR, "interrupted") : db_fail(L, "the cluster");
+	return KP_OK;
+}
+
 static int cmp_label(const void *a, const void *b)
 {
 	const kp_label *x = a, *y = b;
@@ -343,10 +357,8 @@ static int load_nodes(loader *L)
 	kp_snap *s = L->s;
 	sqlite3_stmt *st;
 	int rc;
-	if (prepare(L, "SELECT count(*) FROM node", &st))
+	if (count_rows(L, "SELECT count(*) FROM node", &s->nnodes))
 		return L->err->code;
-	s->nnodes = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
 	int n = s->nnodes;
 	s->node_db_id = A(L, (size_t)n * sizeof *s->node_db_id);
 	s->node_name = A(L, (size_t)n * sizeof *s->node_name);
@@ -616,10 +628,8 @@ static int load_classes(loader *L)
 	kp_snap *s = L->s;
 	sqlite3_stmt *st;
 	int rc = KP_OK;
-	if (prepare(L, "SELECT count(*) FROM pod_class", &st))
+	if (count_rows(L, "SELECT count(*) FROM pod_class", &s->nclasses))
 		return L->err->code;
-	s->nclasses = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
 	s->classes = kp_calloc((size_t)(s->nclasses ? s->nclasses : 1), sizeof *s->classes);
 	L->class_ids = kp_malloc((size_t)(s->nclasses ? s->nclasses : 1) * sizeof *L->class_ids);
 	if (!s->classes || !L->class_ids)
@@ -897,10 +907,9 @@ static int load_pods(loader *L)
 	kp_snap *s = L->s;
 	sqlite3_stmt *st;
 	int rc = KP_OK;
-	if (prepare(L, "SELECT count(*) FROM pod", &st))
+	int n;
+	if (count_rows(L, "SELECT count(*) FROM pod", &n))
 		return L->err->code;
-	int n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
 	s->pods = kp_calloc((size_t)(n ? n : 1), sizeof *s->pods);
 	if (!s->pods)
 		return nomem(L);
@@ -1069,10 +1078,9 @@ static int load_selectors(loader *L)
 	if (rc)
 		return rc;
 	/* namespaces with labels: every namespace a pod or a label names */
-	if (prepare(L, "SELECT count(*) FROM (SELECT name FROM namespace UNION SELECT namespace FROM pod)", &st))
+	int nns;
+	if (count_rows(L, "SELECT count(*) FROM (SELECT name FROM namespace UNION SELECT namespace FROM pod)", &nns))
 		return L->err->code;
-	int nns = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
 	s->ns_name = A(L, (size_t)nns * sizeof *s->ns_name);
 	s->ns_labels = A(L, (size_t)nns * sizeof *s->ns_labels);
 	if (!s->ns_name || !s->ns_labels)
@@ -1112,10 +1120,8 @@ static int load_selectors(loader *L)
 	sqlite3_finalize(st);
 	for (int k = 0; k < s->nnamespaces; k++)
 		kp_sort(s->ns_labels[k].v, s->ns_labels[k].n, sizeof(kp_label), cmp_label);
-	if (prepare(L, "SELECT count(*) FROM workload WHERE kind = 'DaemonSet'", &st))
+	if (count_rows(L, "SELECT count(*) FROM workload WHERE kind = 'DaemonSet'", &s->warn_daemonset))
 		return L->err->code;
-	s->warn_daemonset = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
 	return KP_OK;
 }
 
@@ -1140,10 +1146,9 @@ static int load_pdbs(loader *L)
 	kp_snap *s = L->s;
 	sqlite3_stmt *st;
 	int rc = KP_OK;
-	if (prepare(L, "SELECT count(*) FROM pdb", &st))
+	int n;
+	if (count_rows(L, "SELECT count(*) FROM pdb", &n))
 		return L->err->code;
-	int n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
 	s->pdbs = A(L, (size_t)n * sizeof *s->pdbs);
 	if (!s->pdbs)
 		return nomem(L);

@@ -27,6 +27,8 @@ const char cmd_plan_help[] =
 	"  --seed N                  seed for breaking ties between equal nodes (default 1)\n"
 	"  --no-preemption           plan without DefaultPreemption\n"
 	"  --fail-on-unschedulable   exit 2 when any pod is left unschedulable (CI gates)\n"
+	"  --reference               no caches: run every plugin on every node for every pod\n"
+	"                            (slow; the same plan, for checking the fast path)\n"
 	"  -q, --quiet               no summary line\n"
 	"  -h, --help                this help\n"
 	"\n"
@@ -77,6 +79,7 @@ int cmd_plan(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "no-preemption", no_argument, NULL, 'n' },
 		{ "fail-on-unschedulable", no_argument, NULL, 'f' },
+		{ "reference", no_argument, NULL, 'r' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -101,6 +104,7 @@ int cmd_plan(int argc, char **argv)
 		}
 		case 'n': o.no_preemption = 1; break;
 		case 'f': gate = 1; break;
+		case 'r': o.reference = 1; break;
 		case 'q': quiet = 1; break;
 		default:
 			return kp_cli_usage("plan", optopt ? "option '%s' needs a value" : "unknown option '%s'", argv[optind - 1]);
@@ -113,7 +117,10 @@ int cmd_plan(int argc, char **argv)
 	kp_sb_init(&opt);
 	kp_sb_printf(&opt, "{\"seed\":%llu,\"config\":", (unsigned long long)o.seed);
 	kp_sb_add_json_str(&opt, o.config_file);
-	kp_sb_printf(&opt, ",\"no_preemption\":%s}", o.no_preemption ? "true" : "false");
+	kp_sb_printf(&opt, ",\"no_preemption\":%s", o.no_preemption ? "true" : "false");
+	if (o.reference)
+		kp_sb_printf(&opt, ",\"reference\":true");
+	kp_sb_printf(&opt, "}");
 	o.options_json = kp_sb_str(&opt);
 	double t0 = kp_cli_now();
 	if (kp_cli_progress_enabled(quiet)) {

@@ -33,7 +33,7 @@ static int sel_equal(const kp_sel *a, const kp_sel *b)
 
 static int matches(const kp_snap *s, const kp_counter *c, const kp_pod *p)
 {
-	return p->ns == c->ns && !p->terminating && kp_sel_match(c->sel, &p->labels, &s->strs);
+	return p->ns == c->ns && (c->terminating || !p->terminating) && kp_sel_match(c->sel, &p->labels, &s->strs);
 }
 
 static int grow_slots(kp_counters *cs)
@@ -123,14 +123,75 @@ static int add_trigger(kp_counters *cs, int64_t key, int32_t counter)
 	return KP_OK;
 }
 
-int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel)
+static uint32_t lidx_hash(int64_t key) { return (uint32_t)(((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> 32); }
+
+/* slot of (key, value) in the label index, or -1 */
+static int32_t lidx_find(const kp_counters *cs, int64_t key)
+{
+	uint32_t m = cs->nlidx_slots - 1;
+	for (uint32_t h = lidx_hash(key) & m; cs->lidx_count[h] >= 0; h = (h + 1) & m)
+		if (cs->lidx_keys[h] == key)
+			return (int32_t)h;
+	return -1;
+}
+
+/* (key, value) -> pods, over every pod of the snapshot (labels never change
+ * during a run; whether a pod is placed is checked when reading) */
+static int build_label_index(kp_snap *s)
 {
 	kp_counters *cs = &s->counters;
-	uint64_t h = sel_hash(ns, sel);
+	size_t total = 0;
+	for (int i = 0; i < s->npods; i++)
+		total += s->pods[i].labels.n;
+	uint32_t nslots = 64;
+	while (nslots < total * 2 + 64)
+		nslots *= 2;
+	cs->lidx_keys = kp_malloc(nslots * sizeof *cs->lidx_keys);
+	cs->lidx_start = kp_malloc(nslots * sizeof *cs->lidx_start);
+	cs->lidx_count = kp_malloc(nslots * sizeof *cs->lidx_count);
+	cs->lidx_pods = kp_malloc((total ? total : 1) * sizeof *cs->lidx_pods);
+	if (!cs->lidx_keys || !cs->lidx_start || !cs->lidx_count || !cs->lidx_pods)
+		return KP_NOMEM;
+	cs->nlidx_slots = nslots;
+	for (uint32_t h = 0; h < nslots; h++)
+		cs->lidx_count[h] = -1;
+	/* count per key, then offsets, then fill */
+	for (int i = 0; i < s->npods; i++)
+		for (uint32_t j = 0; j < s->pods[i].labels.n; j++) {
+			int64_t key = ((int64_t)s->pods[i].labels.v[j].key << 32) | (uint32_t)s->pods[i].labels.v[j].value;
+			uint32_t h = lidx_hash(key) & (nslots - 1);
+			while (cs->lidx_count[h] >= 0 && cs->lidx_keys[h] != key)
+				h = (h + 1) & (nslots - 1);
+			if (cs->lidx_count[h] < 0) {
+				cs->lidx_keys[h] = key;
+				cs->lidx_count[h] = 0;
+			}
+			cs->lidx_count[h]++;
+		}
+	int32_t off = 0;
+	for (uint32_t h = 0; h < nslots; h++)
+		if (cs->lidx_count[h] >= 0) {
+			cs->lidx_start[h] = off;
+			off += cs->lidx_count[h];
+			cs->lidx_count[h] = 0;
+		}
+	for (int i = 0; i < s->npods; i++)
+		for (uint32_t j = 0; j < s->pods[i].labels.n; j++) {
+			int32_t h = lidx_find(cs, ((int64_t)s->pods[i].labels.v[j].key << 32) | (uint32_t)s->pods[i].labels.v[j].value);
+			cs->lidx_pods[cs->lidx_start[h] + cs->lidx_count[h]++] = i;
+		}
+	cs->lidx_built = 1;
+	return KP_OK;
+}
+
+int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel, int terminating)
+{
+	kp_counters *cs = &s->counters;
+	uint64_t h = sel_hash(ns, sel) ^ ((uint64_t)!!terminating << 63);
 	if (cs->nslots)
 		for (uint32_t i = (uint32_t)h & (cs->nslots - 1); cs->slots[i] >= 0; i = (i + 1) & (cs->nslots - 1)) {
 			kp_counter *c = &cs->v[cs->slots[i]];
-			if (c->hash == h && c->ns == ns && sel_equal(c->sel, sel))
+			if (c->hash == h && c->ns == ns && c->terminating == !!terminating && sel_equal(c->sel, sel))
 				return cs->slots[i];
 		}
 	/* new: a persistent copy of the selector, counts from one scan */
@@ -147,6 +208,7 @@ int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel)
 	kp_counter *c = &cs->v[cs->n];
 	c->hash = h;
 	c->ns = ns;
+	c->terminating = (uint8_t)!!terminating;
 	c->sel = kp_arena_alloc(&s->arena, sizeof *c->sel);
 	c->per_node = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), sizeof *c->per_node);
 	if (!c->sel || !c->per_node) {
@@ -195,8 +257,21 @@ int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel)
 		}
 		cs->always[cs->nalways++] = idx;
 	}
-	/* one scan over the placed pods */
+	/* the placed pods: those carrying a trigger label, else every one */
 	c = &cs->v[idx];
+	if (trig && (cs->lidx_built || build_label_index(s) == KP_OK)) {
+		for (uint32_t k = 0; k < trig->nvals; k++) {
+			int32_t slot = lidx_find(cs, ((int64_t)trig->key << 32) | (uint32_t)trig->vals[k]);
+			for (int32_t j = 0; slot >= 0 && j < cs->lidx_count[slot]; j++) {
+				const kp_pod *p = &s->pods[cs->lidx_pods[cs->lidx_start[slot] + j]];
+				if (p->node >= 0 && matches(s, c, p))
+					c->per_node[p->node]++;
+			}
+		}
+		return idx;
+	}
+	if (trig)
+		return -1;   /* out of memory building the index */
 	for (int n = 0; n < s->nnodes; n++)
 		for (uint32_t j = 0; j < s->nnode_pods[n]; j++)
 			if (matches(s, c, &s->pods[s->node_pods[n][j]]))
@@ -208,7 +283,7 @@ void kp_counters_update(kp_snap *s, int32_t pi, int node, int delta)
 {
 	kp_counters *cs = &s->counters;
 	const kp_pod *p = &s->pods[pi];
-	if (!cs->n || p->terminating)
+	if (!cs->n)
 		return;
 	for (uint32_t i = 0; i < p->labels.n && cs->ntrig; i++) {
 		int32_t *head = trig_find(cs, ((int64_t)p->labels.v[i].key << 32) | (uint32_t)p->labels.v[i].value, 0);
@@ -236,5 +311,9 @@ void kp_counters_release(kp_counters *cs)
 	kp_free(cs->chain_counter);
 	kp_free(cs->chain_next);
 	kp_free(cs->always);
+	kp_free(cs->lidx_keys);
+	kp_free(cs->lidx_start);
+	kp_free(cs->lidx_count);
+	kp_free(cs->lidx_pods);
 	memset(cs, 0, sizeof *cs);
 }

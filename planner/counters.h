@@ -21,6 +21,7 @@ struct kp_sel;
 typedef struct kp_counter {
 	uint64_t hash;
 	int32_t ns;              /* kp_sid */
+	uint8_t terminating;     /* terminating pods count too (inter-pod affinity); not for spreading */
 	struct kp_sel *sel;      /* persistent copy */
 	int32_t *per_node;
 } kp_counter;
@@ -39,11 +40,17 @@ typedef struct kp_counters {
 	int nchain, cap_chain;
 	int32_t *always;         /* counters with no trigger */
 	int nalways, cap_always;
+	/* label index over every pod, built with the first triggered counter:
+	 * (key, value) -> the pods carrying it (lidx_pods[lidx_start..+lidx_count]) */
+	int lidx_built;
+	uint32_t nlidx_slots;
+	int64_t *lidx_keys;
+	int32_t *lidx_start, *lidx_count, *lidx_pods;
 } kp_counters;
 
 /* The counter for (ns, sel), created (and filled by one scan) when new.
  * Returns its index, or -1 on out of memory. */
-int kp_counter_get(struct kp_snap *s, int32_t ns, const struct kp_sel *sel);
+int kp_counter_get(struct kp_snap *s, int32_t ns, const struct kp_sel *sel, int terminating);
 /* Pod pi was added to (delta 1) or removed from (delta -1) node. */
 void kp_counters_update(struct kp_snap *s, int32_t pi, int node, int delta);
 void kp_counters_release(kp_counters *c);

@@ -35,6 +35,12 @@ static inline int64_t kp_pair_key(kp_sid a, kp_sid b) { return ((int64_t)a << 32
 /* one topology spread constraint of the incoming pod, prepared */
 typedef struct kp_cstate {
 	kp_sid topo;
+	const kp_sid *tv;        /* per node: its value of topo (kp_snap_topo) */
+	const int32_t *dom;      /* per node: its domain index, -1 without the label */
+	int32_t ndom;
+	int64_t *dcnt;           /* soft constraints, per domain (ndom: the absent label): matching pods */
+	uint8_t *dpres;          /* per domain: a scored node is in it */
+	int64_t dsize;           /* domains with a scored node */
 	int64_t max_skew, min_domains;
 	uint8_t hard, honor_affinity, honor_taints, self_match, is_host;
 	kp_sel sel;
@@ -79,6 +85,7 @@ typedef struct kp_cycle {
 	uint8_t *spread_ignored; /* per node (score) */
 	/* InterPodAffinity */
 	kp_dmap aff_counts, anti_counts, existing_anti, topo_score;
+	kp_dmap anti_memo;       /* (class, namespace) of a placed pod -> which of its terms match the incoming pod */
 	int aff_empty, self_matches_all;
 	int32_t *anti_pods;      /* placed pods whose class has required anti-affinity */
 	int nanti_pods, cap_anti_pods;

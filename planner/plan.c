@@ -82,7 +82,32 @@ typedef struct planner {
 	int64_t *pdb_allowed;        /* disruptions each PDB still allows */
 	struct eviction_rec { int32_t pod, node, preemptor; uint8_t violated; char *pdbs; } *ev;
 	int nev, cap_ev;
+	/* node-local cache (see local_filters): the verdicts and raw scores of
+	 * the plugins that read only the pod's class and the node, kept per node
+	 * for the class last scheduled and reused while the node is unchanged */
+	int cache;                   /* off with --reference */
+	uint32_t epoch;              /* bumped when the class or profile changes */
+	int32_t cache_cls;
+	int cache_profile;
+	uint64_t *fstamp;            /* per node: epoch << 32 | node_ver when fpass was computed */
+	uint8_t *fpass;
+	uint64_t *sstamp;            /* per node: when lsum / lraw were computed */
+	int64_t *lsum;               /* per node: weighted sum of the node-local scores without NormalizeScore */
+	int64_t *lraw[KP_P_COUNT];   /* per node: raw node-local scores that are normalised */
 } planner;
+
+/* plugins whose filter verdict / raw score depend only on the pod's class,
+ * the profile and the node's own state (its labels, taints, images, and the
+ * pods on it); the others (spread, inter-pod affinity, extenders) read other
+ * nodes or the pod itself and always run */
+static const uint8_t local_filter[KP_P_COUNT] = {
+	[KP_P_NODE_UNSCHEDULABLE] = 1, [KP_P_NODE_NAME] = 1, [KP_P_TAINT_TOLERATION] = 1,
+	[KP_P_NODE_AFFINITY] = 1, [KP_P_NODE_PORTS] = 1, [KP_P_NODE_RESOURCES_FIT] = 1,
+};
+static const uint8_t local_score[KP_P_COUNT] = {
+	[KP_P_TAINT_TOLERATION] = 1, [KP_P_NODE_AFFINITY] = 1, [KP_P_NODE_RESOURCES_FIT] = 1,
+	[KP_P_BALANCED_ALLOCATION] = 1, [KP_P_IMAGE_LOCALITY] = 1,
+};
 
 static double now_s(void)
 {
@@ -694,6 +719,103 @@ static void explain_preemption(planner *pl, const kp_preempt_result *r)
 }
 
 /* One scheduling cycle for pod pi under profile pf. */
+/* Filter every node with the node-local cache: a node's node-local
+ * verdict is recomputed only when pods came or went there since the class
+ * was last filtered; the other filters run on every node that passes.
+ * Fills cy->feas; failure reasons are not kept (see schedule_one). */
+static void filter_cached(planner *pl)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	int loc[KP_P_COUNT], other[KP_P_COUNT], nloc = 0, nother = 0;
+	for (int k = 0; k < KP_P_COUNT; k++) {
+		const kp_plugin *pg = kp_plugins[k];
+		if (!cy->pf->filter[k] || !pg || !pg->filter || cy->skip[k])
+			continue;
+		if (local_filter[k])
+			loc[nloc++] = k;
+		else
+			other[nother++] = k;
+	}
+	uint64_t ep = (uint64_t)pl->epoch << 32;
+	cy->nfeas = 0;
+	for (int n = 0; n < s->nnodes; n++) {
+		uint64_t st = ep | s->node_ver[n];
+		cy->fail[n] = -1;
+		if (pl->fstamp[n] != st) {
+			int ok = !cy->restrict_nodes || cy->allowed[n];
+			for (int j = 0; j < nloc && ok; j++)
+				ok = !kp_plugins[loc[j]]->filter(cy, n);
+			pl->fpass[n] = (uint8_t)ok;
+			pl->fstamp[n] = st;
+			cy->fail[n] = -1;
+		}
+		if (!pl->fpass[n])
+			continue;
+		int ok = 1;
+		for (int j = 0; j < nother && ok; j++)
+			ok = !kp_plugins[other[j]]->filter(cy, n);
+		if (ok)
+			cy->feas[cy->nfeas++] = n;
+	}
+}
+
+/* Scoring with the node-local cache: PreScore of the node-local score
+ * plugins, then per feasible node the cached raw scores (recomputed when the
+ * node changed): those without NormalizeScore go weighted into pl->total,
+ * the others into pl->scores[k] for normalising.  skipped[k]: PreScore said
+ * skip (scores 0). */
+static int local_scores(planner *pl, const kp_profile *pf, uint8_t *skipped)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	int ks[KP_P_COUNT], nk = 0;
+	for (int k = 0; k < KP_P_COUNT; k++) {
+		const kp_plugin *pg = kp_plugins[k];
+		if (!pf->score[k] || !local_score[k] || !pg || !pg->score)
+			continue;
+		int rc = pg->pre_score ? pg->pre_score(cy) : KP_OK;
+		if (rc < 0)
+			return rc;
+		skipped[k] = rc == KP_SKIP;
+		if (skipped[k]) {
+			for (int i = 0; i < cy->nfeas; i++)
+				pl->scores[k][cy->feas[i]] = 0;
+		} else {
+			ks[nk++] = k;
+		}
+	}
+	uint64_t ep = (uint64_t)pl->epoch << 32;
+	for (int i = 0; i < cy->nfeas; i++) {
+		int n = cy->feas[i];
+		uint64_t st = ep | s->node_ver[n];
+		if (pl->sstamp[n] != st) {
+			int64_t sum = 0;
+			for (int j = 0; j < nk; j++) {
+				int k = ks[j];
+				int64_t v = kp_plugins[k]->score(cy, n);
+				if (kp_plugins[k]->normalize)
+					pl->lraw[k][n] = v;
+				else
+					sum += pf->weight[k] * v;
+			}
+			pl->lsum[n] = sum;
+			pl->sstamp[n] = st;
+		}
+		pl->total[n] += pl->lsum[n];
+	}
+	for (int j = 0; j < nk; j++) {
+		int k = ks[j];
+		if (!kp_plugins[k]->normalize)
+			continue;
+		int64_t *dst = pl->scores[k];
+		const int64_t *src = pl->lraw[k];
+		for (int i = 0; i < cy->nfeas; i++)
+			dst[cy->feas[i]] = src[cy->feas[i]];
+	}
+	return KP_OK;
+}
+
 static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 {
 	kp_snap *s = &pl->s;
@@ -789,10 +911,31 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 		}
 		cy->fail[n] = -1;
 	}
-	/* Filter, node by node; every node unless percentageOfNodesToScore says otherwise */
+	/* Filter, node by node; every node unless percentageOfNodesToScore
+	 * says otherwise.  With the node-local cache, the nodes' cached verdicts
+	 * first; when no node passes, every node again without the cache, for
+	 * the reasons (FitError, preemption) */
+	int fast = pl->cache && !explaining && pf->pct_nodes_to_score < 0 && p->daemon_node < 0;
+	if (fast && (pl->cache_cls != p->cls || pl->cache_profile != profile_idx)) {
+		if (++pl->epoch == 0) {
+			memset(pl->fstamp, 0, (size_t)s->nnodes * sizeof *pl->fstamp);
+			memset(pl->sstamp, 0, (size_t)s->nnodes * sizeof *pl->sstamp);
+			pl->epoch = 1;
+		}
+		pl->cache_cls = p->cls;
+		pl->cache_profile = profile_idx;
+	}
+	if (fast) {
+		filter_cached(pl);
+		if (cy->nfeas == 0) {
+			memset(cy->fail, -1, (size_t)s->nnodes);
+			memset(cy->unres, 0, (size_t)s->nnodes);
+			cy->rlen = 0;
+		}
+	}
 	int want = nodes_to_find(s->nnodes, pf->pct_nodes_to_score);
 	int start = pf->pct_nodes_to_score >= 0 ? pl->next_start[profile_idx] : 0, processed = 0;
-	for (int i = 0; i < s->nnodes && cy->nfeas < want; i++) {
+	for (int i = 0; i < s->nnodes && cy->nfeas < want && !(fast && cy->nfeas); i++) {
 		int n = (start + i) % s->nnodes;
 		processed++;
 		int passed = kp_cycle_filter_node(cy, n);
@@ -843,11 +986,29 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 	if (scoring) {
 		for (int i = 0; i < cy->nfeas; i++)
 			pl->total[cy->feas[i]] = 0;
+		uint8_t local_skip[KP_P_COUNT] = { 0 };
+		if (fast) {
+			int rc = local_scores(pl, pf, local_skip);
+			if (rc < 0)
+				return rc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, rc, "pre-score failed");
+		}
 		for (int k = 0; k < KP_P_COUNT; k++) {
 			const kp_plugin *pg = kp_plugins[k];
 			if (!pf->score[k] || !pg || !pg->score)
 				continue;
 			int64_t *sc = pl->scores[k];
+			if (fast && local_score[k]) {
+				/* local_scores added it, or left its raw scores in sc */
+				if (!pg->normalize)
+					continue;
+				if (!local_skip[k])
+					pg->normalize(cy, sc);
+				for (int i = 0; i < cy->nfeas; i++) {
+					int n = cy->feas[i];
+					pl->total[n] += pf->weight[k] * sc[n];
+				}
+				continue;
+			}
 			int skip = 0;
 			if (pg->pre_score) {
 				int rc = pg->pre_score(cy);
@@ -971,8 +1132,26 @@ static int setup(planner *pl)
 	for (int k = 0; k < KP_P_COUNT; k++)
 		if (!(pl->scores[k] = kp_calloc((size_t)n, sizeof(int64_t))))
 			return nomem(pl);
+	pl->cache = !pl->o->reference;
+	pl->cache_cls = -1;
+	pl->cache_profile = -1;
+	if (pl->cache) {
+		pl->fstamp = kp_calloc((size_t)n, sizeof *pl->fstamp);
+		pl->fpass = kp_calloc((size_t)n, 1);
+		if (!pl->fstamp || !pl->fpass)
+			return nomem(pl);
+		pl->sstamp = kp_calloc((size_t)n, sizeof *pl->sstamp);
+		pl->lsum = kp_calloc((size_t)n, sizeof *pl->lsum);
+		if (!pl->sstamp || !pl->lsum)
+			return nomem(pl);
+		for (int k = 0; k < KP_P_COUNT; k++)
+			if (local_score[k] && kp_plugins[k] && kp_plugins[k]->normalize &&
+			    !(pl->lraw[k] = kp_calloc((size_t)n, sizeof(int64_t))))
+				return nomem(pl);
+	}
 	if (kp_dmap_init(&cy->aff_counts, 64) || kp_dmap_init(&cy->anti_counts, 64) ||
-	    kp_dmap_init(&cy->existing_anti, 64) || kp_dmap_init(&cy->topo_score, 64))
+	    kp_dmap_init(&cy->existing_anti, 64) || kp_dmap_init(&cy->topo_score, 64) ||
+	    kp_dmap_init(&cy->anti_memo, 64))
 		return nomem(pl);
 	const char *const *P = kp_plugin_names;
 	cy->r_insufficient = kp_malloc((size_t)s->nres * sizeof *cy->r_insufficient);
@@ -1014,6 +1193,12 @@ static int setup(planner *pl)
 static void teardown(planner *pl)
 {
 	kp_cycle *cy = &pl->cy;
+	kp_free(pl->fstamp);
+	kp_free(pl->fpass);
+	kp_free(pl->sstamp);
+	kp_free(pl->lsum);
+	for (int k = 0; k < KP_P_COUNT; k++)
+		kp_free(pl->lraw[k]);
 	kp_free(cy->feas);
 	kp_free(cy->fail);
 	kp_free(cy->unres);
@@ -1034,6 +1219,7 @@ static void teardown(planner *pl)
 	kp_dmap_release(&cy->aff_counts);
 	kp_dmap_release(&cy->anti_counts);
 	kp_dmap_release(&cy->existing_anti);
+	kp_dmap_release(&cy->anti_memo);
 	kp_dmap_release(&cy->topo_score);
 	kp_arena_release(&cy->arena);
 	for (int k = 0; k < KP_P_COUNT; k++)

@@ -49,6 +49,7 @@ typedef struct kp_plan_opts {
 	const char *config_file;     /* --config; NULL: latest imported, else defaults */
 	const char *options_json;    /* recorded in run.options */
 	int dry_run;                 /* explain: plan in memory, write nothing */
+	int reference;               /* no caches: every plugin on every node for every pod (for checking) */
 	kp_explain *explain;         /* explain: collect this pod's details */
 	void (*progress)(void *ctx, long done, long total);
 	void *progress_ctx;

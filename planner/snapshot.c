@@ -377,7 +377,8 @@ static int load_nodes(loader *L)
 	s->nnode_pods = kp_calloc((size_t)n, sizeof *s->nnode_pods);
 	s->cap_node_pods = kp_calloc((size_t)n, sizeof *s->cap_node_pods);
 	s->node_pods = kp_calloc((size_t)n, sizeof *s->node_pods);
-	if (!s->node_db_id || !s->node_name || !s->unschedulable || !s->node_labels || !s->ntaints || !s->taints ||
+	s->node_ver = kp_calloc((size_t)n + 1, sizeof *s->node_ver);
+	if (!s->node_ver || !s->node_db_id || !s->node_name || !s->unschedulable || !s->node_labels || !s->ntaints || !s->taints ||
 	    !s->node_npods || !s->nz_used || !s->nimages || !s->image_names || !s->image_sizes || !s->nports ||
 	    !s->cap_ports || !s->ports || !s->nnode_pods || !s->cap_node_pods || !s->node_pods)
 		return nomem(L);
@@ -1213,6 +1214,46 @@ static int grow(void **v, uint32_t *cap, size_t elem)
 	return KP_OK;
 }
 
+const kp_topo *kp_snap_topo(kp_snap *s, kp_sid key)
+{
+	for (int i = 0; i < s->ntopo; i++)
+		if (s->topo[i].key == key)
+			return &s->topo[i];
+	if (s->ntopo == s->cap_topo) {
+		int cap = s->cap_topo ? s->cap_topo * 2 : 8;
+		kp_topo *t = kp_realloc(s->topo, (size_t)cap * sizeof *t);
+		if (!t)
+			return NULL;
+		s->topo = t;
+		s->cap_topo = cap;
+	}
+	size_t nn = (size_t)(s->nnodes ? s->nnodes : 1);
+	kp_topo t = { key, 0, kp_malloc(nn * sizeof *t.val), kp_malloc(nn * sizeof *t.dom) };
+	/* value -> domain: a scratch map over the interned strings */
+	int32_t *map = kp_malloc((size_t)(s->strs.n ? s->strs.n : 1) * sizeof *map);
+	if (!t.val || !t.dom || !map) {
+		kp_free(t.val);
+		kp_free(t.dom);
+		kp_free(map);
+		return NULL;
+	}
+	for (int32_t i = 0; i < s->strs.n; i++)
+		map[i] = -1;
+	for (int n = 0; n < s->nnodes; n++) {
+		kp_sid v = kp_labels_get(&s->node_labels[n], key);
+		t.val[n] = v;
+		t.dom[n] = -1;
+		if (v >= 0) {
+			if (map[v] < 0)
+				map[v] = t.ndom++;
+			t.dom[n] = map[v];
+		}
+	}
+	kp_free(map);
+	s->topo[s->ntopo] = t;
+	return &s->topo[s->ntopo++];
+}
+
 int kp_snap_add_pod(kp_snap *s, int32_t pi, int32_t node)
 {
 	kp_pod *p = &s->pods[pi];
@@ -1236,6 +1277,7 @@ int kp_snap_add_pod(kp_snap *s, int32_t pi, int32_t node)
 	s->node_pods[node][s->nnode_pods[node]++] = pi;
 	p->node = node;
 	kp_counters_update(s, pi, node, 1);
+	s->node_ver[node]++;
 	return KP_OK;
 }
 
@@ -1246,6 +1288,7 @@ void kp_snap_remove_pod(kp_snap *s, int32_t pi)
 	if (node < 0)
 		return;
 	kp_counters_update(s, pi, node, -1);
+	s->node_ver[node]++;
 	const kp_class *c = &s->classes[p->cls];
 	size_t base = (size_t)node * (size_t)s->nres;
 	for (uint32_t k = 0; k < c->nreq; k++)
@@ -1340,6 +1383,12 @@ void kp_snap_release(kp_snap *s)
 	kp_free(s->res_name);
 	kp_free(s->image_nodes);
 	kp_counters_release(&s->counters);
+	for (int i = 0; i < s->ntopo; i++) {
+		kp_free(s->topo[i].val);
+		kp_free(s->topo[i].dom);
+	}
+	kp_free(s->topo);
+	kp_free(s->node_ver);
 	for (int i = 0; i < s->nclasses; i++) {
 		kp_free(s->classes[i].feasible);
 		kp_free(s->classes[i].affinity_ok);

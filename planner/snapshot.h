@@ -224,6 +224,12 @@ typedef struct kp_snap {
 	kp_pdb *pdbs;
 	/* incremental topology counters (counters.h), kept current by add/remove */
 	kp_counters counters;
+	/* node label values per topology key, built on first use (kp_snap_topo) */
+	int ntopo, cap_topo;
+	struct kp_topo *topo;
+	/* per node: bumped by every kp_snap_add_pod / kp_snap_remove_pod there
+	 * (the planner's per-node cache of node-local verdicts keys on it) */
+	uint32_t *node_ver;
 	/* warnings met while loading (unsupported features) */
 	int warn_pvc, warn_gated, warn_daemonset, warn_missing_pc, warn_unknown_node;
 } kp_snap;
@@ -242,6 +248,18 @@ int kp_snap_pod_index(const kp_snap *s, int64_t db_id);
  * (the per-node lists grow geometrically); returns KP_OK or KP_NOMEM. */
 int kp_snap_add_pod(kp_snap *s, int32_t pod, int32_t node);
 void kp_snap_remove_pod(kp_snap *s, int32_t pod);
+
+/* A topology key's values over the nodes: per node the label value (-1 when
+ * the node has no such label) and a dense domain index (0..ndom-1, -1). */
+typedef struct kp_topo {
+	kp_sid key;
+	int32_t ndom;
+	kp_sid *val;
+	int32_t *dom;
+} kp_topo;
+
+/* Built once per key and run; NULL on out of memory. */
+const kp_topo *kp_snap_topo(kp_snap *s, kp_sid key);
 
 static inline int kp_bit(const uint64_t *bits, int i) { return (int)((bits[i >> 6] >> (i & 63)) & 1); }
 

@@ -136,7 +136,8 @@ static void alloc_score(sqlite3_context *ctx, sqlite3_value **argv, const char *
 	int64_t req, alloc;
 	if (!int_arg(ctx, argv[0], fn, &req) || !int_arg(ctx, argv[1], fn, &alloc))
 		return;
-	if (req < 0 || alloc < 0 || req > INT64_MAX / 100) {
+	/* (alloc - req) * 100 and req * 100 must fit in 64 bits */
+	if (req < 0 || alloc < 0 || req > INT64_MAX / 100 || alloc > INT64_MAX / 100) {
 		char msg[200];
 		snprintf(msg, sizeof msg, "%s: arguments out of range", fn);
 		sqlite3_result_error(ctx, msg, -1);
@@ -285,8 +286,13 @@ static void fn_selector_match(sqlite3_context *ctx, int argc, sqlite3_value **ar
 			if (!strcmp(labels->items[2 * k]->str, r->items[0]->str) && labels->items[2 * k + 1]->type == KP_J_STR)
 				value = labels->items[2 * k + 1]->str;
 		kp_json *vals = r->items[2];
-		const char *v[64];
-		size_t nv = vals->n < 64 ? vals->n : 64;
+		size_t nv = vals->n;
+		const char **v = kp_arena_alloc(&a, (nv ? nv : 1) * sizeof *v);
+		if (!v) {
+			kp_arena_release(&a);
+			sqlite3_result_error_nomem(ctx);
+			return;
+		}
 		for (size_t k = 0; k < nv; k++)
 			v[k] = vals->items[k]->type == KP_J_STR ? vals->items[k]->str : "";
 		int m = kp_match_expression_str(r->items[1]->str, value, v, nv);

@@ -20,7 +20,30 @@
  */
 #include "../cycle.h"
 
+#include <string.h>
+
 static int node_value(const kp_snap *s, int node, kp_sid key) { return kp_labels_get(&s->node_labels[node], key); }
+
+/* a term kp_counter can count: labels only, in the owner's namespace */
+static int counter_term(const kp_pterm *t) { return !t->nns && !t->ns_sel.present && !t->nmlk && !t->nmmlk; }
+
+/* counts[(topo, value)] += the counter's pods on every node with that value */
+static int add_counts(kp_cycle *cy, kp_dmap *counts, int cid, kp_sid topo)
+{
+	const kp_topo *tp = kp_snap_topo(cy->s, topo);
+	if (!tp)
+		return KP_NOMEM;
+	const int32_t *per_node = cy->s->counters.v[cid].per_node;
+	for (int n = 0; n < cy->s->nnodes; n++) {
+		if (!per_node[n] || tp->val[n] < 0)
+			continue;
+		int64_t *x = kp_dmap_put(counts, kp_pair_key(topo, tp->val[n]));
+		if (!x)
+			return KP_NOMEM;
+		*x += per_node[n];
+	}
+	return KP_OK;
+}
 
 static int pre_filter(kp_cycle *cy)
 {
@@ -31,15 +54,35 @@ static int pre_filter(kp_cycle *cy)
 	kp_dmap_clear(&cy->existing_anti);
 	if (!c->has_req_aff && !c->has_req_anti && !cy->nanti_pods)
 		return KP_SKIP;
-	/* existing pods' required anti-affinity against this pod */
+	/* existing pods' required anti-affinity against this pod; for terms
+	 * that read only the owner's namespace (not its labels) the verdict is
+	 * the same for every placed pod of a class and namespace: memoised */
+	kp_dmap_clear(&cy->anti_memo);
 	for (int i = 0; i < cy->nanti_pods; i++) {
 		const kp_pod *e = &s->pods[cy->anti_pods[i]];
 		if (e->node < 0)
 			continue;
 		const kp_class *ec = &s->classes[e->cls];
+		int64_t *memo = NULL;
+		if (ec->npterms <= 62) {
+			int64_t key = kp_pair_key(e->cls, e->ns);
+			memo = kp_dmap_get(&cy->anti_memo, key);
+			if (!memo) {
+				if (!(memo = kp_dmap_put(&cy->anti_memo, key)))
+					return KP_NOMEM;
+				*memo = 0;   /* bit k: term k matches (or depends on the owner's labels) */
+				for (uint32_t k = 0; k < ec->npterms; k++) {
+					const kp_pterm *t = &ec->pterms[k];
+					if (t->required && t->anti && (t->nmlk || t->nmmlk || kp_term_matches(s, t, e, cy->p)))
+						*memo |= (int64_t)1 << k;
+				}
+			}
+		}
 		for (uint32_t k = 0; k < ec->npterms; k++) {
 			const kp_pterm *t = &ec->pterms[k];
-			if (!t->required || !t->anti || !kp_term_matches(s, t, e, cy->p))
+			if (memo && !((*memo >> k) & 1))
+				continue;
+			if (!t->required || !t->anti || ((!memo || t->nmlk || t->nmmlk) && !kp_term_matches(s, t, e, cy->p)))
 				continue;
 			kp_sid v = node_value(s, e->node, t->topo);
 			if (v < 0)
@@ -54,11 +97,63 @@ static int pre_filter(kp_cycle *cy)
 	for (uint32_t k = 0; k < c->npterms; k++)
 		if (c->pterms[k].required && !c->pterms[k].anti && !kp_term_matches(s, &c->pterms[k], cy->p, cy->p))
 			cy->self_matches_all = 0;
-	if (c->has_req_aff || c->has_req_anti) {
+	/* the pod's own required terms against the placed pods: from the
+	 * incremental counters when a term selects by labels in the pod's own
+	 * namespace (the usual case), else by a scan over every placed pod */
+	int aff_counted = c->has_req_aff, anti_counted = c->has_req_anti;
+	for (uint32_t k = 0; k < c->npterms; k++) {
+		const kp_pterm *t = &c->pterms[k];
+		if (t->required && !counter_term(t)) {
+			if (t->anti)
+				anti_counted = 0;
+			else
+				aff_counted = 0;
+		}
+	}
+	if (aff_counted) {
+		/* pods matching ALL required affinity terms: one counter on the
+		 * conjunction of their selectors */
+		uint32_t nreq = 0;
+		int null_sel = 0;
+		for (uint32_t k = 0; k < c->npterms; k++)
+			if (c->pterms[k].required && !c->pterms[k].anti) {
+				nreq += c->pterms[k].sel.n;
+				null_sel |= !c->pterms[k].sel.present;
+			}
+		if (!null_sel) {
+			kp_sel all = { 1, 0, nreq ? kp_arena_alloc(&cy->arena, nreq * sizeof(kp_sreq)) : NULL };
+			if (nreq && !all.reqs)
+				return KP_NOMEM;
+			for (uint32_t k = 0; k < c->npterms; k++)
+				if (c->pterms[k].required && !c->pterms[k].anti) {
+					memcpy(all.reqs + all.n, c->pterms[k].sel.reqs, c->pterms[k].sel.n * sizeof(kp_sreq));
+					all.n += c->pterms[k].sel.n;
+				}
+			int cid = kp_counter_get(cy->s, cy->p->ns, &all, 1);
+			if (cid < 0)
+				return KP_NOMEM;
+			for (uint32_t k = 0; k < c->npterms; k++) {
+				const kp_pterm *t = &c->pterms[k];
+				if (t->required && !t->anti && add_counts(cy, &cy->aff_counts, cid, t->topo))
+					return KP_NOMEM;
+			}
+		}
+	}
+	if (anti_counted) {
+		for (uint32_t k = 0; k < c->npterms; k++) {
+			const kp_pterm *t = &c->pterms[k];
+			if (!t->required || !t->anti || !t->sel.present)
+				continue;
+			int cid = kp_counter_get(cy->s, cy->p->ns, &t->sel, 1);
+			if (cid < 0 || add_counts(cy, &cy->anti_counts, cid, t->topo))
+				return KP_NOMEM;
+		}
+	}
+	if ((c->has_req_aff && !aff_counted) || (c->has_req_anti && !anti_counted)) {
 		for (int n = 0; n < s->nnodes; n++)
 			for (uint32_t j = 0; j < s->nnode_pods[n]; j++) {
 				const kp_pod *e = &s->pods[s->node_pods[n][j]];
-				if (c->has_req_aff) {
+				if (c->has_req_aff && !aff_counted) {
 					int all = 1;
 					for (uint32_t k = 0; k < c->npterms && all; k++)
 						if (c->pterms[k].required && !c->pterms[k].anti)
@@ -76,7 +171,7 @@ static int pre_filter(kp_cycle *cy)
 						(*x)++;
 					}
 				}
-				for (uint32_t k = 0; c->has_req_anti && k < c->npterms; k++) {
+				for (uint32_t k = 0; c->has_req_anti && !anti_counted && k < c->npterms; k++) {
 					const kp_pterm *t = &c->pterms[k];
 					if (!t->required || !t->anti || !kp_term_matches(s, t, cy->p, e))
 						continue;

@@ -96,6 +96,12 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 	kp_cstate *c = &cy->cs[cy->ncs++];
 	kp_dmap_clear(&c->counts);
 	c->topo = topo;
+	const kp_topo *tp = kp_snap_topo(cy->s, topo);
+	if (!tp)
+		return KP_NOMEM;
+	c->tv = tp->val;
+	c->dom = tp->dom;
+	c->ndom = tp->ndom;
 	c->max_skew = max_skew;
 	c->min_domains = min_domains;
 	c->hard = (uint8_t)hard;
@@ -104,7 +110,7 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 	c->sel = *sel;
 	c->self_match = (uint8_t)kp_sel_match(sel, &cy->p->labels, &cy->s->strs);
 	c->is_host = topo == cy->s->s_hostname;
-	c->counter = kp_counter_get(cy->s, cy->p->ns, sel);
+	c->counter = kp_counter_get(cy->s, cy->p->ns, sel, 0);
 	if (c->counter < 0)
 		return KP_NOMEM;
 	c->min_match = 0;
@@ -184,7 +190,7 @@ static int pre_filter(kp_cycle *cy)
 	for (int n = 0; n < s->nnodes; n++) {
 		int has_all = 1;
 		for (int k = 0; k < cy->ncs && has_all; k++)
-			if (cy->cs[k].hard && kp_labels_get(&s->node_labels[n], cy->cs[k].topo) < 0)
+			if (cy->cs[k].hard && cy->cs[k].tv[n] < 0)
 				has_all = 0;
 		if (!has_all)
 			continue;
@@ -192,7 +198,7 @@ static int pre_filter(kp_cycle *cy)
 			kp_cstate *c = &cy->cs[k];
 			if (!c->hard || !inclusion_ok(cy, c, n))
 				continue;
-			int64_t *v = kp_dmap_put(&c->counts, kp_labels_get(&s->node_labels[n], c->topo));
+			int64_t *v = kp_dmap_put(&c->counts, c->tv[n]);
 			if (!v)
 				return KP_NOMEM;
 			*v += count_on_node(cy, n, c);
@@ -215,12 +221,11 @@ static int pre_filter(kp_cycle *cy)
 
 static int filter(kp_cycle *cy, int node)
 {
-	const kp_snap *s = cy->s;
 	for (int k = 0; k < cy->ncs; k++) {
 		const kp_cstate *c = &cy->cs[k];
 		if (!c->hard)
 			continue;
-		kp_sid v = kp_labels_get(&s->node_labels[node], c->topo);
+		kp_sid v = c->tv[node];
 		if (v < 0) {
 			kp_cycle_fail(cy, node, KP_P_POD_TOPOLOGY_SPREAD, cy->r_spread_missing, 1);
 			return 1;
@@ -246,17 +251,29 @@ static int pre_score(kp_cycle *cy)
 		return KP_SKIP;
 	const kp_snap *s = cy->s;
 	int require_all = cy->c->nspreads > 0 || !cy->pf->spread_system_defaults;
-	/* soft constraints get fresh counters (hard ones may share the struct) */
-	for (int k = 0; k < cy->ncs; k++)
-		if (!cy->cs[k].hard)
-			kp_dmap_clear(&cy->cs[k].counts);
+	/* soft constraints: per domain (dense index; the absent label is domain
+	 * ndom, the value "" as in kube) whether a scored node is in it, and its
+	 * matching pods */
+	for (int k = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (c->hard || c->is_host)
+			continue;
+		size_t nd = (size_t)c->ndom + 1;
+		c->dcnt = kp_arena_alloc(&cy->arena, nd * sizeof *c->dcnt);
+		c->dpres = kp_arena_alloc(&cy->arena, nd);
+		if (!c->dcnt || !c->dpres)
+			return KP_NOMEM;
+		memset(c->dcnt, 0, nd * sizeof *c->dcnt);
+		memset(c->dpres, 0, nd);
+		c->dsize = 0;
+	}
 	int nignored = 0;
 	for (int i = 0; i < cy->nfeas; i++) {
 		int n = cy->feas[i];
 		cy->spread_ignored[n] = 0;
 		if (require_all) {
 			for (int k = 0; k < cy->ncs; k++)
-				if (!cy->cs[k].hard && kp_labels_get(&s->node_labels[n], cy->cs[k].topo) < 0)
+				if (!cy->cs[k].hard && cy->cs[k].tv[n] < 0)
 					cy->spread_ignored[n] = 1;
 			if (cy->spread_ignored[n]) {
 				nignored++;
@@ -267,64 +284,70 @@ static int pre_score(kp_cycle *cy)
 			kp_cstate *c = &cy->cs[k];
 			if (c->hard || c->is_host)
 				continue;
-			/* an absent label is the value "" here, as in kube */
-			kp_sid v = kp_labels_get(&s->node_labels[n], c->topo);
-			if (!kp_dmap_put(&c->counts, v))
-				return KP_NOMEM;
+			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
+			if (!c->dpres[d]) {
+				c->dpres[d] = 1;
+				c->dsize++;
+			}
 		}
 	}
 	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
 		if (c->hard)
 			continue;
-		int64_t size = c->is_host ? cy->nfeas - nignored : (int64_t)c->counts.n;
+		int64_t size = c->is_host ? cy->nfeas - nignored : c->dsize;
 		c->weight = log((double)(size + 2));
 	}
 	/* counts over every node */
-	for (int n = 0; n < s->nnodes; n++) {
-		if (require_all) {
-			int has_all = 1;
-			for (int k = 0; k < cy->ncs && has_all; k++)
-				if (!cy->cs[k].hard && kp_labels_get(&s->node_labels[n], cy->cs[k].topo) < 0)
-					has_all = 0;
-			if (!has_all)
+	for (int k = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (c->hard || c->is_host)
+			continue;
+		const int32_t *per_node = cy->s->counters.v[c->counter].per_node;
+		for (int n = 0; n < s->nnodes; n++) {
+			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
+			if (!c->dpres[d] || !per_node[n] || !inclusion_ok(cy, c, n))
 				continue;
-		}
-		for (int k = 0; k < cy->ncs; k++) {
-			kp_cstate *c = &cy->cs[k];
-			if (c->hard || c->is_host || !inclusion_ok(cy, c, n))
-				continue;
-			int64_t *v = kp_dmap_get(&c->counts, kp_labels_get(&s->node_labels[n], c->topo));
-			if (v)
-				*v += count_on_node(cy, n, c);
+			if (require_all) {
+				int has_all = 1;
+				for (int j = 0; j < cy->ncs && has_all; j++)
+					if (!cy->cs[j].hard && cy->cs[j].tv[n] < 0)
+						has_all = 0;
+				if (!has_all)
+					continue;
+			}
+			c->dcnt[d] += per_node[n];
 		}
 	}
 	return KP_OK;
+}
+
+/* llround for a non-negative double, exactly (x - floor(x) is exact) */
+static int64_t round_half_up(double x)
+{
+	double f = floor(x);
+	return (int64_t)f + (x - f >= 0.5);
 }
 
 static int64_t score(kp_cycle *cy, int node)
 {
 	if (cy->spread_ignored[node])
 		return 0;
-	const kp_snap *s = cy->s;
 	double sc = 0;
 	for (int k = 0; k < cy->ncs; k++) {
 		const kp_cstate *c = &cy->cs[k];
-		if (c->hard)
-			continue;
-		kp_sid v = kp_labels_get(&s->node_labels[node], c->topo);
-		if (v < 0)
+		if (c->hard || c->tv[node] < 0)
 			continue;
 		int64_t cnt;
 		if (c->is_host) {
 			cnt = count_on_node(cy, node, c);
 		} else {
-			const int64_t *x = kp_dmap_get(&c->counts, v);
-			cnt = x ? *x : 0;
+			int32_t d = c->dom[node];
+			cnt = c->dpres[d] ? c->dcnt[d] : 0;
 		}
 		sc += (double)cnt * c->weight + (double)(c->max_skew - 1);
 	}
-	return (int64_t)llround(sc);
+	return sc >= 0 ? round_half_up(sc) : (int64_t)llround(sc);
 }
 
 static void normalize(kp_cycle *cy, int64_t *scores)

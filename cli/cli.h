@@ -37,7 +37,11 @@ int cmd_import(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_shell(int argc, char **argv);
+extern const char cmd_shell_help[];
+int cmd_report(int argc, char **argv);
 extern const char cmd_init_help[], cmd_import_help[], cmd_query_help[], cmd_plan_help[], cmd_explain_help[];
+extern const char cmd_report_help[];
 
 /* Print "kplan: <formatted error>" to stderr and return the exit code for it. */
 int kp_cli_fail(const kp_err *err);

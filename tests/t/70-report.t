@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# 70-report.t — `kplan report`: golden text/markdown/csv/json reports of a plan
+# of examples/ (tests/report/), numbers cross-checked against the schema's own
+# views, --run and --compare, escaping of hostile strings, usage and error
+# cases, the database left unchanged, and an openb plan ($KP_SHARED_DATA).
+#
+# KP_UPDATE_GOLDEN=1 rewrites the golden files (review the diff before
+# committing).  Start times and durations are left out with --no-timing, and
+# kplan's version is masked, so the files only change with the plan.
+. "$(dirname "$0")/../lib.sh"
+G="$TESTS_DIR/report"
+db="$T/ex.db"
+ver=$("$KPLAN" --version | sed 's/^kplan //')
+mask() { sed "s/$(printf %s "$ver" | sed 's/\./\\./g')/VERSION/g"; }
+dump() { sqlite3 "$1" .dump | sha256sum | cut -d' ' -f1; }
+# json FILE PERL-EXPR: evaluate EXPR with $d = the decoded report
+json() { perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>); print eval($ARGV[1]) // "undef"; die $@ if $@' "$1" "$2"; }
+
+# golden FILE CMD...: the command's stdout (masked) against tests/report/FILE
+golden() {
+	local name=$1
+	shift
+	"$@" >"$T/got.raw" 2>"$T/got.err"
+	local rc=$?
+	mask <"$T/got.raw" >"$T/got"
+	if [ "${KP_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$T/got" "$G/$name"
+	fi
+	if [ "$rc" = 0 ] && cmp -s "$T/got" "$G/$name"; then
+		pass "golden $name"
+	else
+		fail "golden $name (exit $rc)"
+		diff -u "$G/$name" "$T/got" | head -40 | sed 's/^/#   /'
+		sed 's/^/#   stderr: /' "$T/got.err" | head -5
+	fi
+}
+
+(cd "$ROOT" && "$KPLAN" import -q "$db" examples/) || fail "import examples/"
+run "$KPLAN" report "$db"
+is "$rc" 1 "report before any plan: exit 1"
+like "$err" "no run in '$db' yet: make one with 'kplan plan $db'" "report before any plan: says there is no run"
+"$KPLAN" plan -q "$db" || fail "plan examples/"
+before=$(dump "$db")
+
+# ---- golden reports of run 1 ----
+golden examples.txt "$KPLAN" report --no-timing "$db"
+golden examples.md "$KPLAN" report --no-timing --format markdown "$db"
+golden examples.csv "$KPLAN" report --no-timing --format csv "$db"
+golden examples.json "$KPLAN" report --no-timing --format json "$db"
+
+# ---- the numbers, against the schema's views and tables (not the report's SQL) ----
+"$KPLAN" report --format json -o "$T/r.json" -q "$db"
+is "$(json "$T/r.json" 'join " ", map { $d->{summary}{$_} } qw(keep bind move evict unschedulable evictions)')" \
+	"$(q "$db" "SELECT group_concat(n, ' ') FROM (SELECT (SELECT count(*) FROM plan WHERE action = a) AS n
+		FROM (SELECT 'keep' AS a UNION ALL SELECT 'bind' UNION ALL SELECT 'move' UNION ALL SELECT 'evict'
+		UNION ALL SELECT 'unschedulable')) ")$(printf ' %s' "$(q "$db" "SELECT count(*) FROM eviction")")" \
+	"summary: pods by action and evictions as in the plan view"
+is "$(json "$T/r.json" '$d->{summary}{nodes} . " " . scalar(@{$d->{nodes}})')" "8 8" "summary and nodes section: 8 nodes"
+like "$(json "$T/r.json" '$d->{summary}{started}')" "T" "without --no-timing the start time is there"
+is "$(json "$T/r.json" 'join ";", map { "$_->{node}=$_->{requested_after}" } grep { $_->{resource} eq "cpu" } @{$d->{node_usage}}')" \
+	"$(q "$db" "SELECT group_concat(node || '=' || requested_after, ';') FROM (SELECT * FROM node_usage WHERE resource = 'cpu' ORDER BY node)")" \
+	"node_usage cpu after = the node_usage view"
+is "$(json "$T/r.json" 'join ";", map { "$_->{node}=$_->{requested_before}" } grep { $_->{resource} eq "memory" } @{$d->{node_usage}}')" \
+	"$(q "$db" "SELECT group_concat(node || '=' || requested_before, ';') FROM (SELECT * FROM node_usage WHERE resource = 'memory' ORDER BY node)")" \
+	"node_usage memory before = the node_usage view"
+is "$(json "$T/r.json" 'join ";", map { "$_->{node}=$_->{requested_after}" } grep { $_->{resource} eq "pods" } @{$d->{node_usage}}')" \
+	"$(q "$db" "SELECT group_concat(node || '=' || c, ';') FROM (SELECT n.name AS node, (SELECT count(*) FROM plan p
+		WHERE p.node = n.name AND p.action IN ('keep', 'bind', 'move')) AS c FROM node n ORDER BY n.name)")" \
+	"node_usage pods after = the pods the plan view puts there"
+is "$(json "$T/r.json" 'scalar @{$d->{node_usage}}')" "$(q "$db" "SELECT count(*) FROM node_resource WHERE allocatable > 0")" \
+	"node_usage: one row per node resource (allocatable 0 left out)"
+is "$(json "$T/r.json" '$d->{most_loaded}[0]{node} . " " . $d->{most_loaded}[0]{load_after}')" \
+	"gen-a-2 95" "most loaded: gen-a-2 at 95% cpu (15100m of 15890m)"
+is "$(json "$T/r.json" '$d->{least_loaded}[0]{node}')" "infra-a-1" "least loaded: infra-a-1"
+is "$(json "$T/r.json" 'join ",", map { $_->{zone} } grep { $_->{resource} eq "cpu" } @{$d->{zones}}')" \
+	"eu-west-1a,eu-west-1b,eu-west-1c" "zones by topology.kubernetes.io/zone"
+is "$(json "$T/r.json" '$d->{unschedulable_groups}[0]{pods} . ":" . $d->{unschedulable_groups}[0]{examples}')" \
+	"2:batch/nightly-export-xsqsb, ml/too-big" "the largest group of unschedulable pods comes first"
+is "$(json "$T/r.json" 'join ";", map { "$_->{pods} $_->{reason}" } grep { $_->{reason} =~ /Insufficient/ } @{$d->{unschedulable_reasons}}')" \
+	"$(q "$db" "SELECT group_concat(n || ' ' || reason, ';') FROM (SELECT count(*) AS n, f.reason FROM pod_failure f
+		JOIN unschedulable u ON u.pod = (SELECT name FROM pod WHERE id = f.pod_id) WHERE f.reason LIKE 'Insufficient%' GROUP BY f.reason)")" \
+	"unschedulable reasons: pods per reason as in pod_failure"
+is "$(json "$T/r.json" 'join ";", map { "$_->{victim} $_->{node} $_->{preemptor} $_->{outcome}" } @{$d->{evictions}}')" \
+	"batch/backfill-q1-r2w6n gen-a-2 data/urgent-report move;batch/backfill-q1-h9c3v gen-a-2 data/urgent-report evict" \
+	"preemptions: victims, node, preemptor and outcome (examples/README.md)"
+is "$(json "$T/r.json" 'join ";", map { "$_->{pod} $_->{from_node}->$_->{node}" } @{$d->{moves}}')" \
+	"$(q "$db" "SELECT group_concat(pod || ' ' || from_node || '->' || node, ';') FROM plan WHERE action = 'move'")" "moves = the plan view"
+is "$(json "$T/r.json" 'join ",", map { "$_->{kind}/$_->{name}=$_->{bind}" } grep { $_->{namespace} eq "shop" && $_->{bind} } @{$d->{workloads}}')" \
+	"Deployment/api=4,Deployment/web=6" "workloads: generated pods count for their Deployment"
+is "$(json "$T/r.json" 'join ";", map { "$_->{namespace}=$_->{pods}" } @{$d->{namespaces}}')" \
+	"$(q "$db" "SELECT group_concat(namespace || '=' || n, ';') FROM (SELECT namespace, count(*) AS n FROM plan GROUP BY namespace ORDER BY namespace)")" \
+	"namespaces: pods per namespace"
+"$KPLAN" report --format csv "$db" >"$T/r.csv"
+is "$(grep -c '^node_usage,' "$T/r.csv")" "$(q "$db" "SELECT count(*) FROM node_resource WHERE allocatable > 0")" \
+	"csv: grep '^node_usage,' gives the node_usage rows"
+is "$(grep -c '^section,' "$T/r.csv")" 16 "csv: 16 sections, each with a header row"
+is "$(cut -d, -f1 "$T/r.csv" | LC_ALL=C sort -u | tr '\n' ' ')" \
+	"batches evictions least_loaded most_loaded moves namespaces node_usage nodes resources section summary unschedulable unschedulable_groups unschedulable_reasons workloads zones " \
+	"csv: every row starts with its section"
+
+# ---- output file, quiet, stdout ----
+run "$KPLAN" report --format html -o "$T/r.html" "$db"
+is "$rc" 0 "-o FILE: exit 0"
+like "$out" "report of run 1 (html) written to $T/r.html" "-o FILE: one summary line"
+like "$(head -c 15 "$T/r.html")" "<!DOCTYPE html>" "-o FILE: the file holds the report"
+run "$KPLAN" report -q --output="$T/r2.txt" "$db"
+is "$rc:$out" "0:" "--quiet --output=FILE: nothing on stdout"
+run "$KPLAN" report -o - --no-timing "$db"
+is "$out" "$(mask <"$G/examples.txt" | sed "s/VERSION/$ver/g")" "-o - writes to stdout"
+
+is "$(dump "$db")" "$before" "the database is unchanged by the reports (sqlite3 .dump)"
+
+# ---- more runs: --run, the latest by default, --compare ----
+"$KPLAN" plan -q --seed 2 "$db" || fail "plan --seed 2"
+cat >"$T/hostile.yaml" <<'EOF'
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: KplanSQLExtenders
+    args:
+      filters:
+      - sql: |
+          SELECT p.pod_id, n.id,
+                 '<script>document.body.setAttribute(' || char(39) || 'data-pwned' || char(39) || ',1)</script>' ||
+                 '<img src=x onerror="document.body.setAttribute(' || char(39) || 'data-pwned' || char(39) || ',2)">' ||
+                 ' | *b* _u_ `c` & "q", done' || char(10) || 'line two'
+          FROM temp.kp_pending p CROSS JOIN node n WHERE n.name <> 'gen-a-1'
+EOF
+"$KPLAN" plan -q --config "$T/hostile.yaml" "$db" 2>/dev/null || fail "plan --config hostile.yaml"
+"$KPLAN" plan -q --no-preemption "$db" || fail "plan --no-preemption"
+before=$(dump "$db")
+golden examples.txt "$KPLAN" report --run 1 --no-timing "$db"
+is "$("$KPLAN" report --format json "$db" | json /dev/stdin '$d->{run}')" 4 "the latest run by default"
+golden examples-compare.txt "$KPLAN" report --no-timing --compare 1 4 "$db"
+"$KPLAN" report --format json --compare 1 2 "$db" >"$T/c.json"
+is "$(json "$T/c.json" '$d->{kind} . " " . $d->{run_a} . " " . $d->{run_b}')" "compare 1 2" "--compare: kind and runs"
+is "$(json "$T/c.json" '$d->{summary}{pods_changed} . " " . scalar(@{$d->{changed_pods}})')" \
+	"$(n=$(q "$db" "SELECT count(*) FROM placement a JOIN placement b ON b.pod_id = a.pod_id AND b.run_id = 2
+		WHERE a.run_id = 1 AND (a.action <> b.action OR a.node_id IS NOT b.node_id)"); echo "$n $n")" \
+	"--compare seed 1 vs seed 2: the pods whose action or node differs"
+"$KPLAN" report --format json --compare 1 4 "$db" >"$T/c4.json"
+is "$(json "$T/c4.json" 'join ",", map { "$_->{pod}:$_->{action_a}>$_->{action_b}" } grep { $_->{namespace} ne "shop" && $_->{namespace} ne "monitoring" && $_->{pod} =~ /urgent|backfill/ } @{$d->{changed_pods}}')" \
+	"backfill-q1-h9c3v:evict>keep,backfill-q1-r2w6n:move>keep,urgent-report:bind>unschedulable" \
+	"--compare with --no-preemption: the preemption and its victims change"
+is "$(json "$T/c4.json" 'join ",", map { "$_->{node}:$_->{delta}" } grep { $_->{resource} eq "cpu" && $_->{node} eq "gen-a-2" } @{$d->{usage_delta}}')" \
+	"gen-a-2:$(q "$db" "SELECT (SELECT COALESCE(sum(r.value), 0) FROM placement pl JOIN pod p ON p.id = pl.pod_id JOIN class_request r ON r.class_id = p.class_id AND r.resource = 'cpu'
+		JOIN node n ON n.id = pl.node_id WHERE pl.run_id = 4 AND n.name = 'gen-a-2' AND pl.action IN ('keep','bind','move')) -
+		(SELECT COALESCE(sum(r.value), 0) FROM placement pl JOIN pod p ON p.id = pl.pod_id JOIN class_request r ON r.class_id = p.class_id AND r.resource = 'cpu'
+		JOIN node n ON n.id = pl.node_id WHERE pl.run_id = 1 AND n.name = 'gen-a-2' AND pl.action IN ('keep','bind','move'))")" \
+	"--compare: utilisation delta of gen-a-2 cpu from placement and class_request"
+"$KPLAN" report --compare 1 4 --format html -o "$T/c.html" -q "$db"
+like "$(cat "$T/c.html")" 'data-kind="compare"' "--compare --format html"
+
+# ---- hostile strings (a SQL extender's reason) stay text in every format ----
+"$KPLAN" report --run 3 --format json "$db" >"$T/h.json"
+like "$(json "$T/h.json" '$d->{unschedulable_reasons}[0]{reason}')" '<script>document.body.setAttribute' "json: the reason is kept as it is"
+like "$(json "$T/h.json" '$d->{unschedulable_reasons}[0]{reason}')" "$(printf '"q", done\nline two')" "json: quotes and newlines round-trip"
+"$KPLAN" report --run 3 --format markdown "$db" >"$T/h.md"
+unlike "$(cat "$T/h.md")" "<script>" "markdown: no raw <script>"
+like "$(cat "$T/h.md")" '&lt;script&gt;' "markdown: < and > escaped"
+like "$(cat "$T/h.md")" '\| \*b\* \_u\_ \`c\` &amp; "q", done line two |' "markdown: pipes, emphasis, code and & escaped; newline folded"
+"$KPLAN" report --run 3 --format csv "$db" >"$T/h.csv"
+like "$(cat "$T/h.csv")" "$(printf 'unschedulable_reasons,"<script>document.body.setAttribute(\x27data-pwned\x27,1)</script><img src=x onerror=""document')" \
+	"csv: a field with quotes is quoted, quotes doubled"
+is "$(perl -ne '$q += tr/"//; END { print $q % 2 }' "$T/h.csv")" 0 "csv: quotes balance"
+"$KPLAN" report --run 3 --format html "$db" >"$T/h.html"
+unlike "$(cat "$T/h.html")" "<script>document" "html: no <script> from the data"
+unlike "$(cat "$T/h.html")" "<img src=x" "html: no <img> from the data"
+like "$(cat "$T/h.html")" "&lt;script&gt;document.body.setAttribute(&#39;data-pwned&#39;,1)" "html: the reason is escaped"
+is "$(grep -c '<script' "$T/h.html")" 2 "html: only kplan's two scripts"
+"$KPLAN" report --run 3 "$db" >"$T/h.txt"
+like "$(cat "$T/h.txt")" '"q", done line two' "text: a newline in a cell is folded"
+
+# ---- usage errors: 64 ----
+for args in "" "--format pdf $db" "--format" "--run 0 $db" "--run x $db" "--compare 1 $db" "--compare 1 x $db" \
+	"--run 1 --compare 1 2 $db" "--bogus $db" "$db extra" "-o"; do
+	# shellcheck disable=SC2086
+	run "$KPLAN" report $args
+	is "$rc" 64 "usage error: report $args"
+done
+run "$KPLAN" report --format pdf "$db"
+like "$err" "unknown format 'pdf' (want text, markdown, csv, json or html)" "bad format is named"
+like "$err" "see 'kplan report --help'" "usage errors point to --help"
+run "$KPLAN" report --help
+is "$rc" 0 "--help: exit 0"
+like "$out" "usage: kplan report [options] DB" "--help: usage line"
+like "$("$KPLAN" --help)" "report" "report is in kplan --help"
+
+# ---- errors: 1 ----
+run "$KPLAN" report --run 99 "$db"
+is "$rc" 1 "unknown run: exit 1"
+like "$err" "kplan: no run 99 in '$db'" "unknown run is named"
+run "$KPLAN" report --compare 1 77 "$db"
+is "$rc" 1 "--compare with an unknown run: exit 1"
+like "$err" "no run 77" "--compare: the unknown run is named"
+run "$KPLAN" report "$T/missing.db"
+is "$rc" 1 "missing database: exit 1"
+like "$err" "no such database '$T/missing.db'" "missing database is named"
+is "$(digest "$T/missing.db")" absent "a missing database is not created"
+run "$KPLAN" report -o "$T/no/such/dir/r.html" --format html "$db"
+is "$rc" 1 "-o into a missing directory: exit 1"
+like "$err" "cannot write '$T/no/such/dir/r.html': No such file or directory" "-o: the file and the reason"
+printf 'not a database at all, just text that is long enough to fill a page header...........................' >"$T/junk.db"
+run "$KPLAN" report "$T/junk.db"
+is "$rc" 1 "not a database: exit 1"
+like "$err" "junk.db" "not a database: named"
+
+is "$(dump "$db")" "$before" "the database is unchanged after every report above (sqlite3 .dump)"
+
+# ---- an openb plan: 1213 GPU nodes, 8152 pods ----
+D=$KP_SHARED_DATA/openb
+if [ ! -d "$D" ]; then
+	skip "shared data absent ($D): no openb report" 12
+	done_testing
+fi
+ob="$T/openb.db"
+"$KPLAN" import -q "$ob" "$D/openb_node_list_gpu_node.csv" "$D/openb_pod_list_default.csv" || fail "openb import"
+"$KPLAN" plan -q "$ob" || fail "openb plan"
+before=$(dump "$ob")
+for f in text markdown csv json html; do
+	run "$KPLAN" report --format $f -o "$T/openb.$f" "$ob"
+	is "$rc" 0 "openb: --format $f"
+done
+is "$(json "$T/openb.json" 'join " ", map { $d->{summary}{$_} } qw(nodes pods bind unschedulable)')" \
+	"1213 8152 $(q "$ob" "SELECT count(*) FROM plan WHERE action = 'bind'") $(q "$ob" "SELECT count(*) FROM unschedulable")" \
+	"openb: nodes, pods, bound and unschedulable as in the plan"
+GPU=alibabacloud.com/gpu-milli
+is "$(json "$T/openb.json" '(grep { $_->{resource} eq "'$GPU'" } @{$d->{resources}})[0]{requested_after}')" \
+	"$(q "$ob" "SELECT COALESCE(sum(requested_after), 0) FROM node_usage WHERE resource = '$GPU'")" \
+	"openb: $GPU requested after the plan = the node_usage view"
+is "$(json "$T/openb.json" '$d->{unschedulable_groups}[0]{pods}')" "$(q "$ob" "SELECT count(*) FROM unschedulable")" \
+	"openb: every unschedulable pod fails for the same reasons (one group)"
+is "$(json "$T/openb.json" '$d->{zones}[0]{zone} . " " . $d->{zones}[0]{nodes}')" "(none) 1213" "openb: no zone label: one zone (none)"
+size=$(wc -c <"$T/openb.html")
+is "$([ "$size" -lt 2000000 ] && echo small)" small "openb: the html stays under 2 MB ($size bytes)"
+like "$(cat "$T/openb.html")" "Showing the 100 most loaded of 1213 nodes" "openb: the charts say they show 100 of 1213 nodes"
+is "$(dump "$ob")" "$before" "openb: the database is unchanged"
+done_testing

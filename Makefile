@@ -29,7 +29,7 @@ LIB_SRC := common/kp.c common/db.c \
 	importers/quantity.c importers/ydom.c importers/k8s.c importers/csv.c importers/requests.c \
 	importers/import.c planner/udf.c planner/json.c planner/scores.c planner/snapshot.c planner/static.c \
 	planner/profile.c planner/cycle.c planner/plan.c planner/extender.c planner/counters.c $(wildcard planner/plugins/*.c)
-CLI_SRC := $(wildcard cli/*.c)
+CLI_SRC := $(wildcard cli/*.c) $(wildcard reports/*.c)
 FILTER_SQL := $(wildcard queries/filters/*.sql)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
@@ -40,7 +40,7 @@ EXT_OBJ := $(BUILD)/obj/ext/udf.o $(BUILD)/obj/importers/quantity.o $(BUILD)/obj
 	$(BUILD)/obj/planner/scores.o $(BUILD)/obj/planner/json.o
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test-deps test demo clean install help valgrind fuzz
+.PHONY: all deps test-deps test demo clean install help valgrind fuzz screenshot
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/kplan $(BUILD)/kplan.so $(BUILD)/bench/gen
@@ -135,10 +135,31 @@ demo: all
 	  "SELECT node, requested_before AS cpu_before_m, requested_after AS cpu_after_m, allocatable AS cpu_m, percent \
 	   FROM node_usage WHERE resource = 'cpu' ORDER BY node"
 
+# docs/report.png (the README's picture): the HTML report of a plan of examples/ in
+# headless Chromium (installed when missing)
+screenshot: all
+	@sh scripts/deps.sh chromium
+	@rm -f $(BUILD)/shot.db $(BUILD)/shot.db-wal $(BUILD)/shot.db-shm
+	$(BUILD)/kplan import -q $(BUILD)/shot.db examples/
+	$(BUILD)/kplan plan -q $(BUILD)/shot.db
+	$(BUILD)/kplan report -q --no-timing --format html -o $(BUILD)/report.html $(BUILD)/shot.db
+	chromium --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars --user-data-dir=$(abspath $(BUILD)/chromium) \
+	  --window-size=1280,1700 --screenshot=$(abspath docs/report.png) file://$(abspath $(BUILD)/report.html) 2>/dev/null
+	@test -s docs/report.png && echo "wrote docs/report.png"
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/kplan
 	install -m 755 $(BUILD)/kplan $(DESTDIR)$(PREFIX)/bin/kplan
 	install -m 644 $(BUILD)/kplan.so $(DESTDIR)$(PREFIX)/lib/kplan/kplan.so
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 man/kplan.1 $(DESTDIR)$(PREFIX)/share/man/man1/kplan.1
+	install -m 644 scripts/kplan.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/kplan
+
+.PHONY: uninstall
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/kplan $(DESTDIR)$(PREFIX)/lib/kplan/kplan.so \
+	  $(DESTDIR)$(PREFIX)/share/man/man1/kplan.1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/kplan
+	-rmdir $(DESTDIR)$(PREFIX)/lib/kplan 2>/dev/null
 
 clean:
 	rm -rf build
@@ -147,7 +168,8 @@ help:
 	@echo "make [all]          build build/kplan and build/kplan.so"
 	@echo "make test [SAN=1]   run every test (SAN=1: AddressSanitizer + UBSan build in build/san)"
 	@echo "make demo           import examples/ into build/demo.db and show it"
-	@echo "make install [PREFIX=/usr/local] [DESTDIR=]"
+	@echo "make install [PREFIX=/usr/local] [DESTDIR=]  kplan, kplan.so, man page, bash completion"
+	@echo "make uninstall [PREFIX=/usr/local] [DESTDIR=]"
 	@echo "make valgrind       the main paths under valgrind --leak-check=full"
 	@echo "make fuzz [FUZZ_SECONDS=600]  libFuzzer on the four parsers (clang)"
 	@echo "make clean"

@@ -204,7 +204,7 @@ static void print_result(const result *r, int fmt, int header, int *first_json)
 
 static char *hex_blob(const unsigned char *b, int n)
 {
-	char *s = kp_malloc((size_t)n * 2 + 3);
+	char *s = kp_malloc((size_t)n * 2 + 4);   /* x' hex ' NUL */
 	if (!s)
 		return NULL;
 	s[0] = 'x';

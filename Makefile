@@ -28,7 +28,7 @@ TEST_DEPS := sqlite3 perl
 LIB_SRC := common/kp.c common/db.c \
 	importers/quantity.c importers/ydom.c importers/k8s.c importers/csv.c importers/requests.c \
 	importers/import.c planner/udf.c planner/json.c planner/scores.c planner/snapshot.c planner/static.c \
-	planner/profile.c planner/cycle.c planner/plan.c planner/extender.c planner/counters.c $(wildcard planner/plugins/*.c)
+	planner/profile.c planner/cycle.c planner/plan.c planner/extender.c planner/counters.c planner/quality.c $(wildcard planner/plugins/*.c)
 CLI_SRC := $(wildcard cli/*.c) $(wildcard reports/*.c)
 FILTER_SQL := $(wildcard queries/filters/*.sql)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -40,10 +40,10 @@ EXT_OBJ := $(BUILD)/obj/ext/udf.o $(BUILD)/obj/importers/quantity.o $(BUILD)/obj
 	$(BUILD)/obj/planner/scores.o $(BUILD)/obj/planner/json.o
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test-deps test demo clean install help valgrind fuzz screenshot
+.PHONY: all deps test-deps test demo clean install help valgrind fuzz bench screenshot
 .DEFAULT_GOAL := all
 
-all: $(BUILD)/kplan $(BUILD)/kplan.so $(BUILD)/bench/gen
+all: $(BUILD)/kplan $(BUILD)/kplan.so $(BUILD)/bench/gen $(BUILD)/bench/floor
 
 deps:
 	@sh scripts/deps.sh $(BUILD_DEPS)
@@ -90,6 +90,11 @@ $(BUILD)/bench/gen: bench/gen.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $<
 
+# the I/O floor of a plan (bench/floor.c): kplan's own load and write, no planning
+$(BUILD)/bench/floor: bench/floor.c $(BUILD)/libkplan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
+
 $(BUILD)/kplan.so: $(EXT_OBJ)
 	$(CC) $(LDFLAGS_ALL) -shared -o $@ $(EXT_OBJ) -lm
 
@@ -106,6 +111,15 @@ test: all $(UNIT_BIN) test-deps
 	 KP_SHARED_DATA=$${KP_SHARED_DATA:-$(abspath ../shared/data)} KP_TMP=$(abspath $(BUILD)/tmp) \
 	 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	 prove -j2 --exec '' $(UNIT_BIN) $(sort $(wildcard tests/t/*.t))
+
+# Benchmarks (bench/run.sh): generated clusters and the openb trace, median of
+# BENCH_RUNS runs; writes bench/RESULTS.md.  BENCH_SCALE=1 adds 50,000 nodes /
+# 1,500,000 pods.
+BENCH_RUNS ?= 5
+bench: all
+	@sh scripts/deps.sh time
+	BENCH_RUNS=$(BENCH_RUNS) BENCH_SCALE=$(BENCH_SCALE) KP_SHARED_DATA=$${KP_SHARED_DATA:-$(abspath ../shared/data)} \
+	 sh bench/run.sh $(BUILD)
 
 # valgrind --leak-check=full over the main paths (init, import, plan, explain, query)
 valgrind: all
@@ -172,4 +186,6 @@ help:
 	@echo "make uninstall [PREFIX=/usr/local] [DESTDIR=]"
 	@echo "make valgrind       the main paths under valgrind --leak-check=full"
 	@echo "make fuzz [FUZZ_SECONDS=600]  libFuzzer on the four parsers (clang)"
+	@echo "make screenshot     docs/report.png: the HTML report of examples/ in headless Chromium"
+	@echo "make bench [BENCH_RUNS=5] [BENCH_SCALE=1]  benchmarks; writes bench/RESULTS.md"
 	@echo "make clean"

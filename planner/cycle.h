@@ -38,14 +38,14 @@ typedef struct kp_cstate {
 	const kp_sid *tv;        /* per node: its value of topo (kp_snap_topo) */
 	const int32_t *dom;      /* per node: its domain index, -1 without the label */
 	int32_t ndom;
-	int64_t *dcnt;           /* soft constraints, per domain (ndom: the absent label): matching pods */
-	uint8_t *dpres;          /* per domain: a scored node is in it */
-	int64_t dsize;           /* domains with a scored node */
+	int64_t *dcnt;           /* per domain (ndom: the absent label): matching pods */
+	uint8_t *dpres;          /* per domain: hard: an eligible node is in it; soft: a scored node */
+	int32_t dcap;            /* capacity of dcnt / dpres (they outlive the cycle) */
+	int64_t dsize;           /* domains present */
 	int64_t max_skew, min_domains;
 	uint8_t hard, honor_affinity, honor_taints, self_match, is_host;
 	kp_sel sel;
 	int32_t counter;         /* kp_snap.counters index: matching pods per node */
-	kp_dmap counts;          /* topology value -> matching pods */
 	int64_t min_match;
 	double weight;
 } kp_cstate;
@@ -89,6 +89,22 @@ typedef struct kp_cycle {
 	int aff_empty, self_matches_all;
 	int32_t *anti_pods;      /* placed pods whose class has required anti-affinity */
 	int nanti_pods, cap_anti_pods;
+	/* the same pods grouped by (class, namespace), each group found through
+	 * the (key, value) labels its terms require (kp_ipa_add_pod) */
+	struct kp_agroup *agroups;
+	int nagroups, cap_agroups;
+	kp_dmap agroup_index;    /* (class, namespace) -> group */
+	kp_dmap agroup_trig;     /* (key, value) -> first chain entry + 1 */
+	int32_t *achain_group, *achain_next;
+	int nachain, cap_achain;
+	int32_t *agroup_always;  /* groups with a term that requires no label value */
+	int nagroup_always, cap_agroup_always;
+	uint32_t agroup_stamp;
+	uint8_t *listed;         /* per pod: bit 0 in anti_pods, bit 1 in aff_pods */
+	/* DefaultPreemption: per node the lowest priority among its pods that
+	 * may be victims, valid while min_prio_stamp[n] == node_ver[n] + 1 */
+	int64_t *min_prio;
+	uint64_t *min_prio_stamp;
 	int32_t *aff_pods;       /* placed pods with any (anti-)affinity term (kube's PodsWithAffinity) */
 	int naff_pods, cap_aff_pods;
 	/* NodeAffinity addedAffinity (profile), parsed once */
@@ -139,6 +155,11 @@ void kp_default_normalize(kp_cycle *cy, int64_t *scores, int reverse);
 int kp_term_matches(const kp_snap *s, const kp_pterm *t, const kp_pod *owner, const kp_pod *target);
 /* A node selector term matches node n (expressions on labels, fields on the name); empty matches nothing. */
 int kp_nterm_matches(const kp_snap *s, const kp_nterm *t, int n);
+
+/* InterPodAffinity: placed pod pi, whose class has required anti-affinity,
+ * joins its (class, namespace) group.  KP_OK or KP_NOMEM. */
+int kp_ipa_add_pod(kp_cycle *cy, int32_t pi);
+void kp_ipa_release(kp_cycle *cy);
 
 extern const kp_plugin kp_plugin_node_unschedulable, kp_plugin_node_name, kp_plugin_taint_toleration,
 	kp_plugin_node_affinity, kp_plugin_node_ports, kp_plugin_node_resources_fit, kp_plugin_pod_topology_spread,

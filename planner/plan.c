@@ -24,6 +24,7 @@
 #include "json.h"
 #include "extender.h"
 #include "preemption.h"
+#include "quality.h"
 #include "../common/db.h"
 
 #include <stdio.h>
@@ -514,10 +515,18 @@ static int add_affinity_pod(planner *pl, int32_t pi)
 {
 	kp_cycle *cy = &pl->cy;
 	const kp_class *c = &pl->s.classes[pl->s.pods[pi].cls];
-	if (c->has_req_anti && push_pod(&cy->anti_pods, &cy->nanti_pods, &cy->cap_anti_pods, pi))
-		return KP_NOMEM;
-	if (c->npterms && push_pod(&cy->aff_pods, &cy->naff_pods, &cy->cap_aff_pods, pi))
-		return KP_NOMEM;
+	/* once each: a pod bound again after an eviction is already listed
+	 * (the lists skip pods that are not placed) */
+	if (c->has_req_anti && !(cy->listed[pi] & 1)) {
+		if (push_pod(&cy->anti_pods, &cy->nanti_pods, &cy->cap_anti_pods, pi) || kp_ipa_add_pod(cy, pi))
+			return KP_NOMEM;
+		cy->listed[pi] |= 1;
+	}
+	if (c->npterms && !(cy->listed[pi] & 2)) {
+		if (push_pod(&cy->aff_pods, &cy->naff_pods, &cy->cap_aff_pods, pi))
+			return KP_NOMEM;
+		cy->listed[pi] |= 2;
+	}
 	return KP_OK;
 }
 
@@ -1151,7 +1160,8 @@ static int setup(planner *pl)
 	}
 	if (kp_dmap_init(&cy->aff_counts, 64) || kp_dmap_init(&cy->anti_counts, 64) ||
 	    kp_dmap_init(&cy->existing_anti, 64) || kp_dmap_init(&cy->topo_score, 64) ||
-	    kp_dmap_init(&cy->anti_memo, 64))
+	    kp_dmap_init(&cy->anti_memo, 64) || kp_dmap_init(&cy->agroup_index, 64) ||
+	    kp_dmap_init(&cy->agroup_trig, 64) || !(cy->listed = kp_calloc((size_t)(s->npods ? s->npods : 1), 1)))
 		return nomem(pl);
 	const char *const *P = kp_plugin_names;
 	cy->r_insufficient = kp_malloc((size_t)s->nres * sizeof *cy->r_insufficient);
@@ -1213,13 +1223,19 @@ static void teardown(planner *pl)
 	kp_free(cy->aff_pods);
 	kp_free(cy->ext_off);
 	kp_free(cy->ext_rows);
-	for (int i = 0; i < cy->cap_cs; i++)
-		kp_dmap_release(&cy->cs[i].counts);
+	for (int i = 0; i < cy->cap_cs; i++) {
+		kp_free(cy->cs[i].dcnt);
+		kp_free(cy->cs[i].dpres);
+	}
 	kp_free(cy->cs);
 	kp_dmap_release(&cy->aff_counts);
 	kp_dmap_release(&cy->anti_counts);
 	kp_dmap_release(&cy->existing_anti);
 	kp_dmap_release(&cy->anti_memo);
+	kp_ipa_release(cy);
+	kp_free(cy->listed);
+	kp_free(cy->min_prio);
+	kp_free(cy->min_prio_stamp);
 	kp_dmap_release(&cy->topo_score);
 	kp_arena_release(&cy->arena);
 	for (int k = 0; k < KP_P_COUNT; k++)
@@ -1394,6 +1410,8 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 		if (sqlite3_step(warn) != SQLITE_DONE)
 			DBFAIL("run_warning");
 	}
+	if ((rc = kp_quality_write(db, r->run_id, pl->err)))   /* plan_quality, plan_stranded */
+		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
 	r->elapsed = now_s() - t0;
@@ -1450,6 +1468,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		return rc;
 	if ((rc = load_config(&pl)) || (rc = kp_snap_load(db, &pl.s, err)))
 		goto out;
+	r->t_load = now_s() - t0;
 	snprintf(r->config_source, sizeof r->config_source, "%s", pl.cfg.source);
 	kp_snap *s = &pl.s;
 	pl.out = kp_calloc((size_t)(s->npods ? s->npods : 1), sizeof *pl.out);
@@ -1533,7 +1552,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 			s->classes[i].needed = pending_class[i] && pl.prof_of_class[i] == k;
 			any |= s->classes[i].needed;
 		}
-		if (any)
+		if (any && !o->io_floor)
 			rc = kp_static_filters(db, s, &pl.cfg.profiles[k], err);
 	}
 	kp_free(pending_class);
@@ -1541,10 +1560,11 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		goto out;
 	/* every queued class must have its static verdict now */
 	for (int q = 0; q < pl.nqueue; q++)
-		if (!s->classes[s->pods[pl.queue[q]].cls].feasible) {
+		if (!s->classes[s->pods[pl.queue[q]].cls].feasible && !o->io_floor) {
 			rc = kp_err_set(err, KP_ERROR, "internal error: class without static verdict");
 			goto out;
 		}
+	r->t_static = now_s() - t0 - r->t_load;
 	if ((rc = setup(&pl)))
 		goto out;
 	/* SQL extenders, per profile, over that profile's pending pods */
@@ -1605,7 +1625,15 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 				rc = kp_err_set(err, KP_INTR, "interrupted");
 				break;
 			}
-			rc = schedule_one(&pl, pi, pl.prof_of_class[s->pods[pi].cls]);
+			if (o->io_floor) {
+				/* the benchmark's I/O floor: no filtering, no scoring;
+				 * pods go round-robin over the nodes */
+				pl.out[pi].attempts = 1;
+				pl.out[pi].seq = ++pl.seq;
+				rc = s->nnodes ? bind_pod(&pl, pi, (int)(total_attempts % s->nnodes)) : KP_OK;
+			} else {
+				rc = schedule_one(&pl, pi, pl.prof_of_class[s->pods[pi].cls]);
+			}
 			total_attempts++;
 			if (o->progress && total_attempts % 1000 == 0)
 				o->progress(o->progress_ctx, total_attempts, pl.nqueue);
@@ -1649,8 +1677,14 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	if (other_sched)
 		add_warning(r, "scheduler: %ld pending pod(s) name a schedulerName no profile has: left alone", other_sched);
 	(void)gated;
-	if (!o->dry_run)
+	r->t_schedule = now_s() - t0 - r->t_load - r->t_static;
+	if (!o->dry_run) {
 		rc = write_run(&pl, r, t0);
+		r->t_write = now_s() - t0 - r->t_load - r->t_static - r->t_schedule;
+		if (getenv("KPLAN_TIMING"))
+			fprintf(stderr, "kplan: timing: load %.3f s, static filters %.3f s, scheduling %.3f s, write %.3f s\n",
+				r->t_load, r->t_static, r->t_schedule, r->t_write);
+	}
 	if (!rc)
 		r->elapsed = now_s() - t0;
 	if (!rc && !o->dry_run && o->before_commit && o->before_commit(o->commit_ctx, r))

@@ -50,6 +50,7 @@ typedef struct kp_plan_opts {
 	const char *options_json;    /* recorded in run.options */
 	int dry_run;                 /* explain: plan in memory, write nothing */
 	int reference;               /* no caches: every plugin on every node for every pod (for checking) */
+	int io_floor;                /* benchmark only: load and write as a plan would, no planning (bench/floor.c) */
 	kp_explain *explain;         /* explain: collect this pod's details */
 	void (*progress)(void *ctx, long done, long total);
 	void *progress_ctx;
@@ -63,6 +64,7 @@ typedef struct kp_plan_result {
 	int64_t run_id;
 	long nodes, pending, bound, unschedulable, kept, ignored, evicted, moved, passes;
 	double elapsed;
+	double t_load, t_static, t_schedule, t_write;   /* phases (seconds); KPLAN_TIMING=1 prints them */
 	char config_source[1024];
 	int nwarnings;
 	char warnings[8][512];

@@ -45,45 +45,153 @@ static int add_counts(kp_cycle *cy, kp_dmap *counts, int cid, kp_sid topo)
 	return KP_OK;
 }
 
-static int pre_filter(kp_cycle *cy)
+typedef struct kp_agroup {
+	int32_t cls;
+	kp_sid ns;
+	int32_t *pods;
+	int npods, cap;
+	uint32_t stamp;          /* cy->agroup_stamp when last evaluated */
+} kp_agroup;
+
+/* the first valid In requirement of a selector (what a matching pod must carry) */
+static const kp_sreq *trigger_req(const kp_sel *sel)
 {
-	const kp_snap *s = cy->s;
-	const kp_class *c = cy->c;
-	kp_dmap_clear(&cy->aff_counts);
-	kp_dmap_clear(&cy->anti_counts);
-	kp_dmap_clear(&cy->existing_anti);
-	if (!c->has_req_aff && !c->has_req_anti && !cy->nanti_pods)
-		return KP_SKIP;
-	/* existing pods' required anti-affinity against this pod; for terms
-	 * that read only the owner's namespace (not its labels) the verdict is
-	 * the same for every placed pod of a class and namespace: memoised */
-	kp_dmap_clear(&cy->anti_memo);
-	for (int i = 0; i < cy->nanti_pods; i++) {
-		const kp_pod *e = &s->pods[cy->anti_pods[i]];
-		if (e->node < 0)
-			continue;
-		const kp_class *ec = &s->classes[e->cls];
-		int64_t *memo = NULL;
-		if (ec->npterms <= 62) {
-			int64_t key = kp_pair_key(e->cls, e->ns);
-			memo = kp_dmap_get(&cy->anti_memo, key);
-			if (!memo) {
-				if (!(memo = kp_dmap_put(&cy->anti_memo, key)))
-					return KP_NOMEM;
-				*memo = 0;   /* bit k: term k matches (or depends on the owner's labels) */
-				for (uint32_t k = 0; k < ec->npterms; k++) {
-					const kp_pterm *t = &ec->pterms[k];
-					if (t->required && t->anti && (t->nmlk || t->nmmlk || kp_term_matches(s, t, e, cy->p)))
-						*memo |= (int64_t)1 << k;
-				}
+	for (uint32_t i = 0; i < sel->n; i++)
+		if (sel->reqs[i].op == KP_OP_IN && sel->reqs[i].nvals && !sel->reqs[i].invalid)
+			return &sel->reqs[i];
+	return NULL;
+}
+
+static int grow_i32(int32_t **v, int *cap, int need)
+{
+	if (need <= *cap)
+		return KP_OK;
+	int c = *cap ? *cap * 2 : 16;
+	while (c < need)
+		c *= 2;
+	int32_t *nv = kp_realloc(*v, (size_t)c * sizeof *nv);
+	if (!nv)
+		return KP_NOMEM;
+	*v = nv;
+	*cap = c;
+	return KP_OK;
+}
+
+static int add_trigger(kp_cycle *cy, int64_t key, int32_t g)
+{
+	int64_t *head = kp_dmap_get(&cy->agroup_trig, key);
+	if (!head && !(head = kp_dmap_put(&cy->agroup_trig, key)))
+		return KP_NOMEM;
+	int next = (int)*head - 1;
+	if (cy->nachain == cy->cap_achain) {
+		int cap = cy->cap_achain ? cy->cap_achain * 2 : 64;
+		int32_t *gv = kp_realloc(cy->achain_group, (size_t)cap * sizeof *gv);
+		if (!gv)
+			return KP_NOMEM;
+		cy->achain_group = gv;
+		int32_t *nx = kp_realloc(cy->achain_next, (size_t)cap * sizeof *nx);
+		if (!nx)
+			return KP_NOMEM;
+		cy->achain_next = nx;
+		cy->cap_achain = cap;
+	}
+	cy->achain_group[cy->nachain] = g;
+	cy->achain_next[cy->nachain] = next;
+	*head = ++cy->nachain;
+	return KP_OK;
+}
+
+int kp_ipa_add_pod(kp_cycle *cy, int32_t pi)
+{
+	const kp_pod *p = &cy->s->pods[pi];
+	const kp_class *c = &cy->s->classes[p->cls];
+	int64_t key = kp_pair_key(p->cls, p->ns);
+	int64_t *gi = kp_dmap_get(&cy->agroup_index, key);
+	if (!gi) {
+		if (!(gi = kp_dmap_put(&cy->agroup_index, key)))
+			return KP_NOMEM;
+		if (cy->nagroups == cy->cap_agroups) {
+			int cap = cy->cap_agroups ? cy->cap_agroups * 2 : 16;
+			kp_agroup *v = kp_realloc(cy->agroups, (size_t)cap * sizeof *v);
+			if (!v)
+				return KP_NOMEM;
+			cy->agroups = v;
+			cy->cap_agroups = cap;
+		}
+		int32_t g = cy->nagroups++;
+		cy->agroups[g] = (kp_agroup){ p->cls, p->ns, NULL, 0, 0, 0 };
+		*gi = g;
+		/* found through each term's required (key, value)s; a term without
+		 * one can select any pod */
+		int always = 0;
+		for (uint32_t k = 0; k < c->npterms && !always; k++)
+			if (c->pterms[k].required && c->pterms[k].anti && !trigger_req(&c->pterms[k].sel))
+				always = 1;
+		if (always) {
+			if (grow_i32(&cy->agroup_always, &cy->cap_agroup_always, cy->nagroup_always + 1))
+				return KP_NOMEM;
+			cy->agroup_always[cy->nagroup_always++] = g;
+		} else {
+			for (uint32_t k = 0; k < c->npterms; k++) {
+				const kp_pterm *t = &c->pterms[k];
+				if (!t->required || !t->anti)
+					continue;
+				const kp_sreq *r = trigger_req(&t->sel);
+				for (uint32_t v = 0; v < r->nvals; v++)
+					if (add_trigger(cy, kp_pair_key(r->key, r->vals[v]), g))
+						return KP_NOMEM;
 			}
 		}
-		for (uint32_t k = 0; k < ec->npterms; k++) {
-			const kp_pterm *t = &ec->pterms[k];
-			if (memo && !((*memo >> k) & 1))
+	}
+	kp_agroup *g = &cy->agroups[*gi];
+	if (grow_i32(&g->pods, &g->cap, g->npods + 1))
+		return KP_NOMEM;
+	g->pods[g->npods++] = pi;
+	return KP_OK;
+}
+
+void kp_ipa_release(kp_cycle *cy)
+{
+	for (int g = 0; g < cy->nagroups; g++)
+		kp_free(cy->agroups[g].pods);
+	kp_free(cy->agroups);
+	kp_free(cy->achain_group);
+	kp_free(cy->achain_next);
+	kp_free(cy->agroup_always);
+	kp_dmap_release(&cy->agroup_index);
+	kp_dmap_release(&cy->agroup_trig);
+}
+
+/* One group against the incoming pod, once per cycle: which of the class's
+ * required anti-affinity terms select it (the namespace part is the same
+ * for every pod of the group; terms with matchLabelKeys or
+ * mismatchLabelKeys read each owner's labels), then the placed pods count
+ * at their node's value. */
+static int existing_group(kp_cycle *cy, int32_t gi)
+{
+	kp_agroup *g = &cy->agroups[gi];
+	if (g->stamp == cy->agroup_stamp)
+		return KP_OK;
+	g->stamp = cy->agroup_stamp;
+	const kp_snap *s = cy->s;
+	const kp_class *ec = &s->classes[g->cls];
+	for (uint32_t k = 0; k < ec->npterms; k++) {
+		const kp_pterm *t = &ec->pterms[k];
+		if (!t->required || !t->anti)
+			continue;
+		int per_pod = t->nmlk || t->nmmlk, matched = -1;
+		for (int i = 0; i < g->npods; i++) {
+			const kp_pod *e = &s->pods[g->pods[i]];
+			if (e->node < 0)
 				continue;
-			if (!t->required || !t->anti || ((!memo || t->nmlk || t->nmmlk) && !kp_term_matches(s, t, e, cy->p)))
-				continue;
+			if (per_pod || matched < 0) {
+				matched = kp_term_matches(s, t, e, cy->p);
+			}
+			if (!matched) {
+				if (per_pod)
+					continue;
+				break;
+			}
 			kp_sid v = node_value(s, e->node, t->topo);
 			if (v < 0)
 				continue;
@@ -93,6 +201,34 @@ static int pre_filter(kp_cycle *cy)
 			(*x)++;
 		}
 	}
+	return KP_OK;
+}
+
+static int pre_filter(kp_cycle *cy)
+{
+	const kp_snap *s = cy->s;
+	const kp_class *c = cy->c;
+	kp_dmap_clear(&cy->aff_counts);
+	kp_dmap_clear(&cy->anti_counts);
+	kp_dmap_clear(&cy->existing_anti);
+	if (!c->has_req_aff && !c->has_req_anti && !cy->nanti_pods)
+		return KP_SKIP;
+	/* existing pods' required anti-affinity against this pod: only the
+	 * groups whose terms can select the pod's labels */
+	if (cy->nagroups && ++cy->agroup_stamp == 0) {
+		for (int g = 0; g < cy->nagroups; g++)
+			cy->agroups[g].stamp = 0;
+		cy->agroup_stamp = 1;
+	}
+	for (uint32_t i = 0; i < cy->p->labels.n && cy->nagroups; i++) {
+		const int64_t *head = kp_dmap_get(&cy->agroup_trig, kp_pair_key(cy->p->labels.v[i].key, cy->p->labels.v[i].value));
+		for (int32_t ch = head ? (int32_t)*head - 1 : -1; ch >= 0; ch = cy->achain_next[ch])
+			if (existing_group(cy, cy->achain_group[ch]))
+				return KP_NOMEM;
+	}
+	for (int i = 0; i < cy->nagroup_always; i++)
+		if (existing_group(cy, cy->agroup_always[i]))
+			return KP_NOMEM;
 	cy->self_matches_all = 1;
 	for (uint32_t k = 0; k < c->npterms; k++)
 		if (c->pterms[k].required && !c->pterms[k].anti && !kp_term_matches(s, &c->pterms[k], cy->p, cy->p))

@@ -87,14 +87,15 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 		kp_cstate *v = kp_realloc(cy->cs, (size_t)cap * sizeof *v);
 		if (!v)
 			return KP_NOMEM;
-		for (int i = cy->cap_cs; i < cap; i++)
-			if (kp_dmap_init(&v[i].counts, (uint32_t)cy->s->nnodes) != KP_OK)
-				return KP_NOMEM;
+		for (int i = cy->cap_cs; i < cap; i++) {
+			v[i].dcnt = NULL;
+			v[i].dpres = NULL;
+			v[i].dcap = 0;
+		}
 		cy->cs = v;
 		cy->cap_cs = cap;
 	}
 	kp_cstate *c = &cy->cs[cy->ncs++];
-	kp_dmap_clear(&c->counts);
 	c->topo = topo;
 	const kp_topo *tp = kp_snap_topo(cy->s, topo);
 	if (!tp)
@@ -102,6 +103,17 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 	c->tv = tp->val;
 	c->dom = tp->dom;
 	c->ndom = tp->ndom;
+	if (tp->ndom + 1 > c->dcap) {
+		int64_t *dc = kp_realloc(c->dcnt, (size_t)(tp->ndom + 1) * sizeof *dc);
+		if (!dc)
+			return KP_NOMEM;
+		c->dcnt = dc;
+		uint8_t *dp = kp_realloc(c->dpres, (size_t)tp->ndom + 1);
+		if (!dp)
+			return KP_NOMEM;
+		c->dpres = dp;
+		c->dcap = tp->ndom + 1;
+	}
 	c->max_skew = max_skew;
 	c->min_domains = min_domains;
 	c->hard = (uint8_t)hard;
@@ -183,10 +195,17 @@ static int pre_filter(kp_cycle *cy)
 		return KP_SKIP;
 	const kp_snap *s = cy->s;
 	/* counted afresh on every call: a preemption dry run calls again after
-	 * removing victims */
-	for (int k = 0; k < cy->ncs; k++)
-		if (cy->cs[k].hard)
-			kp_dmap_clear(&cy->cs[k].counts);
+	 * removing victims.  Per domain (dense index): whether a node that
+	 * carries every hard key and passes the inclusion policies is in it,
+	 * and the matching pods on those nodes */
+	for (int k = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (!c->hard)
+			continue;
+		memset(c->dcnt, 0, (size_t)c->dcap * sizeof *c->dcnt);
+		memset(c->dpres, 0, (size_t)c->dcap);
+		c->dsize = 0;
+	}
 	for (int n = 0; n < s->nnodes; n++) {
 		int has_all = 1;
 		for (int k = 0; k < cy->ncs && has_all; k++)
@@ -198,10 +217,12 @@ static int pre_filter(kp_cycle *cy)
 			kp_cstate *c = &cy->cs[k];
 			if (!c->hard || !inclusion_ok(cy, c, n))
 				continue;
-			int64_t *v = kp_dmap_put(&c->counts, c->tv[n]);
-			if (!v)
-				return KP_NOMEM;
-			*v += count_on_node(cy, n, c);
+			int32_t d = c->dom[n];
+			if (!c->dpres[d]) {
+				c->dpres[d] = 1;
+				c->dsize++;
+			}
+			c->dcnt[d] += count_on_node(cy, n, c);
 		}
 	}
 	for (int k = 0; k < cy->ncs; k++) {
@@ -209,12 +230,10 @@ static int pre_filter(kp_cycle *cy)
 		if (!c->hard)
 			continue;
 		int64_t min = INT64_MAX;
-		for (uint32_t i = 0; i < c->counts.n; i++) {
-			int64_t v = *kp_dmap_get(&c->counts, c->counts.list[i]);
-			if (v < min)
-				min = v;
-		}
-		c->min_match = (int64_t)c->counts.n < c->min_domains || min == INT64_MAX ? 0 : min;
+		for (int32_t d = 0; d < c->ndom; d++)
+			if (c->dpres[d] && c->dcnt[d] < min)
+				min = c->dcnt[d];
+		c->min_match = c->dsize < c->min_domains || min == INT64_MAX ? 0 : min;
 	}
 	return KP_OK;
 }
@@ -230,8 +249,8 @@ static int filter(kp_cycle *cy, int node)
 			kp_cycle_fail(cy, node, KP_P_POD_TOPOLOGY_SPREAD, cy->r_spread_missing, 1);
 			return 1;
 		}
-		const int64_t *cnt = kp_dmap_get(&c->counts, v);
-		int64_t skew = (cnt ? *cnt : 0) + c->self_match - c->min_match;
+		int32_t d = c->dom[node];
+		int64_t skew = (c->dpres[d] ? c->dcnt[d] : 0) + c->self_match - c->min_match;
 		if (skew > c->max_skew) {
 			kp_cycle_fail(cy, node, KP_P_POD_TOPOLOGY_SPREAD, cy->r_spread, 0);
 			return 1;
@@ -259,10 +278,6 @@ static int pre_score(kp_cycle *cy)
 		if (c->hard || c->is_host)
 			continue;
 		size_t nd = (size_t)c->ndom + 1;
-		c->dcnt = kp_arena_alloc(&cy->arena, nd * sizeof *c->dcnt);
-		c->dpres = kp_arena_alloc(&cy->arena, nd);
-		if (!c->dcnt || !c->dpres)
-			return KP_NOMEM;
 		memset(c->dcnt, 0, nd * sizeof *c->dcnt);
 		memset(c->dpres, 0, nd);
 		c->dsize = 0;

@@ -1,0 +1,245 @@
+#!/bin/sh
+# bench/run.sh BUILD — kplan's benchmarks (`make bench`); writes bench/RESULTS.md.
+#
+#   1. import throughput: a generated kubectl pod dump (`kubectl get pods -A -o yaml`
+#      style, 150,000 pods), MB/s and objects/s;
+#   2. plan: 500 nodes / 15,000 pods and 5,000 / 150,000, plain and full mix
+#      (bench/gen.c), with the I/O floor (bench/floor.c: the same load and write,
+#      no planning) and the ratio plan/floor;
+#   3. the openb trace ($KP_SHARED_DATA/openb): every pod list against the GPU
+#      nodes (skipped, and said so, when the data is absent);
+#   4. peak RSS of each (GNU time's %M);
+#   5. BENCH_SCALE=1: 50,000 nodes / 1,500,000 pods, plain mix, once.
+# BENCH_QUICK=1 checks the script itself on small inputs (one openb list) and
+# writes $BUILD/bench/work/RESULTS-quick.md instead.
+# Each timing is the median of BENCH_RUNS runs (default 5) of the whole command
+# (`kplan plan` opens the database, loads, plans, writes and commits), on a fresh
+# copy of the imported database each time.
+set -eu
+
+B=${1:-build}
+K=$B/kplan
+G=$B/bench/gen
+F=$B/bench/floor
+RUNS=${BENCH_RUNS:-5}
+SCALE=${BENCH_SCALE:-}
+DATA=${KP_SHARED_DATA:-../shared/data}
+W=$B/bench/work
+OUT=bench/RESULTS.md
+QUICK=${BENCH_QUICK:-}
+CASES="500 15000 plain s1|500 15000 full s2|5000 150000 plain s3|5000 150000 full s4"
+DUMP_NODES=5000 DUMP_PODS=150000
+if [ -n "$QUICK" ]; then
+	CASES="100 3000 plain s1|100 3000 full s2"
+	DUMP_NODES=200 DUMP_PODS=6000
+	OUT=$B/bench/work/RESULTS-quick.md
+fi
+TIME=/usr/bin/time
+mkdir -p "$W"
+ROWS=$W/rows.md
+: > "$ROWS"
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+
+# median of the numbers on stdin
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "NaN"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# timed CMD...: runs CMD under GNU time; appends "seconds rss_kb" to $W/t.txt;
+# the command's stdout goes to $W/out.txt, stderr to $W/err.txt
+timed() {
+	$TIME -f '%e %M' -o "$W/t1.txt" "$@" > "$W/out.txt" 2> "$W/err.txt" || {
+		say "failed: $*"; cat "$W/err.txt" >&2; exit 1; }
+	cat "$W/t1.txt" >> "$W/t.txt"
+}
+
+fresh() { rm -f "$1" "$1-wal" "$1-shm"; }
+# copy an imported database (checkpointed, so one file is the whole database)
+copydb() { fresh "$2"; cp "$1" "$2"; }
+
+# ---- machine ----
+CORES=$(nproc)
+MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+[ -n "$MODEL" ] || MODEL=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)
+MEM=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+KERNEL=$(uname -sr)
+CCV=$(${CC:-cc} --version | head -1)
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+DIRTY=$(git status --porcelain 2>/dev/null | grep -q . && echo ' (with uncommitted changes)' || true)
+STAMP=$(date -u '+%Y-%m-%d %H:%M UTC')
+say "$CORES cores, $MODEL, $MEM; $RUNS runs each"
+
+# ---- 1. import throughput ----
+say "import: generating a $DUMP_NODES-node / $DUMP_PODS-pod kubectl dump"
+$G --nodes $DUMP_NODES --pods $DUMP_PODS --seed 1 --mix plain --emit pods -o "$W/pods.yaml"
+BYTES=$(wc -c < "$W/pods.yaml")
+: > "$W/t.txt"
+i=0
+while [ $i -lt "$RUNS" ]; do
+	fresh "$W/imp.db"
+	$K init "$W/imp.db" > /dev/null
+	timed $K import -q "$W/imp.db" "$W/pods.yaml"
+	i=$((i + 1))
+done
+OBJS=$($K query --format csv --no-header "$W/imp.db" 'select count(*) from pod')
+SQLV=$($K query --format csv --no-header "$W/imp.db" 'select sqlite_version()')
+IMP_S=$(cut -d' ' -f1 "$W/t.txt" | median)
+IMP_RSS=$(cut -d' ' -f2 "$W/t.txt" | median)
+IMP_MBS=$(awk -v b="$BYTES" -v s="$IMP_S" 'BEGIN { printf "%.1f", b / 1e6 / s }')
+IMP_OPS=$(awk -v n="$OBJS" -v s="$IMP_S" 'BEGIN { printf "%.0f", n / s }')
+say "import: $IMP_S s, $IMP_MBS MB/s"
+
+# ---- 2. plan ----
+# plan_case NAME DB: RUNS plans and RUNS floors on copies of DB; one table row
+plan_case() {
+	name=$1 base=$2
+	: > "$W/t.txt"
+	: > "$W/phases.txt"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		copydb "$base" "$W/run.db"
+		timed env KPLAN_TIMING=1 $K plan "$W/run.db"
+		sed -n 's/^kplan: timing: //p' "$W/err.txt" >> "$W/phases.txt"
+		i=$((i + 1))
+	done
+	summary=$(cat "$W/out.txt")
+	p_s=$(cut -d' ' -f1 "$W/t.txt" | median)
+	p_rss=$(cut -d' ' -f2 "$W/t.txt" | median)
+	sched=$(sed 's/.*scheduling \([0-9.]*\) s.*/\1/' "$W/phases.txt" | median)
+	static=$(sed 's/.*static filters \([0-9.]*\) s.*/\1/' "$W/phases.txt" | median)
+	pending=$(echo "$summary" | sed -n 's/^run [0-9]*: \([0-9]*\) pending pods.*/\1/p')
+	placed=$(echo "$summary" | sed -n 's/.*: \([0-9]*\) placed.*/\1/p')
+	unsched=$(echo "$summary" | sed -n 's/.*placed, \([0-9]*\) unschedulable.*/\1/p')
+	evicted=$(echo "$summary" | sed -n 's/.*preemption: \([0-9]*\) evicted.*/\1/p')
+	: > "$W/t.txt"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		copydb "$base" "$W/floor.db"
+		timed $F "$W/floor.db"
+		i=$((i + 1))
+	done
+	f_s=$(cut -d' ' -f1 "$W/t.txt" | median)
+	pps=$(awk -v n="$pending" -v s="$p_s" 'BEGIN { printf "%.0f", n / s }')
+	ratio=$(awk -v a="$p_s" -v b="$f_s" 'BEGIN { printf "%.1f", a / b }')
+	printf '| %s | %s | %s s | %s | %s s | %s s | %s / %s / %s | %s s | %s | %s MB |\n' \
+		"$name" "$pending" "$p_s" "$pps" "$static" "$sched" "$placed" "${unsched:-0}" "${evicted:-0}" "$f_s" "$ratio" \
+		"$((p_rss / 1024))" >> "$ROWS"
+	say "$name: plan $p_s s ($pps pods/s), floor $f_s s, rss $((p_rss / 1024)) MB"
+	eval "R_$3=\$p_s"
+}
+
+# gen_case NODES PODS MIX: generate, import once (timed, reported), checkpoint
+gen_case() {
+	f=$W/gen-$1-$2-$3
+	$G --nodes "$1" --pods "$2" --seed 1 --mix "$3" -o "$f.yaml"
+	fresh "$f.db"
+	$K init "$f.db" > /dev/null
+	: > "$W/t.txt"
+	timed $K import -q "$f.db" "$f.yaml"
+	$K query "$f.db" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null
+	say "generated $1 nodes / $2 pods ($3): import $(cut -d' ' -f1 "$W/t.txt") s"
+}
+
+PLAN_HEAD='| case | pending pods | plan (median) | pods/s | static filters (SQL) | scheduling | placed / unschedulable / evicted | I/O floor | plan / floor | peak RSS |
+|---|---|---|---|---|---|---|---|---|---|'
+IFS_SAVE=$IFS
+IFS='|'
+set -- $CASES
+IFS=$IFS_SAVE
+for c in "$@"; do
+	set -- $c
+	gen_case "$1" "$2" "$3"
+	plan_case "$1 nodes / $2 pods, $3" "$W/gen-$1-$2-$3.db" "$4"
+done
+PLAN_ROWS=$(cat "$ROWS")
+: > "$ROWS"
+
+# ---- 3. openb ----
+OPENB_NOTE=
+OPENB_ROWS=
+if [ -d "$DATA/openb" ]; then
+	LISTS=$(ls "$DATA"/openb/openb_pod_list_*.csv)
+	[ -z "$QUICK" ] || LISTS=$DATA/openb/openb_pod_list_default.csv
+	for list in $LISTS; do
+		name=$(basename "$list" .csv | sed 's/^openb_pod_list_//')
+		db=$W/openb-$name.db
+		fresh "$db"
+		$K init "$db" > /dev/null
+		$K import -q --format openb "$db" "$DATA/openb/openb_node_list_gpu_node.csv" "$list"
+		$K query "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null
+		plan_case "$name" "$db" openb
+		# allocation ratios of the last run: requested after / allocatable, cpu and GPU
+		ratios=$($K query --format csv --no-header "$W/run.db" "
+			SELECT printf('%.1f %% / %.1f %%',
+			  100.0 * sum(CASE WHEN resource = 'cpu' THEN requested_after END) / sum(CASE WHEN resource = 'cpu' THEN allocatable END),
+			  100.0 * sum(CASE WHEN resource = 'alibabacloud.com/gpu-milli' THEN requested_after END)
+			        / sum(CASE WHEN resource = 'alibabacloud.com/gpu-milli' THEN allocatable END))
+			FROM node_usage")
+		awk -v r="$ratios" '{ l[NR] = $0 } END { for (i = 1; i < NR; i++) print l[i]; print l[NR] " " r " |" }' "$ROWS" > "$ROWS.tmp"
+		mv "$ROWS.tmp" "$ROWS"
+	done
+	OPENB_ROWS=$(cat "$ROWS")
+	: > "$ROWS"
+else
+	OPENB_NOTE="skipped: $DATA/openb is absent"
+	say "openb: $OPENB_NOTE"
+fi
+
+# ---- 5. scale ----
+SCALE_ROWS=
+if [ -n "$SCALE" ]; then
+	say "scale: 50,000 nodes / 1,500,000 pods (one run)"
+	gen_case 50000 1500000 plain
+	RUNS_SAVE=$RUNS
+	RUNS=1
+	plan_case "50000 nodes / 1500000 pods, plain" "$W/gen-50000-1500000-plain.db" s5
+	RUNS=$RUNS_SAVE
+	SCALE_ROWS=$(cat "$ROWS")
+	EXP=$(awk -v a="$R_s3" -v b="$R_s5" 'BEGIN { printf "%.2f", log(b / a) / log(10) }')
+	: > "$ROWS"
+fi
+
+# ---- RESULTS.md ----
+{
+	echo "# kplan benchmark results"
+	echo
+	echo "Written by \`make bench\` (bench/run.sh); rerun it to reproduce. Do not edit by hand."
+	echo
+	echo "- machine: $CORES cores, $MODEL, $MEM RAM; $KERNEL"
+	echo "- build: $CCV, -O2; SQLite $SQLV; kplan commit $COMMIT$DIRTY"
+	echo "- command: \`make bench BENCH_RUNS=$RUNS${SCALE:+ BENCH_SCALE=1}\`, $STAMP"
+	echo "- every time is the median of $RUNS runs of the whole command (open, load, plan, write, commit), wall clock;"
+	echo "  peak RSS is GNU time's maximum resident set size"
+	echo
+	echo "## Import"
+	echo
+	echo "| input | size | objects | time (median) | MB/s | objects/s | peak RSS |"
+	echo "|---|---|---|---|---|---|---|"
+	echo "| generated kubectl pod dump (\`bench/gen --nodes $DUMP_NODES --pods $DUMP_PODS --emit pods\`) | $(awk -v b="$BYTES" 'BEGIN { printf "%.1f MB", b / 1e6 }') | $OBJS pods | $IMP_S s | $IMP_MBS | $IMP_OPS | $((IMP_RSS / 1024)) MB |"
+	echo
+	echo "## Plan (generated clusters, bench/gen.c, seed 1)"
+	echo
+	echo "Static filters and scheduling are the planner's own phase times (KPLAN_TIMING=1), medians."
+	echo "The I/O floor (bench/floor.c) loads the same snapshot and writes the same placement rows with no planning."
+	echo
+	echo "$PLAN_HEAD"
+	echo "$PLAN_ROWS"
+	echo
+	echo "## openb (../shared/data/openb, 1,213 GPU nodes, default profile)"
+	echo
+	if [ -n "$OPENB_NOTE" ]; then
+		echo "$OPENB_NOTE"
+	else
+		echo "$PLAN_HEAD" | sed '1s/$/ cpu \/ GPU allocated |/; 2s/$/---|/'
+		echo "$OPENB_ROWS"
+	fi
+	if [ -n "$SCALE_ROWS" ]; then
+		echo
+		echo "## Scale (10 x Kubernetes' limits, one run)"
+		echo
+		echo "$PLAN_HEAD"
+		echo "$SCALE_ROWS"
+		echo
+		echo "Growth against 5,000 / 150,000 plain (both ten times larger): time x$(awk -v a="$R_s3" -v b="$R_s5" 'BEGIN { printf "%.1f", b / a }'), exponent $EXP (time ~ size^$EXP)."
+	fi
+} > "$OUT"
+say "wrote $OUT"

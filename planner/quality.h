@@ -1,0 +1,27 @@
+/*
+ * quality.h — the plan's quality certificate: per node pool, a lower bound on
+ * the nodes the placed pods need and the plan's gap to it (plan_quality), and
+ * the capacity stranded on the used nodes (plan_stranded).  README "Plan
+ * quality" defines every number.
+ *
+ *   // inside the run's transaction, after its placement rows are written
+ *   if (kp_quality_write(db, run_id, &err) != KP_OK) ...   // then roll back
+ */
+#ifndef KP_QUALITY_H
+#define KP_QUALITY_H
+
+#include <stdint.h>
+#include <sqlite3.h>
+#include "../common/kp.h"
+
+/* A node's pool is the value of this label, '(none)' without it.  (A constant
+ * for now; an option later.) */
+#define KP_QUALITY_POOL_LABEL "node.kubernetes.io/instance-type"
+
+/* Write run_id's plan_quality and plan_stranded rows from the placement,
+ * pod, class_request, node, node_label and node_resource tables (creating the
+ * two tables first in a database made before they existed).  KP_OK, or
+ * KP_IO / KP_INTR / KP_NOMEM with a message in err. */
+int kp_quality_write(sqlite3 *db, int64_t run_id, kp_err *err);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * whatif.h — what-if scenarios: `kplan plan` options that change the cluster
+ * for one run only (--remove-nodes, --cordon, --drain, --add-nodes, --scale),
+ * --mode full (every pod planned from scratch) and --strategy.
+ *
+ *   kp_whatif *w = kp_whatif_new();
+ *   kp_whatif_add(w, "drain", "node-3", &err);          // syntax checked here
+ *   kp_plan_opts o = { .seed = 1, .whatif = w };
+ *   kp_plan_run(db, &o, &r, &err);                       // applied and recorded there
+ *   kp_whatif_free(w);
+ *
+ * How a scenario exists for its run only: inside the run's transaction,
+ * kp_whatif_apply copies the node and pod tables (node, node_resource,
+ * node_label, node_taint, node_image, pod, pod_label) into TEMP tables of the
+ * same names and changes the copies.  SQLite resolves unqualified names to
+ * the temp schema first, so everything the run reads on its connection — the
+ * snapshot loader, the static filters (queries/filters/*.sql), SQL extenders —
+ * sees the scenario, while the views of the main schema and every other
+ * connection see the imported tables, which are never written.
+ * kp_whatif_cleanup drops the copies.
+ *
+ * Nodes and pods that exist only in a scenario (added nodes, added replicas,
+ * DaemonSet pods of added nodes) get NEGATIVE ids, never an imported row's;
+ * placement refers to them and run_node / run_pod (schema.sql, "what-if")
+ * name them, so the plan view shows them.  Pods the scenario takes off a
+ * node are listed in temp.kp_whatif_moved(pod_id, node_id, seq): the
+ * snapshot loader marks them (kp_pod.moved_from) and write_run makes them
+ * `move` (or `keep` when they land on the same node, or `unschedulable`).
+ *
+ * Order of application (whatever the order on the command line):
+ *   1. --remove-nodes   2. --cordon   3. --drain   4. --add-nodes
+ *   5. --scale          6. --mode full
+ * each option kind in the order given.  Node selectors (1-3) choose among the
+ * imported nodes still present: added nodes are never removed, cordoned or
+ * drained by the same run.
+ */
+#ifndef KP_WHATIF_H
+#define KP_WHATIF_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sqlite3.h>
+#include "../common/kp.h"
+#include "profile.h"
+
+typedef struct kp_whatif kp_whatif;
+
+kp_whatif *kp_whatif_new(void);          /* NULL on out of memory */
+void kp_whatif_free(kp_whatif *w);       /* NULL ok */
+
+/* One command-line option: option is "add-nodes", "remove-nodes", "drain",
+ * "cordon", "scale", "mode" or "strategy" (without dashes).  Syntax errors are
+ * KP_USAGE with a message naming the option and the value; what needs the
+ * database (unknown node or workload, a bad template) is checked by
+ * kp_whatif_apply. */
+int kp_whatif_add(kp_whatif *w, const char *option, const char *value, kp_err *err);
+/* 1 when nothing was added */
+int kp_whatif_empty(const kp_whatif *w);
+/* Append the scenario to run.options, as ,"mode":..,"strategy":..,"whatif":[[option, value], ...]
+ * (nothing for an empty scenario). */
+void kp_whatif_options_json(const kp_whatif *w, kp_sb *sb);
+
+/* Inside the run's transaction, before the snapshot is loaded: --strategy on
+ * every profile of cfg, and the temp tables of the scenario. */
+int kp_whatif_apply(sqlite3 *db, kp_whatif *w, kp_config *cfg, kp_err *err);
+/* After the run's rows are written (same transaction): run_scenario, run_node,
+ * run_pod, run.mode; creates those tables on databases made before them. */
+int kp_whatif_record(sqlite3 *db, kp_whatif *w, int64_t run_id, kp_err *err);
+/* Drop the temp tables (always safe). */
+void kp_whatif_cleanup(sqlite3 *db);
+
+/* For the CLI, after the run: one line per option applied ("drain node-3: 1 node
+ * drained ..."), and warnings (a selector that selects no node). */
+void kp_whatif_print(const kp_whatif *w, FILE *out, FILE *warn);
+
+#endif

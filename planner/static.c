@@ -107,7 +107,8 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 			rc = kp_err_set(err, KP_IO, "static filter %s: %s", kp_plugin_names[plugin], sqlite3_errmsg(db));
 			break;
 		}
-		int step;
+		int step, last_r = -1;
+		char *last_msg = NULL;   /* the reason of the previous row: rows of one reason come in runs */
 		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 			int ci = find_class(s, sqlite3_column_int64(st, 0));
 			int ni = kp_snap_node_index(s, sqlite3_column_int64(st, 1));
@@ -128,10 +129,16 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 				continue;
 			if (c->static_reason[ni] >= 0 && rank >= c->static_rank[ni])
 				continue;
-			int r = kp_reason_intern(s, kp_plugin_names[plugin], (const char *)sqlite3_column_text(st, 3), 1);
-			if (r < 0) {
-				rc = kp_err_set(err, KP_NOMEM, "out of memory");
-				break;
+			const char *msg = (const char *)sqlite3_column_text(st, 3);
+			int r = last_r;
+			if (r < 0 || !msg || strcmp(msg, last_msg)) {
+				r = kp_reason_intern(s, kp_plugin_names[plugin], msg ? msg : "", 1);
+				if (r < 0) {
+					rc = kp_err_set(err, KP_NOMEM, "out of memory");
+					break;
+				}
+				last_r = r;
+				last_msg = s->reasons[r].msg;
 			}
 			c->static_reason[ni] = r;
 			c->static_rank[ni] = rank;

@@ -6,8 +6,8 @@
 -- with the lowest rank is the node's reason.
 SELECT c.class_id, n.id AS node_id, 'NodeUnschedulable' AS plugin,
        'node(s) were unschedulable' AS reason, 0 AS rank
-FROM temp.kp_classes c JOIN node n ON n.unschedulable
-WHERE NOT EXISTS (
+FROM node n CROSS JOIN temp.kp_classes c   -- the cordoned nodes first: one scan of node, not one per class
+WHERE n.unschedulable AND NOT EXISTS (
   SELECT 1 FROM class_toleration t
   WHERE t.class_id = c.class_id
     AND kplan_tolerates(t.key, t.operator, t.value, t.effect,

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# 44-fast-vs-reference.t — the planner's speed-ups never change a plan.
+#
+# `kplan plan` keeps per-node caches (node-local verdicts and scores per
+# class, keyed on node versions), counts inter-pod terms with incremental
+# counters and finds existing anti-affinity through a label index;
+# `kplan plan --reference` runs every plugin on every node for every pod.
+# On generated clusters (bench/gen: plain and full mix — node affinity,
+# tolerations, required anti-affinity, DoNotSchedule spread, preemption),
+# several seeds, examples/ and the openb trace, both runs must write the
+# same placement, eviction and pod_failure rows.
+. "$(dirname "$0")/../lib.sh"
+
+GEN=$(dirname "$KPLAN")/bench/gen
+if [ "$SAN" = 1 ]; then NODES=60 PODS=1500; else NODES=200 PODS=6000; fi
+
+# same DB: runs 1 (fast) and 2 (reference) differ in no row
+same_plans() { # DB NAME
+	for t in "placement:pod_id, seq, action, node_id, from_node_id, score, feasible, attempts, reason" \
+		 "eviction:seq, pod_id, node_id, preemptor_pod_id, pdb_violated, pdbs" \
+		 "pod_failure:pod_id, plugin, reason, nodes"; do
+		tab=${t%%:*} cols=${t#*:}
+		d=$(q "$1" "SELECT (SELECT count(*) FROM (SELECT $cols FROM $tab WHERE run_id = 1 EXCEPT SELECT $cols FROM $tab WHERE run_id = 2))
+			 + (SELECT count(*) FROM (SELECT $cols FROM $tab WHERE run_id = 2 EXCEPT SELECT $cols FROM $tab WHERE run_id = 1))")
+		n=$(q "$1" "SELECT count(*) FROM $tab WHERE run_id = 1")
+		is "$d" 0 "$2: $tab rows identical ($n rows)"
+	done
+}
+
+plan_both() { # DB NAME
+	run "$KPLAN" plan -q "$1"
+	is "$rc" 0 "$2: plan exits 0"
+	run "$KPLAN" plan -q --reference "$1"
+	is "$rc" 0 "$2: plan --reference exits 0"
+	is "$(q "$1" "SELECT json_extract(options, '$.reference') FROM run WHERE id = 2")" 1 "$2: run.options records --reference"
+	same_plans "$1" "$2"
+}
+
+for mix in plain full; do
+	for seed in 1 2 3; do
+		db=$T/$mix-$seed.db
+		"$GEN" --nodes "$NODES" --pods "$PODS" --seed "$seed" --mix "$mix" -o "$T/c.yaml"
+		"$KPLAN" import -q "$db" "$T/c.yaml"
+		plan_both "$db" "$mix mix, seed $seed"
+	done
+done
+# the full mix must really exercise what the caches skip
+db=$T/full-1.db
+ok "$([ "$(q "$db" "SELECT count(*) FROM eviction WHERE run_id = 1")" -gt 0 ]; echo $?)" "full mix: preemption evicted pods"
+ok "$([ "$(q "$db" "SELECT count(*) FROM placement WHERE run_id = 1 AND action = 'unschedulable'")" -gt 0 ]; echo $?)" \
+	"full mix: some pods are unschedulable (reasons compared)"
+ok "$([ "$(q "$db" "SELECT count(*) FROM pod_affinity_term")" -gt 0 ]; echo $?)" "full mix: pods with affinity terms"
+ok "$([ "$(q "$db" "SELECT count(*) FROM pod_spread")" -gt 0 ]; echo $?)" "full mix: pods with spread constraints"
+
+db=$T/examples.db
+"$KPLAN" import -q "$db" "$ROOT/examples"
+plan_both "$db" "examples/"
+
+D=$KP_SHARED_DATA/openb
+if [ -d "$D" ] && [ "$SAN" != 1 ]; then
+	db=$T/openb.db
+	"$KPLAN" import -q "$db" "$D/openb_node_list_gpu_node.csv" "$D/openb_pod_list_gpuspec33.csv"
+	plan_both "$db" "openb gpuspec33"
+else
+	skip "openb: $D absent or SAN build (slow)" 6
+fi
+done_testing

@@ -60,6 +60,8 @@ static int find_class(const kp_snap *s, int64_t id)
 	return lo < s->nclasses && s->classes[lo].db_id == id ? lo : -1;
 }
 
+static int share_static(sqlite3 *db, kp_snap *s, kp_err *err);
+
 int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err)
 {
 	size_t words = ((size_t)s->nnodes + 63) / 64;
@@ -83,6 +85,7 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 			rc = kp_err_set(err, KP_NOMEM, "out of memory");
 			break;
 		}
+		c->static_shared = 0;
 		memset(c->feasible, 0xff, words * sizeof(uint64_t));
 		memset(c->affinity_ok, 0xff, words * sizeof(uint64_t));
 		memset(c->taints_ok, 0xff, words * sizeof(uint64_t));
@@ -96,6 +99,8 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 			rc = kp_err_set(err, KP_IO, "cannot prepare static filters: %s", sqlite3_errmsg(db));
 	}
 	sqlite3_finalize(ins);
+	if (!rc)
+		rc = share_static(db, s, err);
 	if (rc)
 		return rc;
 	/* in filter order: the first failing plugin names the node's reason */
@@ -148,5 +153,85 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 			rc = kp_err_set(err, KP_IO, "static filter %s: %s", kp_plugin_names[plugin], sqlite3_errmsg(db));
 		sqlite3_finalize(st);
 	}
+	return rc;
+}
+
+/* What the static filters read of a class, as one text: its tolerations,
+ * nodeSelector, and required node affinity (the queries in queries/filters read
+ * exactly these columns), every value quoted. */
+static const char static_key_sql[] =
+	"SELECT c.class_id,"
+	" coalesce((SELECT group_concat(x, ';') FROM (SELECT quote(key) || ',' || quote(operator) || ',' || quote(value) || ','"
+	"   || quote(effect) AS x FROM class_toleration t WHERE t.class_id = c.class_id ORDER BY seq)), '') || '|' ||"
+	" coalesce((SELECT group_concat(x, ';') FROM (SELECT quote(key) || '=' || quote(value) AS x FROM class_node_selector n"
+	"   WHERE n.class_id = c.class_id ORDER BY key, value)), '') || '|' ||"
+	" coalesce((SELECT quote(has_required_node_affinity) FROM pod_class p WHERE p.id = c.class_id), '') || '|' ||"
+	" coalesce((SELECT group_concat(x, ';') FROM (SELECT quote(term) AS x FROM class_node_term t"
+	"   WHERE t.class_id = c.class_id AND t.required = 1 ORDER BY term)), '') || '|' ||"
+	" coalesce((SELECT group_concat(x, ';') FROM (SELECT quote(term) || ',' || quote(field) || ',' || quote(key) || ','"
+	"   || quote(operator) || ',' || quote(vals) AS x FROM class_node_expr e"
+	"   WHERE e.class_id = c.class_id AND e.required = 1 ORDER BY term, seq)), '')"
+	" FROM temp.kp_classes c";
+
+/* Classes whose static spec is the same share one verdict: only the first
+ * of each stays in temp.kp_classes (the SQL runs once for all of them); the
+ * others are pointed at its arrays after the filters ran (share_arrays). */
+static int share_static(sqlite3 *db, kp_snap *s, kp_err *err)
+{
+	sqlite3_stmt *st, *del = NULL;
+	if (sqlite3_prepare_v2(db, static_key_sql, -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "DELETE FROM temp.kp_classes WHERE class_id = ?1", -1, &del, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return kp_err_set(err, KP_IO, "static filters: %s", sqlite3_errmsg(db));
+	}
+	/* key text -> class index, open addressing */
+	uint32_t nslots = 64;
+	while (nslots < (uint32_t)s->nclasses * 2 + 64)
+		nslots *= 2;
+	int32_t *slot = kp_malloc(nslots * sizeof *slot);
+	char **keys = kp_calloc(nslots, sizeof *keys);
+	int rc = slot && keys ? KP_OK : kp_err_set(err, KP_NOMEM, "out of memory");
+	for (uint32_t i = 0; slot && i < nslots; i++)
+		slot[i] = -1;
+	int step;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		int ci = find_class(s, sqlite3_column_int64(st, 0));
+		const char *key = (const char *)sqlite3_column_text(st, 1);
+		if (ci < 0 || !key)
+			continue;
+		uint32_t h = (uint32_t)kp_hash64(key, strlen(key), 7) & (nslots - 1);
+		while (slot[h] >= 0 && strcmp(keys[h], key))
+			h = (h + 1) & (nslots - 1);
+		if (slot[h] < 0) {
+			if (!(keys[h] = kp_strdup(key)))
+				rc = kp_err_set(err, KP_NOMEM, "out of memory");
+			slot[h] = ci;
+			continue;
+		}
+		kp_class *c = &s->classes[ci], *rep = &s->classes[slot[h]];
+		kp_free(c->feasible);
+		kp_free(c->affinity_ok);
+		kp_free(c->taints_ok);
+		kp_free(c->static_reason);
+		kp_free(c->static_rank);
+		c->feasible = rep->feasible;
+		c->affinity_ok = rep->affinity_ok;
+		c->taints_ok = rep->taints_ok;
+		c->static_reason = rep->static_reason;
+		c->static_rank = rep->static_rank;
+		c->static_shared = 1;
+		sqlite3_reset(del);
+		sqlite3_bind_int64(del, 1, c->db_id);
+		if (sqlite3_step(del) != SQLITE_DONE)
+			rc = kp_err_set(err, KP_IO, "static filters: %s", sqlite3_errmsg(db));
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = kp_err_set(err, KP_IO, "static filters: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	sqlite3_finalize(del);
+	for (uint32_t i = 0; keys && i < nslots; i++)
+		kp_free(keys[i]);
+	kp_free(keys);
+	kp_free(slot);
 	return rc;
 }

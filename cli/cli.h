@@ -54,6 +54,36 @@ int kp_cli_exit_code(int code);
 /* 1 when stderr is a terminal and --quiet was not given */
 int kp_cli_progress_enabled(int quiet);
 double kp_cli_now(void);
+
+/* The progress line of long work (cli/progress.c), on stderr when
+ * kp_cli_progress_enabled(quiet): redrawn in place at most 10 times a second,
+ * "kplan: planned 52,000 of 150,000 pods (48,000 pods/s, ETA 2 s)".  The rate
+ * counts from the first sample.  Clear it before printing anything else. */
+typedef struct kp_progress {
+	int on;              /* stderr is a terminal and not --quiet */
+	int drawn;           /* a line is on the screen */
+	int started;         /* the first sample was taken */
+	double t0, d0;       /* time and amount of the first sample */
+	double last;         /* when the last line was drawn */
+} kp_progress;
+void kp_progress_init(kp_progress *p, int quiet);
+/* the next sample is a first one again (a new phase with its own rate) */
+void kp_progress_restart(kp_progress *p);
+/* Take a sample; 1 when a line is due (on, 0.05 s of samples, 0.1 s since the last line). */
+int kp_progress_due(kp_progress *p, double done);
+/* "(48,000 pods/s, ETA 2 s)" for done of total (total <= 0: unknown, no ETA);
+ * unit "MB": done and total are bytes, shown in megabytes with one decimal. */
+const char *kp_progress_rate(const kp_progress *p, double done, double total, const char *unit, char *buf,
+			     size_t size);
+/* Draw "\rkplan: TEXT" and clear the rest of the line (nothing when off). */
+void kp_progress_show(kp_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* When due: "kplan: VERB DONE of TOTAL UNIT (RATE UNIT/s, ETA T)" (no "of TOTAL" when total <= 0). */
+void kp_progress_count(kp_progress *p, const char *verb, double done, double total, const char *unit);
+/* Erase the line if one is drawn ("\r\033[K"). */
+void kp_progress_clear(kp_progress *p);
+/* 52000 -> "52,000"; seconds -> "2 s", "1 min 05 s", "2 h 05 min" ("?" past 100 h). */
+char *kp_fmt_count(double v, char *buf, size_t size);
+char *kp_fmt_eta(double seconds, char *buf, size_t size);
 /* SIGINT/SIGTERM set kp_interrupted and interrupt the statement running on db
  * (NULL: none yet); commands call it once they have their connection. */
 void kp_cli_on_interrupt(struct sqlite3 *db);

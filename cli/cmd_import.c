@@ -29,7 +29,7 @@ const char cmd_import_help[] =
 	"  --format FMT     yaml, json, csv or openb (default: by file extension, or by\n"
 	"                   content for stdin; csv detects node/pod/openb by the header)\n"
 	"  --skip-invalid   import the valid objects; report each invalid one on stderr\n"
-	"  -q, --quiet      no summary line\n"
+	"  -q, --quiet      no summary line, no progress line on a terminal\n"
 	"  -h, --help       this help\n"
 	"\n"
 	"Examples:\n"
@@ -37,10 +37,50 @@ const char cmd_import_help[] =
 	"  kplan import cluster.db manifests/ priorityclasses.yaml\n"
 	"  kplan import --format openb gpu.db openb_node_list_gpu_node.csv openb_pod_list_default.csv\n";
 
+/* the progress line on a terminal: bytes read of the files' size, then the
+ * workloads whose pods are being generated */
+struct progress_ctx {
+	kp_progress p;
+	long long total;     /* bytes of every file given; -1: unknown (stdin) */
+	int phase;
+};
+
+static void progress(void *ctx, const kp_import_progress *ip)
+{
+	struct progress_ctx *c = ctx;
+	char rate[96], a[32], b[32], n[32];
+	if (ip->phase != c->phase) {
+		c->phase = ip->phase;
+		kp_progress_restart(&c->p);
+	}
+	if (ip->phase == KP_IMPORT_EXPANDING) {
+		if (kp_progress_due(&c->p, (double)ip->done))
+			kp_progress_show(&c->p, "generating pods: %s of %s workloads, %s pods %s",
+					 kp_fmt_count((double)ip->done, a, sizeof a), kp_fmt_count((double)ip->total, b, sizeof b),
+					 kp_fmt_count((double)ip->generated_pods, n, sizeof n),
+					 kp_progress_rate(&c->p, (double)ip->done, (double)ip->total, "workloads", rate,
+							  sizeof rate));
+		return;
+	}
+	if (!kp_progress_due(&c->p, (double)ip->bytes))
+		return;
+	kp_progress_rate(&c->p, (double)ip->bytes, (double)c->total, "MB", rate, sizeof rate);
+	if (c->total > 0)
+		kp_progress_show(&c->p, "read %.1f of %.1f MB, %s objects %s", (double)ip->bytes / 1e6,
+				 (double)c->total / 1e6, kp_fmt_count((double)ip->objects, a, sizeof a), rate);
+	else
+		kp_progress_show(&c->p, "read %.1f MB, %s objects %s", (double)ip->bytes / 1e6,
+				 kp_fmt_count((double)ip->objects, a, sizeof a), rate);
+}
+
+static struct progress_ctx *progress_of;   /* for warn() and the summary: clear the line first */
+
 static void warn(void *ctx, const kp_err *err)
 {
 	(void)ctx;
 	char buf[4096];
+	if (progress_of)
+		kp_progress_clear(&progress_of->p);
 	fprintf(stderr, "kplan: skipped invalid object: %s\n", kp_err_format(err, buf, sizeof buf));
 }
 
@@ -62,6 +102,8 @@ static int print_summary(void *ctx, const kp_import_stats *st, int64_t batch)
 {
 	struct summary_ctx *c = ctx;
 	int first = 1;
+	if (progress_of)
+		kp_progress_clear(&progress_of->p);
 	printf("imported into %s (batch %lld): ", c->path, (long long)batch);
 	plural(stdout, &first, st->nodes, "node", "nodes");
 	plural(stdout, &first, st->pods, "pod", "pods");
@@ -132,6 +174,19 @@ int cmd_import(int argc, char **argv)
 		io.before_commit = print_summary;
 		io.commit_ctx = &sc;
 	}
+	struct progress_ctx pc;
+	kp_progress_init(&pc.p, quiet);
+	pc.phase = KP_IMPORT_READING;
+	pc.total = 0;
+	if (pc.p.on) {
+		for (int i = optind + 1; i < argc && pc.total >= 0; i++) {
+			long long n = kp_import_path_size(argv[i]);
+			pc.total = n < 0 ? -1 : pc.total + n;
+		}
+		io.progress = progress;
+		io.progress_ctx = &pc;
+		progress_of = &pc;
+	}
 	kp_import *imp = NULL;
 	int rc = kp_import_begin(db, &io, &imp, &err);
 	for (int i = optind + 1; i < argc && rc == KP_OK; i++)
@@ -141,6 +196,8 @@ int cmd_import(int argc, char **argv)
 	kp_import_free(imp);
 	kp_cli_on_interrupt(NULL);
 	kp_db_close(db);
+	kp_progress_clear(&pc.p);
+	progress_of = NULL;
 	if (rc != KP_OK) {
 		int code = kp_cli_fail(&err);
 		if (created)

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "../common/db.h"
 #include "../planner/plan.h"
+#include "../planner/whatif.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -29,25 +30,60 @@ const char cmd_plan_help[] =
 	"  --fail-on-unschedulable   exit 2 when any pod is left unschedulable (CI gates)\n"
 	"  --reference               no caches: run every plugin on every node for every pod\n"
 	"                            (slow; the same plan, for checking the fast path)\n"
+	"  --mode pending|full       full: plan every pod from scratch, bound ones too\n"
+	"                            (keep, move, bind, unschedulable; DaemonSet pods stay)\n"
+	"  --strategy least|most|balanced\n"
+	"                            NodeResourcesFit scoring in every profile: spread\n"
+	"                            (LeastAllocated), pack (MostAllocated), or spread with\n"
+	"                            resources in proportion (BalancedAllocation x3)\n"
 	"  -q, --quiet               no summary line\n"
 	"  -h, --help                this help\n"
 	"\n"
+	"What-if (this run only; the imported tables are not changed; repeatable; applied\n"
+	"in this order: remove, cordon, drain, add, scale, then --mode full):\n"
+	"  --remove-nodes NODE|SELECTOR  the nodes are gone; their pods become pending\n"
+	"  --cordon NODE|SELECTOR    spec.unschedulable\n"
+	"  --drain NODE|SELECTOR     cordon, and re-place its pods (DaemonSet pods stay)\n"
+	"  --add-nodes FILE[:COUNT]  COUNT (default 1) nodes like the Node in FILE,\n"
+	"                            named NAME-whatif-1, NAME-whatif-2, ...\n"
+	"  --scale NS/WORKLOAD=N     N replicas: pending ones added or the surplus removed\n"
+	"SELECTOR: a label selector as kubectl -l takes it: key=value, key!=value,\n"
+	"key in (a,b), key notin (a,b), !key, key, joined by commas (all must hold); a\n"
+	"single word is a node's name.\n"
+	"\n"
 	"Examples:\n"
 	"  kplan plan cluster.db\n"
-	"  kplan plan --config scheduler.yaml --seed 7 cluster.db\n";
+	"  kplan plan --config scheduler.yaml --seed 7 cluster.db\n"
+	"  kplan plan --drain node-3 --add-nodes big-node.yaml:2 cluster.db\n"
+	"  kplan plan --mode full --strategy most cluster.db\n";
 
+/* Called every 1000 scheduling attempts (only when kp_cli_progress_enabled);
+ * print_summary and the error path clear the line.  Attempts beyond the queue
+ * are the later passes retrying unschedulable pods. */
 static void progress(void *ctx, long done, long total)
 {
-	double *t0 = ctx;
-	double el = kp_cli_now() - *t0;
-	fprintf(stderr, "\rkplan: planned %ld of %ld pods (%.0f pods/s)   ", done, total, el > 0 ? (double)done / el : 0.0);
-	fflush(stderr);
+	static kp_progress p;   /* one plan per process */
+	static int started;
+	(void)ctx;
+	if (!started) {
+		kp_progress_init(&p, 0);
+		started = 1;
+	}
+	if (done <= total) {
+		kp_progress_count(&p, "planned", (double)done, (double)total, "pods");
+	} else if (kp_progress_due(&p, (double)done)) {
+		char n[32], more[32], rate[96];
+		kp_progress_show(&p, "planned %s pods; retrying unschedulable ones: %s attempts %s",
+				 kp_fmt_count((double)total, n, sizeof n), kp_fmt_count((double)(done - total), more, sizeof more),
+				 kp_progress_rate(&p, (double)done, 0, "attempts", rate, sizeof rate));
+	}
 }
 
 /* Printed just before COMMIT (warnings to stderr, the summary to stdout): if
  * stdout cannot take it, the run rolls back. */
 struct summary_ctx {
 	int quiet, progress;
+	kp_whatif *whatif;           /* NULL: none */
 };
 
 static int print_summary(void *ctx, const kp_plan_result *r)
@@ -58,6 +94,7 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 		fprintf(stderr, "\r\033[K");
 	for (int i = 0; i < r->nwarnings; i++)
 		fprintf(stderr, "kplan: warning: %s\n", r->warnings[i]);
+	kp_whatif_print(c->whatif, NULL, stderr);
 	if (quiet)
 		return 0;
 	printf("run %lld: %ld pending pods: %ld placed, %ld unschedulable", (long long)r->run_id, r->pending, r->bound,
@@ -68,6 +105,7 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 		printf(", %ld left to other schedulers", r->ignored);
 	printf("; %ld bound pods kept; %ld nodes; %ld pass%s; %.2f s\n", r->kept, r->nodes, r->passes,
 	       r->passes == 1 ? "" : "es", r->elapsed);
+	kp_whatif_print(c->whatif, stdout, NULL);
 	fflush(stdout);
 	return ferror(stdout) ? -1 : 0;
 }
@@ -80,18 +118,35 @@ int cmd_plan(int argc, char **argv)
 		{ "no-preemption", no_argument, NULL, 'n' },
 		{ "fail-on-unschedulable", no_argument, NULL, 'f' },
 		{ "reference", no_argument, NULL, 'r' },
+		{ "mode", required_argument, NULL, 'W' },
+		{ "strategy", required_argument, NULL, 'W' },
+		{ "remove-nodes", required_argument, NULL, 'W' },
+		{ "cordon", required_argument, NULL, 'W' },
+		{ "drain", required_argument, NULL, 'W' },
+		{ "add-nodes", required_argument, NULL, 'W' },
+		{ "scale", required_argument, NULL, 'W' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	kp_plan_opts o = { .seed = KP_DEFAULT_SEED };
-	int quiet = 0, gate = 0, c;
+	int quiet = 0, gate = 0, c, li;
+	/* what-if options, checked after the loop: (option name, value) */
+	enum { MAX_WHATIF = 1024 };
+	static const char *wi_opt[MAX_WHATIF], *wi_val[MAX_WHATIF];
+	int nwi = 0;
 	if (kp_cli_wants_help(argc, argv, cmd_plan_help))
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+qh", opts, &li)) != -1) {
 		switch (c) {
+		case 'W':
+			if (nwi == MAX_WHATIF)
+				return kp_cli_usage("plan", "more than %d what-if options", MAX_WHATIF);
+			wi_opt[nwi] = opts[li].name;
+			wi_val[nwi++] = optarg;
+			break;
 		case 'c': o.config_file = optarg; break;
 		case 's': {
 			char *end;
@@ -113,6 +168,16 @@ int cmd_plan(int argc, char **argv)
 	if (argc - optind != 1)
 		return kp_cli_usage("plan", argc - optind < 1 ? "missing DB" : "too many arguments");
 	const char *path = argv[optind];
+	kp_err err = { 0 };
+	kp_whatif *w = NULL;
+	if (nwi && !(w = kp_whatif_new()))
+		return kp_cli_fail(&(kp_err){ .code = KP_NOMEM, .msg = "out of memory" });
+	for (int i = 0; i < nwi; i++)
+		if (kp_whatif_add(w, wi_opt[i], wi_val[i], &err) != KP_OK) {
+			kp_whatif_free(w);
+			return err.code == KP_USAGE ? kp_cli_usage("plan", "%s", err.msg) : kp_cli_fail(&err);
+		}
+	o.whatif = w;
 	kp_sb opt;
 	kp_sb_init(&opt);
 	kp_sb_printf(&opt, "{\"seed\":%llu,\"config\":", (unsigned long long)o.seed);
@@ -120,6 +185,7 @@ int cmd_plan(int argc, char **argv)
 	kp_sb_printf(&opt, ",\"no_preemption\":%s", o.no_preemption ? "true" : "false");
 	if (o.reference)
 		kp_sb_printf(&opt, ",\"reference\":true");
+	kp_whatif_options_json(w, &opt);
 	kp_sb_printf(&opt, "}");
 	o.options_json = kp_sb_str(&opt);
 	double t0 = kp_cli_now();
@@ -127,14 +193,14 @@ int cmd_plan(int argc, char **argv)
 		o.progress = progress;
 		o.progress_ctx = &t0;
 	}
-	kp_err err = { 0 };
 	sqlite3 *db;
 	if (kp_db_open(path, KP_DB_CREATE, &db, NULL, &err) != KP_OK) {
 		kp_sb_release(&opt);
+		kp_whatif_free(w);
 		return kp_cli_fail(&err);
 	}
 	kp_cli_on_interrupt(db);
-	struct summary_ctx sc = { quiet, o.progress != NULL };
+	struct summary_ctx sc = { quiet, o.progress != NULL, w };
 	o.before_commit = print_summary;
 	o.commit_ctx = &sc;
 	kp_plan_result r;
@@ -142,6 +208,7 @@ int cmd_plan(int argc, char **argv)
 	kp_cli_on_interrupt(NULL);
 	kp_db_close(db);
 	kp_sb_release(&opt);
+	kp_whatif_free(w);
 	if (rc != KP_OK) {
 		if (o.progress)
 			fprintf(stderr, "\r\033[K");

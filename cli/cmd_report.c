@@ -26,7 +26,7 @@ const char cmd_report_help[] =
 	"  -o, --output FILE        write to FILE instead of standard output\n"
 	"  --compare RUN_A RUN_B    pods placed differently, utilisation deltas\n"
 	"  --no-timing              leave out start times and durations (stable output)\n"
-	"  -q, --quiet              no summary line when writing a file\n"
+	"  -q, --quiet              no summary line when writing a file, no progress line\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"Examples:\n"
@@ -63,6 +63,12 @@ static int matches(const char *a, const char *name)
 {
 	size_t n = strlen(name);
 	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+}
+
+/* the progress line on a terminal: sections gathered of all */
+static void progress(void *ctx, int done, int total)
+{
+	kp_progress_count(ctx, "report: read", done, total, "sections");
 }
 
 static int write_file(const char *path, const kp_sb *sb, kp_err *err)
@@ -154,15 +160,26 @@ int cmd_report(int argc, char **argv)
 	if (kp_db_open(path, KP_DB_READONLY, &db, NULL, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	kp_cli_on_interrupt(db);
+	kp_progress pr;
+	kp_progress_init(&pr, quiet);
+	if (pr.on) {
+		o.progress = progress;
+		o.progress_ctx = &pr;
+	}
 	kp_report *r = NULL;
 	int rc = kp_report_build(db, &o, &r, &err);
 	kp_cli_on_interrupt(NULL);
 	kp_db_close(db);
-	if (rc != KP_OK)
+	if (rc != KP_OK) {
+		kp_progress_clear(&pr);
 		return kp_cli_fail(&err);
+	}
+	if (pr.drawn)
+		kp_progress_show(&pr, "report: rendering %s", formats[fmt]);
 	kp_sb sb;
 	kp_sb_init(&sb);
 	rc = kp_report_render(r, fmt, &sb);
+	kp_progress_clear(&pr);
 	if (rc != KP_OK) {
 		kp_err_set(&err, KP_NOMEM, "out of memory rendering the report");
 	} else if (output) {

@@ -144,9 +144,33 @@ struct kp_import {
 	kp_sb sources;           /* JSON array of the paths given */
 	kp_sb skipped;           /* JSON object kind -> count */
 	char **skipped_kinds; long *skipped_counts; size_t nskipped;
+	/* progress: the buffer being read and how far its objects got */
+	const char *cur_data;
+	size_t cur_len, cur_off;
+	unsigned cur_line;
+	long long cur_base;      /* bytes of the files before it */
+	long objects;
 };
 
 /* ---- small helpers ---- */
+
+/* progress: an object starting at `line` of the current buffer was read */
+static void progress_tick(kp_import *imp, unsigned line)
+{
+	if (!imp->opts.progress)
+		return;
+	imp->objects++;
+	while (imp->cur_line < line && imp->cur_off < imp->cur_len) {
+		const char *nl = memchr(imp->cur_data + imp->cur_off, '\n', imp->cur_len - imp->cur_off);
+		imp->cur_off = nl ? (size_t)(nl - imp->cur_data) + 1 : imp->cur_len;
+		imp->cur_line++;
+	}
+	if (imp->objects % 16 == 0) {
+		kp_import_progress p = { .phase = KP_IMPORT_READING, .bytes = imp->cur_base + (long long)imp->cur_off,
+					 .objects = imp->objects };
+		imp->opts.progress(imp->opts.progress_ctx, &p);
+	}
+}
 
 /* DDL (temp tables) needs every statement of the connection idle */
 static void reset_all(kp_import *imp)
@@ -703,6 +727,7 @@ int kp_import_node(kp_import *imp, const char *file, const kp_node_in *n, kp_err
 {
 	if (kp_interrupted)
 		return kp_err_set(err, KP_INTR, "interrupted");
+	progress_tick(imp, n->pos.line);
 	found f;
 	sqlite3_stmt *s = S(imp, S_NODE_FIND);
 	bind_text(s, 1, n->name);
@@ -841,6 +866,7 @@ int kp_import_pod(kp_import *imp, const char *file, const kp_pod_in *p, kp_err *
 {
 	if (kp_interrupted)
 		return kp_err_set(err, KP_INTR, "interrupted");
+	progress_tick(imp, p->pos.line);
 	found f;
 	sqlite3_stmt *s = S(imp, S_POD_FIND);
 	bind_text(s, 1, p->namespace_);
@@ -881,6 +907,7 @@ int kp_import_workload(kp_import *imp, const char *file, const kp_workload_in *w
 {
 	if (kp_interrupted)
 		return kp_err_set(err, KP_INTR, "interrupted");
+	progress_tick(imp, w->pos.line);
 	/* replicas is an int32 in the API; kplan generates at most KP_MAX_WORKLOAD_PODS pods per workload */
 	if (w->replicas > INT32_MAX) {
 		kp_err_set(err, KP_PARSE, "spec.replicas: %lld is out of the int32 range", (long long)w->replicas);
@@ -1578,8 +1605,15 @@ static int expand_workloads(kp_import *imp, kp_err *err)
 	int out = KP_OK;
 	if (rc != SQLITE_DONE)
 		out = rc == SQLITE_NOMEM ? kp_err_set(err, KP_NOMEM, "out of memory") : db_fail(imp, err, "expanding workloads");
-	for (size_t i = 0; i < n && out == KP_OK; i++)
+	for (size_t i = 0; i < n && out == KP_OK; i++) {
 		out = expand_one(imp, &rows[i], err);
+		if (imp->opts.progress) {
+			kp_import_progress p = { .phase = KP_IMPORT_EXPANDING, .bytes = imp->stats.bytes,
+						 .objects = imp->objects, .done = (long)i + 1, .total = (long)n,
+						 .generated_pods = imp->stats.generated_pods };
+			imp->opts.progress(imp->opts.progress_ctx, &p);
+		}
+	}
 	for (size_t i = 0; i < n; i++)
 		wl_free(&rows[i]);
 	kp_free(rows);
@@ -1717,9 +1751,20 @@ int kp_import_buffer(kp_import *imp, const char *name, const char *data, size_t 
 		csv = 0;
 	else
 		csv = looks_like_csv(data, len);
+	imp->cur_data = data;
+	imp->cur_len = len;
+	imp->cur_off = 0;
+	imp->cur_line = 1;
+	imp->cur_base = imp->stats.bytes - (long long)len;
 	int rc = csv ? kp_csv_read(imp, name, data, len, fmt && !strcmp(fmt, "openb") ? "openb" : NULL, err)
 		     : kp_k8s_read(imp, name, data, len, err);
 	kp_arena_reset(&imp->arena);
+	imp->cur_data = NULL;
+	imp->cur_len = imp->cur_off = 0;
+	if (rc == KP_OK && imp->opts.progress) {
+		kp_import_progress p = { .phase = KP_IMPORT_READING, .bytes = imp->stats.bytes, .objects = imp->objects };
+		imp->opts.progress(imp->opts.progress_ctx, &p);
+	}
 	return rc;
 }
 
@@ -1819,6 +1864,44 @@ int kp_import_path(kp_import *imp, const char *path, kp_err *err)
 	if (S_ISDIR(st.st_mode))
 		return import_dir(imp, path, 0, err);
 	return import_file(imp, path, err);
+}
+
+static long long dir_size(const char *path, int depth)
+{
+	DIR *d = depth > 64 ? NULL : opendir(path);
+	if (!d)
+		return 0;
+	long long total = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		size_t len = strlen(path) + strlen(e->d_name) + 2;
+		char *name = kp_malloc(len);
+		if (!name)
+			break;
+		snprintf(name, len, "%s/%s", path, e->d_name);
+		struct stat st;
+		if (stat(name, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				total += dir_size(name, depth + 1);
+			else if (S_ISREG(st.st_mode) && wanted_file(name))
+				total += (long long)st.st_size;
+		}
+		kp_free(name);
+	}
+	closedir(d);
+	return total;
+}
+
+long long kp_import_path_size(const char *path)
+{
+	struct stat st;
+	if (!strcmp(path, "-") || stat(path, &st) != 0)
+		return -1;
+	if (S_ISDIR(st.st_mode))
+		return dir_size(path, 0);
+	return S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 }
 
 /* ---- batch lifecycle ---- */

@@ -34,6 +34,17 @@ typedef struct kp_import_stats {
 	long long bytes;
 } kp_import_stats;
 
+/* Progress of an import (kp_import_opts.progress), every few objects while
+ * the files are read, then once per workload while pods are generated. */
+enum { KP_IMPORT_READING, KP_IMPORT_EXPANDING };
+typedef struct kp_import_progress {
+	int phase;              /* KP_IMPORT_READING or KP_IMPORT_EXPANDING */
+	long long bytes;        /* read so far: the files done and the current one up to its latest object */
+	long objects;           /* objects stored so far (nodes, pods, workloads) */
+	long done, total;       /* EXPANDING: workloads expanded of total */
+	long generated_pods;    /* EXPANDING: pods generated so far */
+} kp_import_progress;
+
 typedef struct kp_import_opts {
 	int skip_invalid;           /* report bad objects and go on */
 	const char *format;         /* NULL = detect; "yaml", "json", "csv", "openb" */
@@ -44,6 +55,9 @@ typedef struct kp_import_opts {
 	 * nothing was imported) */
 	int (*before_commit)(void *ctx, const kp_import_stats *st, int64_t batch);
 	void *commit_ctx;
+	/* may be NULL: progress for a meter (the CLI's, on a terminal) */
+	void (*progress)(void *ctx, const kp_import_progress *p);
+	void *progress_ctx;
 } kp_import_opts;
 
 
@@ -53,6 +67,9 @@ int kp_import_path(kp_import *imp, const char *path, kp_err *err);
 /* Import a buffer already in memory; name is used in messages. */
 int kp_import_buffer(kp_import *imp, const char *name, const char *data, size_t len, kp_err *err);
 int kp_import_finish(kp_import *imp, kp_err *err);
+/* The bytes kp_import_path(path) would read (a directory: the files it would
+ * take); -1 for "-" or a path that cannot be read.  For progress meters. */
+long long kp_import_path_size(const char *path);
 void kp_import_free(kp_import *imp);      /* rolls back an unfinished batch; NULL ok */
 const kp_import_stats *kp_import_get_stats(const kp_import *imp);
 int64_t kp_import_batch_id(const kp_import *imp);

@@ -24,6 +24,7 @@
 #include "json.h"
 #include "extender.h"
 #include "preemption.h"
+#include "whatif.h"
 #include "quality.h"
 #include "../common/db.h"
 
@@ -1325,6 +1326,14 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 			node = p->orig_node;
 			break;
 		}
+		/* what-if (whatif.h): a pod the scenario took off a node moves, stays
+		 * (keep: --mode full put it back there) or is unschedulable */
+		int64_t moved_from = !was_bound && (po->action == A_BIND || po->action == A_UNSCHED) ? p->moved_from : 0;
+		if (moved_from && po->action == A_BIND) {
+			action = s->node_db_id[node] == moved_from ? "keep" : "move";
+			if (s->node_db_id[node] == moved_from)
+				moved_from = 0;
+		}
 		if (po->evicted_by >= 0 && (po->action == A_EVICTED || (po->action == A_UNSCHED && was_bound))) {
 			const kp_pod *by = &s->pods[po->evicted_by];
 			kp_sb sb;
@@ -1351,6 +1360,8 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 			sqlite3_bind_int64(st, 5, s->node_db_id[node]);
 		if (from >= 0)
 			sqlite3_bind_int64(st, 10, s->node_db_id[from]);
+		else if (moved_from)
+			sqlite3_bind_int64(st, 10, moved_from);
 		if (po->action == A_BIND || po->action == A_UNSCHED || po->action == A_EVICTED) {
 			sqlite3_bind_int(st, 3, po->seq);
 			if (po->has_score && po->action == A_BIND)
@@ -1466,7 +1477,8 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	int rc = kp_db_begin(db, err);
 	if (rc)
 		return rc;
-	if ((rc = load_config(&pl)) || (rc = kp_snap_load(db, &pl.s, err)))
+	if ((rc = load_config(&pl)) || (rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) ||
+	    (rc = kp_snap_load(db, &pl.s, err)))
 		goto out;
 	r->t_load = now_s() - t0;
 	snprintf(r->config_source, sizeof r->config_source, "%s", pl.cfg.source);
@@ -1680,6 +1692,8 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	r->t_schedule = now_s() - t0 - r->t_load - r->t_static;
 	if (!o->dry_run) {
 		rc = write_run(&pl, r, t0);
+		if (!rc)
+			rc = kp_whatif_record(db, o->whatif, r->run_id, err);
 		r->t_write = now_s() - t0 - r->t_load - r->t_static - r->t_schedule;
 		if (getenv("KPLAN_TIMING"))
 			fprintf(stderr, "kplan: timing: load %.3f s, static filters %.3f s, scheduling %.3f s, write %.3f s\n",
@@ -1690,6 +1704,8 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	if (!rc && !o->dry_run && o->before_commit && o->before_commit(o->commit_ctx, r))
 		rc = kp_err_set(err, KP_IO, "error writing output");
 out:
+	if (o->whatif)
+		kp_whatif_cleanup(db);
 	if (rc || o->dry_run)
 		kp_db_rollback(db);
 	else

@@ -43,6 +43,7 @@ typedef struct kp_explain {
 } kp_explain;
 
 struct kp_plan_result;
+struct kp_whatif;
 typedef struct kp_plan_opts {
 	uint64_t seed;
 	int no_preemption;
@@ -52,6 +53,7 @@ typedef struct kp_plan_opts {
 	int reference;               /* no caches: every plugin on every node for every pod (for checking) */
 	int io_floor;                /* benchmark only: load and write as a plan would, no planning (bench/floor.c) */
 	kp_explain *explain;         /* explain: collect this pod's details */
+	struct kp_whatif *whatif;    /* what-if scenario, --mode full, --strategy (whatif.h); NULL: none */
 	void (*progress)(void *ctx, long done, long total);
 	void *progress_ctx;
 	/* called just before COMMIT; non-zero rolls the run back (the CLI

@@ -1,8 +1,11 @@
 /*
  * quality.c — plan_quality and plan_stranded for one run (quality.h).
  *
- * Two INSERT ... SELECT statements over what the run just wrote; ?1 is the
- * run, ?2 the pool label.  Definitions (README "Plan quality"):
+ * SQL over what the run just wrote (placement) and the node and pod tables
+ * (unqualified, so a what-if run's temp copies are what it reads): a few
+ * working tables in temp aggregate the placed pods per node and resource once,
+ * then one INSERT ... SELECT fills each table; ?1 is the run, ?2 the pool
+ * label.  Definitions (README "Plan quality"):
  *
  * - pool: the node's value of the pool label, '(none)' without it.
  * - placed pods: the run's keep, bind and move rows with a node.  Per-node

@@ -933,6 +933,7 @@ static int load_pods(loader *L)
 		p->bound_name = -1;
 		p->nominated = intern(L, sqlite3_column_text(st, 11));
 		p->daemon_node = -1;
+		p->ignored = 0;
 		if (sqlite3_column_type(st, 12) != SQLITE_NULL) {
 			kp_sid dn = kp_strtab_find(&s->strs, col(st, 12));
 			p->daemon_node = dn >= 0 && dn < L->node_of_sid_len ? L->node_of_sid[dn] : -1;
@@ -944,7 +945,6 @@ static int load_pods(loader *L)
 			break;
 		}
 		const char *phase = col(st, 5);
-		p->ignored = 0;
 		if (!strcmp(phase, "Succeeded") || !strcmp(phase, "Failed")) {
 			p->ignored = KP_POD_DONE;
 		} else if (sqlite3_column_type(st, 4) != SQLITE_NULL) {
@@ -995,6 +995,24 @@ static int load_pods(loader *L)
 	for (int j = 0; j < s->npods; j++)
 		kp_sort(s->pods[j].labels.v, s->pods[j].labels.n, sizeof(kp_label), cmp_label);
 	return KP_OK;
+}
+
+/* What-if (whatif.h): the pods the scenario took off a node, listed in
+ * temp.kp_whatif_moved with that node's id, while the run's scenario is in
+ * place; without a scenario the table does not exist. */
+static int load_moved(loader *L)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(L->db, "SELECT pod_id, node_id FROM temp.kp_whatif_moved", -1, &st, NULL) != SQLITE_OK)
+		return KP_OK;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int pi = kp_snap_pod_index(L->s, sqlite3_column_int64(st, 0));
+		if (pi >= 0)
+			L->s->pods[pi].moved_from = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? KP_OK : db_fail(L, "the what-if scenario");
 }
 
 static int load_selectors(loader *L)
@@ -1329,6 +1347,8 @@ int kp_snap_load(sqlite3 *db, kp_snap *s, kp_err *err)
 	if (!rc)
 		rc = load_pods(&L);
 	if (!rc)
+		rc = load_moved(&L);
+	if (!rc)
 		rc = load_selectors(&L);
 	if (!rc)
 		rc = load_pdbs(&L);
@@ -1390,6 +1410,8 @@ void kp_snap_release(kp_snap *s)
 	kp_free(s->topo);
 	kp_free(s->node_ver);
 	for (int i = 0; i < s->nclasses; i++) {
+		if (s->classes[i].static_shared)
+			continue;
 		kp_free(s->classes[i].feasible);
 		kp_free(s->classes[i].affinity_ok);
 		kp_free(s->classes[i].taints_ok);

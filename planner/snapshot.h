@@ -126,6 +126,7 @@ typedef struct kp_class {
 	uint64_t *taints_ok;         /* NoSchedule/NoExecute taints tolerated (spread nodeTaintsPolicy) */
 	int32_t *static_reason;      /* per node: index into kp_snap.reasons, -1 = passed */
 	int64_t *static_rank;
+	uint8_t static_shared;       /* the five arrays above belong to another class with the same static spec */
 	uint8_t needed;              /* has pending pods */
 } kp_class;
 
@@ -148,6 +149,7 @@ typedef struct kp_pod {
 	kp_sid nominated;            /* status.nominatedNodeName, -1 none */
 	int32_t daemon_node;         /* DaemonSet pod: the node it was made for (node index), -1 */
 	int32_t owner_sel;           /* index into kp_snap.owner_sels of the controller's selector, -1 none */
+	int64_t moved_from;          /* what-if: db id of the node the scenario took it off (whatif.h), 0 none */
 } kp_pod;
 
 /* A static failure reason: plugin name + message + status code. */

@@ -14,7 +14,7 @@
  * node_label, node_taint, node_image, pod, pod_label) into TEMP tables of the
  * same names and changes the copies.  SQLite resolves unqualified names to
  * the temp schema first, so everything the run reads on its connection — the
- * snapshot loader, the static filters (queries/filters/*.sql), SQL extenders —
+ * snapshot loader, the static filters (queries/filters), SQL extenders —
  * sees the scenario, while the views of the main schema and every other
  * connection see the imported tables, which are never written.
  * kp_whatif_cleanup drops the copies.

@@ -76,6 +76,10 @@
 #define CA(k, res) { k, KP_RU_AMOUNT, res }
 
 static const kp_rcol cols_kv[] = { C("key"), C("value") };
+static const kp_rcol cols_scenario[] = {
+	C("seq"), C("option"), C("value"), C("nodes"), C("pods_pending"), C("pods_added"), C("pods_removed"),
+	C("effect"), C("result"),
+};
 static const kp_rcol cols_batches[] = {
 	C("batch"), C("started"), C("sources"), C("nodes"), C("pods"), C("generated_pods"), C("workloads"),
 	C("files"), CU("bytes", KP_RU_BYTES),
@@ -101,6 +105,13 @@ static const kp_rcol cols_usage[] = {
 static const kp_rcol cols_zones[] = {
 	C("zone"), C("resource"), C("nodes"), CA("allocatable", 1), CA("requested_before", 1), CA("requested_after", 1),
 	CU("percent_before", KP_RU_PCT), CU("percent_after", KP_RU_PCT),
+};
+static const kp_rcol cols_quality[] = {
+	C("pool"), C("nodes"), C("used"), C("bound"), C("bound_by"), CU("gap_pct", KP_RU_PCT),
+};
+static const kp_rcol cols_stranded[] = {
+	C("pool"), C("resource"), C("nodes"), CA("allocatable", 1), CA("free", 1), CA("stranded", 1), C("stranded_nodes"),
+	CU("stranded_pct", KP_RU_PCT), C("exhausted_by"),
 };
 static const kp_rcol cols_ns[] = {
 	C("namespace"), C("pods"), C("keep"), C("bind"), C("move"), C("evict"), C("unschedulable"),
@@ -155,6 +166,23 @@ static const char sql_summary[] =
 	" (SELECT count(*) FROM import_batch b WHERE b.started <= r.started) AS input_batches,\n"
 	" (SELECT count(*) FROM run_warning WHERE run_id = r.id) AS warnings\n"
 	"FROM run r WHERE r.id = ?1";
+
+/* what-if runs only (planner/whatif.h): the section is left out when the run has no scenario */
+static const char sql_scenario[] =
+	"SELECT seq, option, value, nodes, pods_pending, pods_added, pods_removed, effect, result\n"
+	"FROM run_scenario WHERE run_id = ?1 ORDER BY seq";
+
+static int has_scenario(sqlite3 *db, int64_t run)
+{
+	sqlite3_stmt *s;
+	int n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM run_scenario WHERE run_id = ?1 LIMIT 1", -1, &s, NULL) != SQLITE_OK)
+		return 0;   /* a database made before what-if: no scenario */
+	sqlite3_bind_int64(s, 1, run);
+	n = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return n;
+}
 
 static const char sql_batches[] =
 	"SELECT b.id, CASE WHEN ?3 THEN NULL ELSE b.started END,\n"
@@ -215,6 +243,15 @@ static const char sql_zones[] = USAGE_CTE
 	"SELECT zone, resource, sum(allocatable > 0), sum(allocatable), sum(rb), sum(ra),\n"
 	" " PCT("sum(rb)", "sum(allocatable)") ", " PCT("sum(ra)", "sum(allocatable)") "\n"
 	"FROM usage GROUP BY zone, resource ORDER BY zone = '(none)', zone, " RES_ORDER;
+
+/* plan_quality and plan_stranded, as the run wrote them (planner/quality.c) */
+static const char sql_quality[] =
+	"SELECT pool, nodes, nodes_used, bound, bound_by, gap_pct FROM plan_quality WHERE run_id = ?1\n"
+	"ORDER BY pool = '(none)', pool";
+
+static const char sql_stranded[] =
+	"SELECT pool, resource, nodes, allocatable, free, stranded, stranded_nodes, stranded_pct, exhausted_by\n"
+	"FROM plan_stranded WHERE run_id = ?1 ORDER BY pool = '(none)', pool, " RES_ORDER;
 
 #define ACTION_TOTALS \
 	" count(*), sum(pl.action = 'keep'), sum(pl.action = 'bind'), sum(pl.action = 'move'),\n" \
@@ -307,6 +344,8 @@ typedef struct spec {
 
 static const spec run_specs[] = {
 	{ "summary", "Summary", NULL, 1, COLS(cols_kv), sql_summary },
+	{ "scenario", "What-if scenario", "what this run changed in the cluster, for the run only, in the order "
+	  "applied; result: what the plan did with it", 0, COLS(cols_scenario), sql_scenario },
 	{ "batches", "Input batches", "the imports made before the run", 0, COLS(cols_batches), sql_batches },
 	{ "warnings", "Warnings", "what the planner met and does not model", 0, COLS(cols_warnings), sql_warnings },
 	{ "unschedulable_reasons", "Unschedulable: reasons", "pods: unschedulable pods given the reason by at least one "
@@ -323,6 +362,11 @@ static const spec run_specs[] = {
 	{ "node_usage", "Node utilisation", "every resource of every node, before and after the plan",
 	  0, COLS(cols_usage), sql_usage },
 	{ "zones", "Zones", "by label topology.kubernetes.io/zone", 0, COLS(cols_zones), sql_zones },
+	{ "quality", "Plan quality", "per pool (label node.kubernetes.io/instance-type): nodes used by pods other than "
+	  "DaemonSet and static pods, a lower bound on the nodes those pods need, and the gap to it", 0,
+	  COLS(cols_quality), sql_quality },
+	{ "stranded", "Stranded capacity", "free on the used nodes; stranded: free on a node where another resource "
+	  "is exhausted (less free than the pool's smallest request of it)", 0, COLS(cols_stranded), sql_stranded },
 	{ "namespaces", "Namespaces", "placed: requests of the pods on a node after the plan; unplaced: of the "
 	  "unschedulable and evicted pods", 0, COLS(cols_ns), sql_namespaces },
 	{ "workloads", "Workloads", "the workload a pod was generated from, else its controller", 0, COLS(cols_wl),
@@ -441,6 +485,8 @@ static int set_cell(kp_report *r, kp_rcell *c, sqlite3_stmt *s, int j, kp_err *e
 
 static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err *err)
 {
+	if (sp->sql == sql_scenario && !has_scenario(db, r->run_a))
+		return KP_OK;
 	if (r->ntables == KP_REPORT_MAX_TABLES)
 		return kp_err_set(err, KP_ERROR, "report: too many tables");
 	kp_rtable *t = &r->tables[r->ntables++];
@@ -452,8 +498,13 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 	t->ncols = sp->ncols;
 	t->cols = sp->cols;
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, sp->sql, -1, &s, NULL) != SQLITE_OK)
-		return kp_err_set(err, KP_ERROR, "report %s: %s", sp->id, sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(db, sp->sql, -1, &s, NULL) != SQLITE_OK) {
+		/* a database made before the plan quality tables: no such rows */
+		const char *m = sqlite3_errmsg(db);
+		if (!strcmp(m, "no such table: plan_quality") || !strcmp(m, "no such table: plan_stranded"))
+			return KP_OK;
+		return kp_err_set(err, KP_ERROR, "report %s: %s", sp->id, m);
+	}
 	int np = sqlite3_bind_parameter_count(s);
 	int64_t vals[4] = { r->run_a, r->run_b, r->no_timing, limit };
 	for (int i = 1; i <= np && i <= 4; i++)
@@ -550,8 +601,11 @@ int kp_report_build(sqlite3 *db, const kp_report_opts *o, kp_report **out, kp_er
 	limit = nodes / 2 < 1 ? 1 : nodes / 2 > 5 ? 5 : nodes / 2;
 	const spec *sp = r->compare ? cmp_specs : run_specs;
 	size_t n = r->compare ? sizeof cmp_specs / sizeof *cmp_specs : sizeof run_specs / sizeof *run_specs;
-	for (size_t i = 0; rc == KP_OK && i < n; i++)
+	for (size_t i = 0; rc == KP_OK && i < n; i++) {
 		rc = load(db, r, &sp[i], limit, err);
+		if (rc == KP_OK && o->progress)
+			o->progress(o->progress_ctx, (int)i + 1, (int)n);
+	}
 	if (!sqlite3_get_autocommit(db))
 		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	if (rc != KP_OK) {

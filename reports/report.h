@@ -79,6 +79,9 @@ typedef struct kp_report_opts {
 	int64_t compare_a, compare_b;   /* both > 0: a comparison report */
 	int no_timing;       /* leave out start times and durations (stable output) */
 	const char *db_name; /* for messages ("no run 7 in 'x.db'"); NULL: "the database" */
+	/* may be NULL: called after each section is gathered (done of total) */
+	void (*progress)(void *ctx, int done, int total);
+	void *progress_ctx;
 } kp_report_opts;
 
 /* Gather the report from db (only SELECTs).  A missing run is KP_ERROR with

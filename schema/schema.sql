@@ -423,22 +423,30 @@ CREATE TABLE run_warning(
   PRIMARY KEY(run_id, kind)
 ) WITHOUT ROWID;
 
+-- Pods and nodes with negative ids exist only in a what-if run's scenario:
+-- run_pod and run_node (below) name them.
 CREATE VIEW plan_all AS
-SELECT pl.run_id, p.namespace, p.name AS pod, pl.action, n.name AS node, f.name AS from_node, pl.reason
-FROM placement pl JOIN pod p ON p.id = pl.pod_id
+SELECT pl.run_id, COALESCE(p.namespace, rp.namespace) AS namespace, COALESCE(p.name, rp.name) AS pod, pl.action,
+       COALESCE(n.name, rn.name) AS node, f.name AS from_node, pl.reason
+FROM placement pl LEFT JOIN pod p ON p.id = pl.pod_id
+LEFT JOIN run_pod rp ON pl.pod_id < 0 AND rp.run_id = pl.run_id AND rp.pod_id = pl.pod_id
 LEFT JOIN node n ON n.id = pl.node_id
-LEFT JOIN node f ON f.id = pl.from_node_id;
+LEFT JOIN run_node rn ON pl.node_id < 0 AND rn.run_id = pl.run_id AND rn.node_id = pl.node_id AND rn.change = 'added'
+LEFT JOIN node f ON f.id = pl.from_node_id
+WHERE p.id IS NOT NULL OR rp.pod_id IS NOT NULL;
 
 -- The contract users and tests read: the latest run, one row per pod.
 CREATE VIEW plan AS
 SELECT * FROM plan_all WHERE run_id = (SELECT max(id) FROM run);
 
 CREATE VIEW unschedulable AS
-SELECT pl.run_id, p.namespace, p.name AS pod, pl.reason,
+SELECT pl.run_id, COALESCE(p.namespace, rp.namespace) AS namespace, COALESCE(p.name, rp.name) AS pod, pl.reason,
        (SELECT group_concat(f.nodes || ' ' || f.reason, ', ') FROM pod_failure f
         WHERE f.run_id = pl.run_id AND f.pod_id = pl.pod_id) AS breakdown
-FROM placement pl JOIN pod p ON p.id = pl.pod_id
-WHERE pl.action = 'unschedulable' AND pl.run_id = (SELECT max(id) FROM run);
+FROM placement pl LEFT JOIN pod p ON p.id = pl.pod_id
+LEFT JOIN run_pod rp ON pl.pod_id < 0 AND rp.run_id = pl.run_id AND rp.pod_id = pl.pod_id
+WHERE pl.action = 'unschedulable' AND pl.run_id = (SELECT max(id) FROM run)
+  AND (p.id IS NOT NULL OR rp.pod_id IS NOT NULL);
 
 -- Per node and resource in the latest run: requested before (bound pods) and
 -- after (what stays or lands there), and the percentage of allocatable.
@@ -459,3 +467,104 @@ SELECT (SELECT id FROM r) AS run_id, n.name AS node, nr.resource, nr.allocatable
 FROM node n JOIN node_resource nr ON nr.node_id = n.id
 LEFT JOIN before b ON b.node_id = n.id AND b.resource = nr.resource
 LEFT JOIN after a ON a.node_id = n.id AND a.resource = nr.resource;
+
+------------------------------------------------------------------ plan quality
+-- Written by every plan run (planner/quality.c), in the run's transaction.
+-- kp_quality_write also runs this section, from this marker to the end
+-- marker below, on databases made before it existed.
+-- A pool is the value of the node label node.kubernetes.io/instance-type
+-- ('(none)' without it).  "App pods" are the pods on a node after the run
+-- (keep, bind, move) that are neither DaemonSet nor static (Node-owned) pods:
+-- those exist because the node does and count as the node's overhead.
+-- README "Plan quality" explains each bound.
+
+-- Per run and pool: nodes used by the plan against a lower bound on the nodes
+-- the pool's app pods need.
+CREATE TABLE IF NOT EXISTS plan_quality(
+  run_id      INTEGER NOT NULL REFERENCES run(id),
+  pool        TEXT NOT NULL,
+  nodes       INTEGER NOT NULL,               -- nodes in the pool
+  nodes_used  INTEGER NOT NULL,               -- nodes holding at least one app pod after the run
+  pods        INTEGER NOT NULL,               -- app pods placed in the pool
+  bound       INTEGER NOT NULL,               -- max of the three bounds below and (pods > 0)
+  bound_by    TEXT,                           -- requests:RES, large-pods:RES, anti-affinity:NS/NAME, one-pod; NULL when 0
+  requests_bound      INTEGER NOT NULL,       -- per resource, the fewest nodes whose capacity holds the requests
+  large_pods_bound    INTEGER NOT NULL,       -- per resource, pods needing more than half of the largest node
+  anti_affinity_bound INTEGER NOT NULL,       -- largest group of pods that required anti-affinity keeps apart
+  gap_pct     REAL,                           -- 100 * (nodes_used - bound) / bound, 1 decimal; NULL when bound = 0
+  PRIMARY KEY(run_id, pool)
+) WITHOUT ROWID;
+
+-- Per run, pool and resource: capacity free on the pool's used nodes, and
+-- the part of it that is stranded (free on a node where another resource is
+-- exhausted: less of it is free than the smallest request of it among the
+-- pool's app pods; pod slots: none left).
+CREATE TABLE IF NOT EXISTS plan_stranded(
+  run_id      INTEGER NOT NULL REFERENCES run(id),
+  pool        TEXT NOT NULL,
+  resource    TEXT NOT NULL,
+  nodes       INTEGER NOT NULL,               -- used nodes of the pool
+  allocatable INTEGER NOT NULL,               -- on those nodes
+  free        INTEGER NOT NULL,               -- allocatable - requested after the run (0 when over-committed)
+  stranded    INTEGER NOT NULL,               -- free on the nodes where another resource is exhausted
+  stranded_nodes INTEGER NOT NULL,
+  stranded_pct   REAL,                        -- 100 * stranded / allocatable, 1 decimal
+  exhausted_by   TEXT,                        -- the exhausted resources, most nodes first ("cpu, pods")
+  PRIMARY KEY(run_id, pool, resource)
+) WITHOUT ROWID;
+-- end of plan quality
+
+------------------------------------------------------------------ what-if
+-- A what-if run (`plan --remove-nodes/--cordon/--drain/--add-nodes/--scale`,
+-- `--mode full`, `--strategy`) plans a scenario that exists for that run only;
+-- the imported tables are never changed (planner/whatif.h).  These tables say
+-- what the scenario was.  Nodes and pods that exist only in a scenario have
+-- NEGATIVE ids, never an imported row's: placement refers to them, and
+-- plan_all and unschedulable take their names from here.  Pods the scenario
+-- took off a node are in placement: move (from_node), keep (back on the same
+-- node, --mode full) or unschedulable (from_node).
+-- kp_whatif_record also runs this section, from this marker to the end
+-- marker below, on databases made before it existed.
+
+-- One row per option, in the order they were applied.
+CREATE TABLE IF NOT EXISTS run_scenario(
+  run_id       INTEGER NOT NULL REFERENCES run(id),
+  seq          INTEGER NOT NULL,              -- order applied
+  option       TEXT NOT NULL,                 -- remove-nodes cordon drain add-nodes scale mode strategy
+  value        TEXT NOT NULL,                 -- as given
+  nodes        INTEGER NOT NULL DEFAULT 0,    -- nodes removed, cordoned, drained or added
+  pods_pending INTEGER NOT NULL DEFAULT 0,    -- bound pods made pending (re-placed by the run)
+  pods_added   INTEGER NOT NULL DEFAULT 0,    -- replicas added; DaemonSet pods of added nodes
+  pods_removed INTEGER NOT NULL DEFAULT 0,    -- replicas removed; pods gone with removed nodes
+  effect       TEXT NOT NULL,                 -- what the option changed, for people
+  result       TEXT,                          -- what the run did with it ("pods made pending: 3 move")
+  PRIMARY KEY(run_id, seq)
+) WITHOUT ROWID;
+
+-- Nodes the scenario changed.  added: node_id < 0, named TEMPLATE-whatif-N.
+CREATE TABLE IF NOT EXISTS run_node(
+  run_id  INTEGER NOT NULL REFERENCES run(id),
+  node_id INTEGER NOT NULL,
+  name    TEXT NOT NULL,
+  change  TEXT NOT NULL,                      -- added removed cordoned drained
+  seq     INTEGER NOT NULL,                   -- run_scenario.seq
+  PRIMARY KEY(run_id, node_id, change)
+) WITHOUT ROWID;
+
+-- Pods the scenario added (pod_id < 0: replicas of --scale, DaemonSet pods
+-- of added nodes) or removed (replicas of --scale; pods gone with a removed
+-- node: DaemonSet, static, finished, terminating).  Removed pods have no
+-- placement row in the run.
+CREATE TABLE IF NOT EXISTS run_pod(
+  run_id      INTEGER NOT NULL REFERENCES run(id),
+  pod_id      INTEGER NOT NULL,
+  namespace   TEXT NOT NULL,
+  name        TEXT NOT NULL,
+  change      TEXT NOT NULL,                  -- added removed
+  class_id    INTEGER,                        -- pod_class
+  workload_id INTEGER,
+  node_name   TEXT,                           -- removed: where it was; added DaemonSet pod: its node
+  seq         INTEGER NOT NULL,               -- run_scenario.seq
+  PRIMARY KEY(run_id, pod_id)
+) WITHOUT ROWID;
+-- end of what-if

@@ -265,6 +265,28 @@ is "$(printf '%s\n' "$out" | cut -d, -f1,2)" \
 	"$(q "$db" "SELECT node, allocatable - requested_after FROM node_usage WHERE resource = 'cpu' ORDER BY 2 DESC, 1")" \
 	"free-capacity: cpu agrees with node_usage"
 
+# --- plan-quality (m5.2xlarge: five 7910m nodes, each with node-exporter (100m): 7810m for
+# other pods; those request 33000m after the plan > 4 x 7810m, so all 5 nodes are needed;
+# each other pool has one node, used; nothing stranded)
+cb plan-quality
+is "$out" 'm5.2xlarge,5,5,5,requests:cpu,0.0,0,0.0,"5 nodes used, bound 5, gap 0.0 %"
+m5.4xlarge,1,1,1,requests:cpu,0.0,0,0.0,"1 node used, bound 1, gap 0.0 %"
+m5.xlarge,1,1,1,requests:cpu,0.0,0,0.0,"1 node used, bound 1, gap 0.0 %"
+p3.8xlarge,1,1,1,requests:cpu,0.0,0,0.0,"1 node used, bound 1, gap 0.0 %"' "plan-quality: every pool of examples/ at its bound"
+is "$(q "$db" "SELECT sum(r.value) FROM plan p JOIN pod ON pod.namespace = p.namespace AND pod.name = p.pod
+	           JOIN node n ON n.name = p.node JOIN node_label l ON l.node_id = n.id
+	            AND l.key = 'node.kubernetes.io/instance-type' AND l.value = 'm5.2xlarge'
+	           JOIN pod_request r ON r.pod_id = pod.id AND r.resource = 'cpu'
+	           WHERE p.action IN ('keep', 'bind', 'move') AND COALESCE(pod.owner_kind, '') <> 'DaemonSet'")" 33000 \
+	"plan-quality: the m5.2xlarge pods other than node-exporter request 33000m (> 4 x 7810m)"
+cb plan-quality "$db2"
+is "$(row '(none)')" '(none),1,0,0,,,,,"0 nodes used, bound 0"' \
+	"plan-quality: spare-b-2 (no instance type) runs only node-exporter: used 0, bound 0, no gap"
+"$KPLAN" import -q "$T/q.db" "$TESTS_DIR/data/quality/memory.yaml" && "$KPLAN" plan -q "$T/q.db" || fail "plan quality/memory.yaml"
+cb plan-quality "$T/q.db"
+is "$out" 'tall,3,3,3,requests:memory,0.0,21000,0.0,"3 nodes used, bound 3, gap 0.0 %"' \
+	"plan-quality: 6 x 3Gi on three 8Gi nodes: memory-bound, 21 cpus stranded (tests/data/quality/memory.yaml)"
+
 # --- every file is tested and documented; every file also runs through stdin
 # and as an argument, in each output format
 for f in "$CB"/*.sql; do

@@ -11,7 +11,9 @@
 #   4. peak RSS of each (GNU time's %M);
 #   5. BENCH_SCALE=1: 50,000 nodes / 1,500,000 pods, plain mix, once.
 # BENCH_QUICK=1 checks the script itself on small inputs (one openb list) and
-# writes $BUILD/bench/work/RESULTS-quick.md instead.
+# writes $BUILD/bench/work/RESULTS-quick.md instead.  BENCH_SCALE_ONLY=1 runs
+# only the scale case and replaces the "Scale" section of an existing
+# bench/RESULTS.md (the growth is computed against its 5,000 / 150,000 row).
 # Each timing is the median of BENCH_RUNS runs (default 5) of the whole command
 # (`kplan plan` opens the database, loads, plans, writes and commits), on a fresh
 # copy of the imported database each time.
@@ -29,7 +31,9 @@ OUT=bench/RESULTS.md
 QUICK=${BENCH_QUICK:-}
 CASES="500 15000 plain s1|500 15000 full s2|5000 150000 plain s3|5000 150000 full s4"
 DUMP_NODES=5000 DUMP_PODS=150000
+SCALE_NODES=50000 SCALE_PODS=1500000 BASE_ROW='5000 nodes \/ 150000 pods, plain'
 if [ -n "$QUICK" ]; then
+	SCALE_NODES=1000 SCALE_PODS=30000 BASE_ROW='100 nodes \/ 3000 pods, plain'
 	CASES="100 3000 plain s1|100 3000 full s2"
 	DUMP_NODES=200 DUMP_PODS=6000
 	OUT=$B/bench/work/RESULTS-quick.md
@@ -68,6 +72,17 @@ DIRTY=$(git status --porcelain 2>/dev/null | grep -q . && echo ' (with uncommitt
 STAMP=$(date -u '+%Y-%m-%d %H:%M UTC')
 say "$CORES cores, $MODEL, $MEM; $RUNS runs each"
 
+PLAN_HEAD='| case | pending pods | plan (median) | pods/s | static filters (SQL) | scheduling | placed / unschedulable / evicted | I/O floor | plan / floor | peak RSS |
+|---|---|---|---|---|---|---|---|---|---|'
+SCALE_ONLY=${BENCH_SCALE_ONLY:-}
+if [ -n "$SCALE_ONLY" ]; then
+	[ -f "$OUT" ] || { say "BENCH_SCALE_ONLY needs an existing $OUT"; exit 1; }
+	SCALE=1
+	R_s3=$(sed -n "s/^| $BASE_ROW | [0-9]* | \\([0-9.]*\\) s .*/\\1/p" "$OUT")
+	[ -n "$R_s3" ] || { say "no 5000 / 150000 plain row in $OUT"; exit 1; }
+fi
+
+if [ -z "$SCALE_ONLY" ]; then
 # ---- 1. import throughput ----
 say "import: generating a $DUMP_NODES-node / $DUMP_PODS-pod kubectl dump"
 $G --nodes $DUMP_NODES --pods $DUMP_PODS --seed 1 --mix plain --emit pods -o "$W/pods.yaml"
@@ -87,6 +102,8 @@ IMP_RSS=$(cut -d' ' -f2 "$W/t.txt" | median)
 IMP_MBS=$(awk -v b="$BYTES" -v s="$IMP_S" 'BEGIN { printf "%.1f", b / 1e6 / s }')
 IMP_OPS=$(awk -v n="$OBJS" -v s="$IMP_S" 'BEGIN { printf "%.0f", n / s }')
 say "import: $IMP_S s, $IMP_MBS MB/s"
+
+fi   # not SCALE_ONLY
 
 # ---- 2. plan ----
 # plan_case NAME DB: RUNS plans and RUNS floors on copies of DB; one table row
@@ -139,8 +156,8 @@ gen_case() {
 	say "generated $1 nodes / $2 pods ($3): import $(cut -d' ' -f1 "$W/t.txt") s"
 }
 
-PLAN_HEAD='| case | pending pods | plan (median) | pods/s | static filters (SQL) | scheduling | placed / unschedulable / evicted | I/O floor | plan / floor | peak RSS |
-|---|---|---|---|---|---|---|---|---|---|'
+if [ -z "$SCALE_ONLY" ]; then
+
 IFS_SAVE=$IFS
 IFS='|'
 set -- $CASES
@@ -184,18 +201,38 @@ else
 	say "openb: $OPENB_NOTE"
 fi
 
+fi   # not SCALE_ONLY
+
 # ---- 5. scale ----
 SCALE_ROWS=
 if [ -n "$SCALE" ]; then
-	say "scale: 50,000 nodes / 1,500,000 pods (one run)"
-	gen_case 50000 1500000 plain
+	say "scale: $SCALE_NODES nodes / $SCALE_PODS pods (one run)"
+	gen_case $SCALE_NODES $SCALE_PODS plain
 	RUNS_SAVE=$RUNS
 	RUNS=1
-	plan_case "50000 nodes / 1500000 pods, plain" "$W/gen-50000-1500000-plain.db" s5
+	plan_case "$SCALE_NODES nodes / $SCALE_PODS pods, plain" "$W/gen-$SCALE_NODES-$SCALE_PODS-plain.db" s5
 	RUNS=$RUNS_SAVE
 	SCALE_ROWS=$(cat "$ROWS")
 	EXP=$(awk -v a="$R_s3" -v b="$R_s5" 'BEGIN { printf "%.2f", log(b / a) / log(10) }')
 	: > "$ROWS"
+fi
+
+scale_section() {
+	echo "## Scale (10 x Kubernetes' limits, one run)"
+	echo
+	echo "$PLAN_HEAD"
+	echo "$SCALE_ROWS"
+	echo
+	echo "Growth against $(echo "$BASE_ROW" | tr -d '\\') (both ten times larger): time x$(awk -v a="$R_s3" -v b="$R_s5" 'BEGIN { printf "%.1f", b / a }'), exponent $EXP (time ~ size^$EXP)."
+	echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC'), kplan commit $COMMIT$DIRTY."
+}
+
+if [ -n "$SCALE_ONLY" ]; then
+	awk '/^## Scale/ { skip = 1 } !skip' "$OUT" > "$OUT.tmp"
+	{ cat "$OUT.tmp"; echo; scale_section; } | cat -s > "$OUT"
+	rm -f "$OUT.tmp"
+	say "replaced the Scale section of $OUT"
+	exit 0
 fi
 
 # ---- RESULTS.md ----
@@ -234,12 +271,7 @@ fi
 	fi
 	if [ -n "$SCALE_ROWS" ]; then
 		echo
-		echo "## Scale (10 x Kubernetes' limits, one run)"
-		echo
-		echo "$PLAN_HEAD"
-		echo "$SCALE_ROWS"
-		echo
-		echo "Growth against 5,000 / 150,000 plain (both ten times larger): time x$(awk -v a="$R_s3" -v b="$R_s5" 'BEGIN { printf "%.1f", b / a }'), exponent $EXP (time ~ size^$EXP)."
+		scale_section
 	fi
 } > "$OUT"
 say "wrote $OUT"

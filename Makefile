@@ -138,17 +138,8 @@ demo: all
 	@rm -f $(BUILD)/demo.db $(BUILD)/demo.db-wal $(BUILD)/demo.db-shm
 	$(BUILD)/kplan import $(BUILD)/demo.db examples/
 	$(BUILD)/kplan plan $(BUILD)/demo.db
-	$(BUILD)/kplan query $(BUILD)/demo.db \
-	  "SELECT namespace, pod, action, node FROM plan WHERE action = 'bind' ORDER BY node, namespace, pod"
-	$(BUILD)/kplan query $(BUILD)/demo.db \
-	  "SELECT e.seq, v.namespace || '/' || v.name AS evicted, n.name AS node, p.namespace || '/' || p.name AS preemptor, \
-	          e.pdb_violated, pl.action AS outcome, pl.node AS now_on \
-	   FROM eviction e JOIN pod v ON v.id = e.pod_id JOIN pod p ON p.id = e.preemptor_pod_id JOIN node n ON n.id = e.node_id \
-	   JOIN plan pl ON pl.namespace = v.namespace AND pl.pod = v.name WHERE e.run_id = (SELECT max(id) FROM run)"
-	$(BUILD)/kplan query $(BUILD)/demo.db "SELECT namespace, pod, reason FROM unschedulable"
-	$(BUILD)/kplan query $(BUILD)/demo.db \
-	  "SELECT node, requested_before AS cpu_before_m, requested_after AS cpu_after_m, allocatable AS cpu_m, percent \
-	   FROM node_usage WHERE resource = 'cpu' ORDER BY node"
+	$(BUILD)/kplan report $(BUILD)/demo.db
+	$(BUILD)/kplan report --format html -o $(BUILD)/demo-report.html $(BUILD)/demo.db
 
 # docs/report.png (the README's picture): the HTML report of a plan of examples/ in
 # headless Chromium (installed when missing)

@@ -1200,7 +1200,7 @@ static char *col_dup(sqlite3_stmt *s, int i)
  * deterministic: index i maps to (i * P + offset(ns, name)) mod 27^5 with P
  * prime to 27, a bijection, so the first 27^5 (14,348,907) names of one
  * owner never collide. */
-static void pod_suffix(const char *ns, const char *name, int64_t i, char out[6])
+void kp_pod_suffix(const char *ns, const char *name, int64_t i, char out[6])
 {
 	static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
 	const uint64_t space = 14348907ULL, P = 10000019ULL;   /* 27^5; a prime, not 3 */
@@ -1453,12 +1453,12 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 			if (i >= ntargets)
 				break;
 			daemon_node = targets[i];
-			pod_suffix(w->ns, owner_name, i, suffix);
+			kp_pod_suffix(w->ns, owner_name, i, suffix);
 			snprintf(name, sizeof name, "%s-%s", owner_name, suffix);
 		} else if (is_sts) {
 			snprintf(name, sizeof name, "%s-%lld", w->name, (long long)i);
 		} else {
-			pod_suffix(w->ns, owner_name, i, suffix);
+			kp_pod_suffix(w->ns, owner_name, i, suffix);
 			snprintf(name, sizeof name, "%s-%s", owner_name, suffix);
 		}
 		found f;

@@ -106,4 +106,9 @@ void kp_import_skipped(kp_import *imp, const char *kind);
 int kp_csv_read(kp_import *imp, const char *file, const char *data, size_t len,
 		const char *format, kp_err *err);
 
+/* The 5-character suffix controllers give pod names (NS/NAME: the owner),
+ * made deterministic: index i of one owner never collides with another
+ * index below 27^5.  what-if --scale names added replicas with it too. */
+void kp_pod_suffix(const char *ns, const char *name, int64_t i, char out[6]);
+
 #endif

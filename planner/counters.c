@@ -56,71 +56,87 @@ static int grow_slots(kp_counters *cs)
 	return KP_OK;
 }
 
-static int32_t *trig_find(kp_counters *cs, int64_t key, int create)
+static uint32_t mm_hash(int64_t key) { return (uint32_t)((uint64_t)key * 0x9e3779b97f4a7c15ULL >> 32); }
+
+static int32_t *mm_slot(const kp_multimap *m, int64_t key)
 {
-	if (create && (cs->ntrig + 1) * 2 > cs->ntrig_slots) {
-		uint32_t n = cs->ntrig_slots ? cs->ntrig_slots * 2 : 256;
-		int64_t *keys = kp_malloc(n * sizeof *keys);
-		int32_t *heads = kp_malloc(n * sizeof *heads);
-		if (!keys || !heads) {
-			kp_free(keys);
-			kp_free(heads);
-			return NULL;
-		}
-		for (uint32_t i = 0; i < n; i++)
-			heads[i] = -2;   /* empty slot */
-		for (uint32_t i = 0; i < cs->ntrig_slots; i++) {
-			if (cs->trig_head[i] == -2)
-				continue;
-			uint32_t h = (uint32_t)((uint64_t)cs->trig_keys[i] * 0x9e3779b97f4a7c15ULL >> 32) & (n - 1);
-			while (heads[h] != -2)
-				h = (h + 1) & (n - 1);
-			keys[h] = cs->trig_keys[i];
-			heads[h] = cs->trig_head[i];
-		}
-		kp_free(cs->trig_keys);
-		kp_free(cs->trig_head);
-		cs->trig_keys = keys;
-		cs->trig_head = heads;
-		cs->ntrig_slots = n;
-	}
-	if (!cs->ntrig_slots)
+	if (!m->nslots)
 		return NULL;
-	uint32_t h = (uint32_t)((uint64_t)key * 0x9e3779b97f4a7c15ULL >> 32) & (cs->ntrig_slots - 1);
-	while (cs->trig_head[h] != -2) {
-		if (cs->trig_keys[h] == key)
-			return &cs->trig_head[h];
-		h = (h + 1) & (cs->ntrig_slots - 1);
-	}
-	if (!create)
-		return NULL;
-	cs->trig_keys[h] = key;
-	cs->trig_head[h] = -1;
-	cs->ntrig++;
-	return &cs->trig_head[h];
+	for (uint32_t h = mm_hash(key) & (m->nslots - 1); m->heads[h] != -2; h = (h + 1) & (m->nslots - 1))
+		if (m->keys[h] == key)
+			return &m->heads[h];
+	return NULL;
 }
 
-static int add_trigger(kp_counters *cs, int64_t key, int32_t counter)
+int32_t kp_multimap_first(const kp_multimap *m, int64_t key)
 {
-	int32_t *head = trig_find(cs, key, 1);
-	if (!head)
-		return KP_NOMEM;
-	if (cs->nchain == cs->cap_chain) {
-		int cap = cs->cap_chain ? cs->cap_chain * 2 : 256;
-		int32_t *c = kp_realloc(cs->chain_counter, (size_t)cap * sizeof *c);
-		if (!c)
+	const int32_t *head = mm_slot(m, key);
+	return head ? *head : -1;
+}
+
+int kp_multimap_add(kp_multimap *m, int64_t key, int32_t value)
+{
+	int32_t *head = mm_slot(m, key);
+	if (!head) {
+		if ((m->nkeys + 1) * 2 > m->nslots) {
+			uint32_t n = m->nslots ? m->nslots * 2 : 256;
+			int64_t *keys = kp_malloc(n * sizeof *keys);
+			int32_t *heads = kp_malloc(n * sizeof *heads);
+			if (!keys || !heads) {
+				kp_free(keys);
+				kp_free(heads);
+				return KP_NOMEM;
+			}
+			for (uint32_t i = 0; i < n; i++)
+				heads[i] = -2;
+			for (uint32_t i = 0; i < m->nslots; i++) {
+				if (m->heads[i] == -2)
+					continue;
+				uint32_t h = mm_hash(m->keys[i]) & (n - 1);
+				while (heads[h] != -2)
+					h = (h + 1) & (n - 1);
+				keys[h] = m->keys[i];
+				heads[h] = m->heads[i];
+			}
+			kp_free(m->keys);
+			kp_free(m->heads);
+			m->keys = keys;
+			m->heads = heads;
+			m->nslots = n;
+		}
+		uint32_t h = mm_hash(key) & (m->nslots - 1);
+		while (m->heads[h] != -2)
+			h = (h + 1) & (m->nslots - 1);
+		m->keys[h] = key;
+		m->heads[h] = -1;
+		m->nkeys++;
+		head = &m->heads[h];
+	}
+	if (m->n == m->cap) {
+		int cap = m->cap ? m->cap * 2 : 256;
+		int32_t *v = kp_realloc(m->val, (size_t)cap * sizeof *v);
+		if (!v)
 			return KP_NOMEM;
-		cs->chain_counter = c;
-		int32_t *nx = kp_realloc(cs->chain_next, (size_t)cap * sizeof *nx);
+		m->val = v;
+		int32_t *nx = kp_realloc(m->next, (size_t)cap * sizeof *nx);
 		if (!nx)
 			return KP_NOMEM;
-		cs->chain_next = nx;
-		cs->cap_chain = cap;
+		m->next = nx;
+		m->cap = cap;
 	}
-	cs->chain_counter[cs->nchain] = counter;
-	cs->chain_next[cs->nchain] = *head;
-	*head = cs->nchain++;
+	m->val[m->n] = value;
+	m->next[m->n] = *head;
+	*head = m->n++;
 	return KP_OK;
+}
+
+void kp_multimap_release(kp_multimap *m)
+{
+	kp_free(m->keys);
+	kp_free(m->heads);
+	kp_free(m->val);
+	kp_free(m->next);
+	memset(m, 0, sizeof *m);
 }
 
 static uint32_t lidx_hash(int64_t key) { return (uint32_t)(((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> 32); }
@@ -244,7 +260,7 @@ int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel, int terminating)
 			trig = &sel->reqs[i];
 	if (trig) {
 		for (uint32_t k = 0; k < trig->nvals; k++)
-			if (add_trigger(cs, ((int64_t)trig->key << 32) | (uint32_t)trig->vals[k], idx))
+			if (kp_multimap_add(&cs->trig, ((int64_t)trig->key << 32) | (uint32_t)trig->vals[k], idx))
 				return -1;
 	} else if (sel->present) {
 		if (cs->nalways == cs->cap_always) {
@@ -285,10 +301,10 @@ void kp_counters_update(kp_snap *s, int32_t pi, int node, int delta)
 	const kp_pod *p = &s->pods[pi];
 	if (!cs->n)
 		return;
-	for (uint32_t i = 0; i < p->labels.n && cs->ntrig; i++) {
-		int32_t *head = trig_find(cs, ((int64_t)p->labels.v[i].key << 32) | (uint32_t)p->labels.v[i].value, 0);
-		for (int32_t k = head ? *head : -1; k >= 0; k = cs->chain_next[k]) {
-			kp_counter *c = &cs->v[cs->chain_counter[k]];
+	for (uint32_t i = 0; i < p->labels.n && cs->trig.nkeys; i++) {
+		int64_t key = ((int64_t)p->labels.v[i].key << 32) | (uint32_t)p->labels.v[i].value;
+		for (int32_t k = kp_multimap_first(&cs->trig, key); k >= 0; k = cs->trig.next[k]) {
+			kp_counter *c = &cs->v[cs->trig.val[k]];
 			if (matches(s, c, p))
 				c->per_node[node] += delta;
 		}
@@ -306,10 +322,7 @@ void kp_counters_release(kp_counters *cs)
 		kp_free(cs->v[i].per_node);
 	kp_free(cs->v);
 	kp_free(cs->slots);
-	kp_free(cs->trig_keys);
-	kp_free(cs->trig_head);
-	kp_free(cs->chain_counter);
-	kp_free(cs->chain_next);
+	kp_multimap_release(&cs->trig);
 	kp_free(cs->always);
 	kp_free(cs->lidx_keys);
 	kp_free(cs->lidx_start);

@@ -18,6 +18,21 @@
 struct kp_snap;
 struct kp_sel;
 
+/* int64 key -> a chain of int32 values, newest first:
+ *   for (int32_t i = kp_multimap_first(m, key); i >= 0; i = m->next[i]) use(m->val[i]);
+ * A zeroed struct is an empty map. */
+typedef struct kp_multimap {
+	int64_t *keys;           /* open addressing */
+	int32_t *heads;          /* per slot: first chain entry, -1; -2 empty slot */
+	uint32_t nslots, nkeys;
+	int32_t *val, *next;     /* chain entries */
+	int n, cap;
+} kp_multimap;
+
+int kp_multimap_add(kp_multimap *m, int64_t key, int32_t value);   /* KP_OK or KP_NOMEM */
+int32_t kp_multimap_first(const kp_multimap *m, int64_t key);      /* first chain entry, -1 none */
+void kp_multimap_release(kp_multimap *m);
+
 typedef struct kp_counter {
 	uint64_t hash;
 	int32_t ns;              /* kp_sid */
@@ -32,12 +47,8 @@ typedef struct kp_counters {
 	/* hash -> counter: open addressing over indexes, -1 empty */
 	int32_t *slots;
 	uint32_t nslots;
-	/* triggers: (key, value) -> chain of counter indexes */
-	int64_t *trig_keys;      /* open addressing keys */
-	int32_t *trig_head;      /* chain head per slot, -1 */
-	uint32_t ntrig_slots, ntrig;
-	int32_t *chain_counter, *chain_next;
-	int nchain, cap_chain;
+	/* triggers: (key, value) -> counter indexes */
+	kp_multimap trig;
 	int32_t *always;         /* counters with no trigger */
 	int nalways, cap_always;
 	/* label index over every pod, built with the first triggered counter:

@@ -94,9 +94,7 @@ typedef struct kp_cycle {
 	struct kp_agroup *agroups;
 	int nagroups, cap_agroups;
 	kp_dmap agroup_index;    /* (class, namespace) -> group */
-	kp_dmap agroup_trig;     /* (key, value) -> first chain entry + 1 */
-	int32_t *achain_group, *achain_next;
-	int nachain, cap_achain;
+	kp_multimap agroup_trig; /* (key, value) -> groups */
 	int32_t *agroup_always;  /* groups with a term that requires no label value */
 	int nagroup_always, cap_agroup_always;
 	uint32_t agroup_stamp;

@@ -1162,7 +1162,7 @@ static int setup(planner *pl)
 	if (kp_dmap_init(&cy->aff_counts, 64) || kp_dmap_init(&cy->anti_counts, 64) ||
 	    kp_dmap_init(&cy->existing_anti, 64) || kp_dmap_init(&cy->topo_score, 64) ||
 	    kp_dmap_init(&cy->anti_memo, 64) || kp_dmap_init(&cy->agroup_index, 64) ||
-	    kp_dmap_init(&cy->agroup_trig, 64) || !(cy->listed = kp_calloc((size_t)(s->npods ? s->npods : 1), 1)))
+	    !(cy->listed = kp_calloc((size_t)(s->npods ? s->npods : 1), 1)))
 		return nomem(pl);
 	const char *const *P = kp_plugin_names;
 	cy->r_insufficient = kp_malloc((size_t)s->nres * sizeof *cy->r_insufficient);

@@ -191,22 +191,9 @@ static int add_names(wctx *c, kp_sb *sb, const char *sql, int64_t a)
 	return KP_OK;
 }
 
-/* ---- names as controllers make them (importers/import.c pod_suffix: the
- * same function, so that a replica added here has the name an import with
- * more replicas would give it) ---- */
-
-static void pod_suffix(const char *ns, const char *name, int64_t i, char out[6])
-{
-	static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
-	const uint64_t space = 14348907ULL, P = 10000019ULL;   /* 27^5; a prime, not 3 */
-	char key[1024];
-	int n = snprintf(key, sizeof key, "%s/%s", ns, name);
-	uint64_t off = kp_hash64(key, (size_t)(n < (int)sizeof key ? n : (int)sizeof key - 1), 7) % space;
-	uint64_t h = ((uint64_t)i % space * P + off) % space;
-	for (int k = 0; k < 5; k++, h /= 27)
-		out[k] = alphabet[h % 27];
-	out[5] = 0;
-}
+/* names as controllers make them: kp_pod_suffix (importers/import.h), the
+ * same function as the import's, so that a replica added here has the name
+ * an import with more replicas would give it */
 
 /* 1 when a pod NS/NAME exists (in the scenario or imported), 0 not, <0 error */
 static int pod_name_used(wctx *c, const char *ns, const char *name)
@@ -1154,7 +1141,7 @@ static int daemon_pods(wctx *c, wi_op *op)
 		char name[700], suffix[6];
 		int used = 1;
 		while (used == 1) {
-			pod_suffix(p.ns, ds, idx++, suffix);
+			kp_pod_suffix(p.ns, ds, idx++, suffix);
 			snprintf(name, sizeof name, "%s-%s", ds, suffix);
 			used = pod_name_used(c, p.ns, name);
 		}
@@ -1467,7 +1454,7 @@ static int apply_scale(wctx *c, wi_op *op)
 			if (is_sts) {
 				snprintf(name, sizeof name, "%s-%lld", op->wname, (long long)i);
 			} else {
-				pod_suffix(op->ns, owner, i, suffix);
+				kp_pod_suffix(op->ns, owner, i, suffix);
 				snprintf(name, sizeof name, "%s-%s", owner, suffix);
 			}
 			int used = pod_name_used(c, op->ns, name);

@@ -77,29 +77,6 @@ static int grow_i32(int32_t **v, int *cap, int need)
 	return KP_OK;
 }
 
-static int add_trigger(kp_cycle *cy, int64_t key, int32_t g)
-{
-	int64_t *head = kp_dmap_get(&cy->agroup_trig, key);
-	if (!head && !(head = kp_dmap_put(&cy->agroup_trig, key)))
-		return KP_NOMEM;
-	int next = (int)*head - 1;
-	if (cy->nachain == cy->cap_achain) {
-		int cap = cy->cap_achain ? cy->cap_achain * 2 : 64;
-		int32_t *gv = kp_realloc(cy->achain_group, (size_t)cap * sizeof *gv);
-		if (!gv)
-			return KP_NOMEM;
-		cy->achain_group = gv;
-		int32_t *nx = kp_realloc(cy->achain_next, (size_t)cap * sizeof *nx);
-		if (!nx)
-			return KP_NOMEM;
-		cy->achain_next = nx;
-		cy->cap_achain = cap;
-	}
-	cy->achain_group[cy->nachain] = g;
-	cy->achain_next[cy->nachain] = next;
-	*head = ++cy->nachain;
-	return KP_OK;
-}
 
 int kp_ipa_add_pod(kp_cycle *cy, int32_t pi)
 {
@@ -138,7 +115,7 @@ int kp_ipa_add_pod(kp_cycle *cy, int32_t pi)
 					continue;
 				const kp_sreq *r = trigger_req(&t->sel);
 				for (uint32_t v = 0; v < r->nvals; v++)
-					if (add_trigger(cy, kp_pair_key(r->key, r->vals[v]), g))
+					if (kp_multimap_add(&cy->agroup_trig, kp_pair_key(r->key, r->vals[v]), g))
 						return KP_NOMEM;
 			}
 		}
@@ -155,11 +132,9 @@ void kp_ipa_release(kp_cycle *cy)
 	for (int g = 0; g < cy->nagroups; g++)
 		kp_free(cy->agroups[g].pods);
 	kp_free(cy->agroups);
-	kp_free(cy->achain_group);
-	kp_free(cy->achain_next);
 	kp_free(cy->agroup_always);
 	kp_dmap_release(&cy->agroup_index);
-	kp_dmap_release(&cy->agroup_trig);
+	kp_multimap_release(&cy->agroup_trig);
 }
 
 /* One group against the incoming pod, once per cycle: which of the class's
@@ -221,9 +196,9 @@ static int pre_filter(kp_cycle *cy)
 		cy->agroup_stamp = 1;
 	}
 	for (uint32_t i = 0; i < cy->p->labels.n && cy->nagroups; i++) {
-		const int64_t *head = kp_dmap_get(&cy->agroup_trig, kp_pair_key(cy->p->labels.v[i].key, cy->p->labels.v[i].value));
-		for (int32_t ch = head ? (int32_t)*head - 1 : -1; ch >= 0; ch = cy->achain_next[ch])
-			if (existing_group(cy, cy->achain_group[ch]))
+		int64_t key = kp_pair_key(cy->p->labels.v[i].key, cy->p->labels.v[i].value);
+		for (int32_t ch = kp_multimap_first(&cy->agroup_trig, key); ch >= 0; ch = cy->agroup_trig.next[ch])
+			if (existing_group(cy, cy->agroup_trig.val[ch]))
 				return KP_NOMEM;
 	}
 	for (int i = 0; i < cy->nagroup_always; i++)

@@ -1390,12 +1390,20 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 	if (is_ds)
 		live = 0;
 	else if (is_deploy)
+		/* two index seeks on pod_by_owner, not a scan of the namespace's
+		 * ReplicaSet pods per Deployment: NAME-HASH is the owner_name range
+		 * [NAME-, NAME.) ('.' follows '-'; BINARY collation) */
 		live = count_rows(imp->db,
-				  "SELECT count(*) FROM pod p WHERE p.namespace = ?1 AND p.workload_id IS NULL "
-				  "AND p.phase NOT IN ('Succeeded','Failed') AND p.owner_kind = 'ReplicaSet' AND "
-				  "(p.owner_name IN (SELECT name FROM workload WHERE kind = 'ReplicaSet' AND namespace = ?1 "
-				  "AND owner_kind = 'Deployment' AND owner_name = ?2) OR (substr(p.owner_name, 1, length(?2) + 1) "
-				  "= ?2 || '-' AND instr(substr(p.owner_name, length(?2) + 2), '-') = 0))",
+				  "SELECT (SELECT count(*) FROM pod p WHERE p.namespace = ?1 AND p.owner_kind = 'ReplicaSet' "
+				  "AND p.owner_name IN (SELECT name FROM workload WHERE kind = 'ReplicaSet' AND namespace = ?1 "
+				  "AND owner_kind = 'Deployment' AND owner_name = ?2) "
+				  "AND p.workload_id IS NULL AND p.phase NOT IN ('Succeeded','Failed')) + "
+				  "(SELECT count(*) FROM pod p WHERE p.namespace = ?1 AND p.owner_kind = 'ReplicaSet' "
+				  "AND p.owner_name >= ?2 || '-' AND p.owner_name < ?2 || '.' "
+				  "AND instr(substr(p.owner_name, length(?2) + 2), '-') = 0 "
+				  "AND p.owner_name NOT IN (SELECT name FROM workload WHERE kind = 'ReplicaSet' AND namespace = ?1 "
+				  "AND owner_kind = 'Deployment' AND owner_name = ?2) "
+				  "AND p.workload_id IS NULL AND p.phase NOT IN ('Succeeded','Failed'))",
 				  w->ns, w->name, NULL, 0, &ok);
 	else
 		live = count_rows(imp->db,

@@ -347,4 +347,29 @@ is "$(q "$db" "SELECT name || '/' || (SELECT allocatable FROM node_resource WHER
 	"directory: sub/nodes.csv imported as a node table"
 is "$(q "$db" "SELECT json_extract(counts, '$.files') FROM import_batch")" 5 "directory: notes.txt, README.md, x.yaml.bak ignored (5 files read)"
 
+# ==== Deployment pods found by their ReplicaSet's name (NAME-HASH, no RS object) ====
+db=$T/rsname.db
+cat >"$T/rsname.yaml" <<'EOF2'
+apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Pod, metadata: {name: api-abc12-aaaaa, namespace: n, ownerReferences: [{kind: ReplicaSet, name: api-abc12, controller: true}]}, spec: {nodeName: x, containers: [{name: c, image: i}]}, status: {phase: Running}}
+- {apiVersion: v1, kind: Pod, metadata: {name: api-abc12-bbbbb, namespace: n, ownerReferences: [{kind: ReplicaSet, name: api-abc12, controller: true}]}, spec: {nodeName: x, containers: [{name: c, image: i}]}, status: {phase: Succeeded}}
+- {apiVersion: v1, kind: Pod, metadata: {name: api-x-y-ccccc, namespace: n, ownerReferences: [{kind: ReplicaSet, name: api-x-y, controller: true}]}, spec: {nodeName: x, containers: [{name: c, image: i}]}, status: {phase: Running}}
+- {apiVersion: v1, kind: Pod, metadata: {name: apix-1-ddddd, namespace: n, ownerReferences: [{kind: ReplicaSet, name: apix-1, controller: true}]}, spec: {nodeName: x, containers: [{name: c, image: i}]}, status: {phase: Running}}
+- {apiVersion: v1, kind: Pod, metadata: {name: api-abc12-eeeee, namespace: other, ownerReferences: [{kind: ReplicaSet, name: api-abc12, controller: true}]}, spec: {nodeName: x, containers: [{name: c, image: i}]}, status: {phase: Running}}
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: api, namespace: n}
+  spec:
+    replicas: 3
+    selector: {matchLabels: {app: api}}
+    template:
+      metadata: {labels: {app: api}}
+      spec: {containers: [{name: c, image: api:1}]}
+EOF2
+imp "$db" "$T/rsname.yaml"
+is "$(q "$db" "SELECT count(*) FROM pod WHERE workload_id IS NOT NULL")" 2 \
+	"Deployment api wants 3: 1 live pod of RS api-abc12 counts (not the Succeeded one, not api-x-y, apix-1 or another namespace): 2 generated"
+
 done_testing

@@ -7,6 +7,7 @@
 #include "../common/db.h"
 #include "../planner/plan.h"
 #include "../planner/whatif.h"
+#include "../planner/rebalance.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -30,8 +31,10 @@ const char cmd_plan_help[] =
 	"  --fail-on-unschedulable   exit 2 when any pod is left unschedulable (CI gates)\n"
 	"  --reference               no caches: run every plugin on every node for every pod\n"
 	"                            (slow; the same plan, for checking the fast path)\n"
-	"  --mode pending|full       full: plan every pod from scratch, bound ones too\n"
-	"                            (keep, move, bind, unschedulable; DaemonSet pods stay)\n"
+	"  --mode pending|full|rebalance\n"
+	"                            full: plan every pod from scratch, bound ones too\n"
+	"                            (keep, move, bind, unschedulable; DaemonSet pods stay);\n"
+	"                            rebalance: then propose moves of bound pods (below)\n"
 	"  --strategy least|most|balanced\n"
 	"                            NodeResourcesFit scoring in every profile: spread\n"
 	"                            (LeastAllocated), pack (MostAllocated), or spread with\n"
@@ -51,11 +54,30 @@ const char cmd_plan_help[] =
 	"key in (a,b), key notin (a,b), !key, key, joined by commas (all must hold); a\n"
 	"single word is a node's name.\n"
 	"\n"
+	"Rebalance (--mode rebalance; descheduler's strategies, every move simulated\n"
+	"with the planner; table move_wave, README \"Nightly rebalance\"):\n"
+	"  --strategies LIST         comma-separated, of RemovePodsViolatingNodeTaints,\n"
+	"                            RemovePodsViolatingNodeAffinity,\n"
+	"                            RemovePodsViolatingInterPodAntiAffinity,\n"
+	"                            RemovePodsViolatingTopologySpreadConstraint,\n"
+	"                            RemoveDuplicates, LowNodeUtilization, HighNodeUtilization\n"
+	"                            (default: all but HighNodeUtilization)\n"
+	"  --rebalance-config FILE   a descheduler policy (descheduler/v1alpha2, YAML or\n"
+	"                            JSON): plugins, pluginConfig args, limits\n"
+	"  --max-moves N             at most N moves in all\n"
+	"  --max-moves-per-node N    at most N pods leave any one node\n"
+	"  --max-moves-per-namespace N\n"
+	"                            at most N moves in any one namespace\n"
+	"  --priority-threshold P    only pods with priority below P move\n"
+	"  --namespaces LIST         only pods of these namespaces move\n"
+	"  --exclude-namespaces LIST pods of these namespaces stay\n"
+	"\n"
 	"Examples:\n"
 	"  kplan plan cluster.db\n"
 	"  kplan plan --config scheduler.yaml --seed 7 cluster.db\n"
 	"  kplan plan --drain node-3 --add-nodes big-node.yaml:2 cluster.db\n"
-	"  kplan plan --mode full --strategy most cluster.db\n";
+	"  kplan plan --mode full --strategy most cluster.db\n"
+	"  kplan plan --mode rebalance --strategies LowNodeUtilization --max-moves 20 cluster.db\n";
 
 /* Called every 1000 scheduling attempts (only when kp_cli_progress_enabled);
  * print_summary and the error path clear the line.  Attempts beyond the queue
@@ -84,6 +106,7 @@ static void progress(void *ctx, long done, long total)
 struct summary_ctx {
 	int quiet, progress;
 	kp_whatif *whatif;           /* NULL: none */
+	kp_rebalance *rebalance;     /* NULL: none */
 };
 
 static int print_summary(void *ctx, const kp_plan_result *r)
@@ -99,13 +122,16 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 		return 0;
 	printf("run %lld: %ld pending pods: %ld placed, %ld unschedulable", (long long)r->run_id, r->pending, r->bound,
 	       r->unschedulable);
-	if (r->evicted || r->moved)
-		printf("; preemption: %ld evicted, %ld moved", r->evicted, r->moved);
+	long rb_moves = kp_rebalance_moves(c->rebalance);
+	if (r->evicted || r->moved - rb_moves)
+		printf("; preemption: %ld evicted, %ld moved", r->evicted, r->moved - rb_moves);
 	if (r->ignored)
 		printf(", %ld left to other schedulers", r->ignored);
 	printf("; %ld bound pods kept; %ld nodes; %ld pass%s; %.2f s\n", r->kept, r->nodes, r->passes,
 	       r->passes == 1 ? "" : "es", r->elapsed);
 	kp_whatif_print(c->whatif, stdout, NULL);
+	if (c->rebalance)
+		kp_rebalance_print(c->rebalance, stdout);
 	fflush(stdout);
 	return ferror(stdout) ? -1 : 0;
 }
@@ -125,6 +151,14 @@ int cmd_plan(int argc, char **argv)
 		{ "drain", required_argument, NULL, 'W' },
 		{ "add-nodes", required_argument, NULL, 'W' },
 		{ "scale", required_argument, NULL, 'W' },
+		{ "strategies", required_argument, NULL, 'R' },
+		{ "max-moves", required_argument, NULL, 'R' },
+		{ "max-moves-per-node", required_argument, NULL, 'R' },
+		{ "max-moves-per-namespace", required_argument, NULL, 'R' },
+		{ "priority-threshold", required_argument, NULL, 'R' },
+		{ "namespaces", required_argument, NULL, 'R' },
+		{ "exclude-namespaces", required_argument, NULL, 'R' },
+		{ "rebalance-config", required_argument, NULL, 'C' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -135,6 +169,10 @@ int cmd_plan(int argc, char **argv)
 	enum { MAX_WHATIF = 1024 };
 	static const char *wi_opt[MAX_WHATIF], *wi_val[MAX_WHATIF];
 	int nwi = 0;
+	/* rebalance options, checked after the loop; the last --mode counts */
+	static const char *rb_opt[MAX_WHATIF], *rb_val[MAX_WHATIF];
+	int nrb = 0, rebalance = 0;
+	const char *rb_config = NULL, *rb_first = NULL;
 	if (kp_cli_wants_help(argc, argv, cmd_plan_help))
 		return KP_EXIT_OK;
 	optind = 1;
@@ -144,8 +182,21 @@ int cmd_plan(int argc, char **argv)
 		case 'W':
 			if (nwi == MAX_WHATIF)
 				return kp_cli_usage("plan", "more than %d what-if options", MAX_WHATIF);
+			if (!strcmp(opts[li].name, "mode"))
+				rebalance = !strcmp(optarg, "rebalance");
 			wi_opt[nwi] = opts[li].name;
 			wi_val[nwi++] = optarg;
+			break;
+		case 'R':
+			if (nrb == MAX_WHATIF)
+				return kp_cli_usage("plan", "more than %d rebalance options", MAX_WHATIF);
+			rb_opt[nrb] = opts[li].name;
+			rb_val[nrb++] = optarg;
+			rb_first = rb_first ? rb_first : opts[li].name;
+			break;
+		case 'C':
+			rb_config = optarg;
+			rb_first = rb_first ? rb_first : opts[li].name;
 			break;
 		case 'c': o.config_file = optarg; break;
 		case 's': {
@@ -169,15 +220,45 @@ int cmd_plan(int argc, char **argv)
 		return kp_cli_usage("plan", argc - optind < 1 ? "missing DB" : "too many arguments");
 	const char *path = argv[optind];
 	kp_err err = { 0 };
+	if (rb_first && !rebalance)
+		return kp_cli_usage("plan", "--%s needs --mode rebalance", rb_first);
+	kp_rebalance *rb = NULL;
+	if (rebalance) {
+		if (!(rb = kp_rebalance_new()))
+			return kp_cli_fail(&(kp_err){ .code = KP_NOMEM, .msg = "out of memory" });
+		int rrc = rb_config ? kp_rebalance_load_config(rb, rb_config, &err) : KP_OK;
+		for (int i = 0; !rrc && i < nrb; i++)
+			rrc = kp_rebalance_set(rb, rb_opt[i], rb_val[i], &err);
+		if (!rrc)
+			rrc = kp_rebalance_finish(rb, &err);
+		if (rrc) {
+			kp_rebalance_free(rb);
+			if (rrc != KP_USAGE)
+				return kp_cli_fail(&err);
+			char buf[4096];
+			return kp_cli_usage("plan", "%s", kp_err_format(&err, buf, sizeof buf));
+		}
+	}
 	kp_whatif *w = NULL;
-	if (nwi && !(w = kp_whatif_new()))
-		return kp_cli_fail(&(kp_err){ .code = KP_NOMEM, .msg = "out of memory" });
+	int nmode = 0;
 	for (int i = 0; i < nwi; i++)
+		nmode += !(!strcmp(wi_opt[i], "mode") && (rebalance || !strcmp(wi_val[i], "rebalance")));
+	if (nmode && !(w = kp_whatif_new())) {
+		kp_rebalance_free(rb);
+		return kp_cli_fail(&(kp_err){ .code = KP_NOMEM, .msg = "out of memory" });
+	}
+	for (int i = 0; i < nwi; i++) {
+		/* --mode rebalance is kplan's own; with it, any earlier --mode is overridden */
+		if (!strcmp(wi_opt[i], "mode") && (rebalance || !strcmp(wi_val[i], "rebalance")))
+			continue;
 		if (kp_whatif_add(w, wi_opt[i], wi_val[i], &err) != KP_OK) {
 			kp_whatif_free(w);
+			kp_rebalance_free(rb);
 			return err.code == KP_USAGE ? kp_cli_usage("plan", "%s", err.msg) : kp_cli_fail(&err);
 		}
+	}
 	o.whatif = w;
+	o.rebalance = rb;
 	kp_sb opt;
 	kp_sb_init(&opt);
 	kp_sb_printf(&opt, "{\"seed\":%llu,\"config\":", (unsigned long long)o.seed);
@@ -186,6 +267,7 @@ int cmd_plan(int argc, char **argv)
 	if (o.reference)
 		kp_sb_printf(&opt, ",\"reference\":true");
 	kp_whatif_options_json(w, &opt);
+	kp_rebalance_options_json(rb, &opt);
 	kp_sb_printf(&opt, "}");
 	o.options_json = kp_sb_str(&opt);
 	double t0 = kp_cli_now();
@@ -197,10 +279,11 @@ int cmd_plan(int argc, char **argv)
 	if (kp_db_open(path, KP_DB_CREATE, &db, NULL, &err) != KP_OK) {
 		kp_sb_release(&opt);
 		kp_whatif_free(w);
+		kp_rebalance_free(rb);
 		return kp_cli_fail(&err);
 	}
 	kp_cli_on_interrupt(db);
-	struct summary_ctx sc = { quiet, o.progress != NULL, w };
+	struct summary_ctx sc = { quiet, o.progress != NULL, w, rb };
 	o.before_commit = print_summary;
 	o.commit_ctx = &sc;
 	kp_plan_result r;
@@ -209,6 +292,7 @@ int cmd_plan(int argc, char **argv)
 	kp_db_close(db);
 	kp_sb_release(&opt);
 	kp_whatif_free(w);
+	kp_rebalance_free(rb);
 	if (rc != KP_OK) {
 		if (o.progress)
 			fprintf(stderr, "\r\033[K");

@@ -26,6 +26,7 @@
 #include "preemption.h"
 #include "whatif.h"
 #include "quality.h"
+#include "rebalance.h"
 #include "../common/db.h"
 
 #include <stdio.h>
@@ -96,6 +97,7 @@ typedef struct planner {
 	uint64_t *sstamp;            /* per node: when lsum / lraw were computed */
 	int64_t *lsum;               /* per node: weighted sum of the node-local scores without NormalizeScore */
 	int64_t *lraw[KP_P_COUNT];   /* per node: raw node-local scores that are normalised */
+	const uint8_t *avoid;        /* rebalance: per node, 1 = the pod may not land there; NULL none */
 } planner;
 
 /* plugins whose filter verdict / raw score depend only on the pod's class,
@@ -301,6 +303,9 @@ static int queue_less(const void *a, const void *b)
 		return px > py ? -1 : 1;
 	if (x->created != y->created)
 		return x->created < y->created ? -1 : 1;
+	/* pods a what-if scenario made (negative ids) come after the imported ones */
+	if ((x->db_id < 0) != (y->db_id < 0))
+		return x->db_id < 0 ? 1 : -1;
 	return (x->db_id > y->db_id) - (x->db_id < y->db_id);
 }
 
@@ -899,6 +904,11 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 			cy->allowed[n] = (uint8_t)(n == p->daemon_node && (!cy->restrict_nodes || cy->allowed[n]));
 		cy->restrict_nodes = 1;
 	}
+	if (pl->avoid) {   /* rebalance (rebalance.h): never back to the node it left, nor where the strategy says */
+		for (int n = 0; n < s->nnodes; n++)
+			cy->allowed[n] = (uint8_t)(!pl->avoid[n] && (!cy->restrict_nodes || cy->allowed[n]));
+		cy->restrict_nodes = 1;
+	}
 	/* a node preemption freed for this pod is evaluated first, alone; if it
 	 * passes it is used without scoring (semantics §9, §11.7) */
 	if (po->nominated >= 0) {
@@ -925,7 +935,7 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 	 * says otherwise.  With the node-local cache, the nodes' cached verdicts
 	 * first; when no node passes, every node again without the cache, for
 	 * the reasons (FitError, preemption) */
-	int fast = pl->cache && !explaining && pf->pct_nodes_to_score < 0 && p->daemon_node < 0;
+	int fast = pl->cache && !explaining && pf->pct_nodes_to_score < 0 && p->daemon_node < 0 && !pl->avoid;
 	if (fast && (pl->cache_cls != p->cls || pl->cache_profile != profile_idx)) {
 		if (++pl->epoch == 0) {
 			memset(pl->fstamp, 0, (size_t)s->nnodes * sizeof *pl->fstamp);
@@ -1451,6 +1461,105 @@ out:
 	return rc;
 }
 
+/* kp_plan_opts.on_pod / on_node: each pod's outcome and each node after the run */
+static int report_results(planner *pl)
+{
+	const kp_plan_opts *o = pl->o;
+	kp_snap *s = &pl->s;
+	for (int i = 0; o->on_pod && i < s->npods; i++) {
+		const kp_pod *p = &s->pods[i];
+		const pod_out *po = &pl->out[i];
+		int was_bound = p->orig_node >= 0;
+		kp_plan_pod r = { .pod_id = p->db_id, .class_id = s->classes[p->cls].db_id, .ns = kp_str(&s->strs, p->ns),
+				  .name = kp_str(&s->strs, p->name), .displaced = was_bound || p->moved_from != 0,
+				  .seq = po->seq, .message = po->message };
+		int node = -1;
+		switch (po->action) {
+		case A_BIND:
+			node = po->node;
+			r.action = was_bound || (p->moved_from && s->node_db_id[node] != p->moved_from) ? "move" : "bind";
+			if (!was_bound && p->moved_from && s->node_db_id[node] == p->moved_from)
+				r.action = "keep";
+			break;
+		case A_UNSCHED: r.action = was_bound ? "evict" : "unschedulable"; break;
+		case A_EVICTED: r.action = "evict"; break;
+		case A_GATED: r.action = "unschedulable"; break;
+		case A_IGNORED: r.action = "ignored"; break;
+		case A_DONE: r.action = "done"; break;
+		default:
+			r.action = "keep";
+			node = p->orig_node >= 0 ? p->orig_node : p->node;
+			break;
+		}
+		if (node >= 0) {
+			r.node_id = s->node_db_id[node];
+			r.node = kp_str(&s->strs, s->node_name[node]);
+		}
+		if (o->on_pod(o->result_ctx, &r))
+			return pl->err->code ? pl->err->code : kp_err_set(pl->err, KP_ERROR, "stopped");
+	}
+	for (int n = 0; o->on_node && n < s->nnodes; n++)
+		for (int k = 0; k < s->nres; k++) {
+			kp_plan_node r = { .node_id = s->node_db_id[n], .node = kp_str(&s->strs, s->node_name[n]),
+					   .resource = kp_str(&s->strs, s->res_name[k]), .allocatable = s->alloc[n * s->nres + k],
+					   .requested = k == 3 ? s->node_npods[n] : s->used[n * s->nres + k] };
+			if ((r.allocatable || r.requested) && o->on_node(o->result_ctx, &r))
+				return pl->err->code ? pl->err->code : kp_err_set(pl->err, KP_ERROR, "stopped");
+		}
+	return KP_OK;
+}
+
+/* --mode rebalance (rebalance.h): the host's place and undo */
+static int rb_undo(void *ctx, int32_t pi, int32_t node)
+{
+	planner *pl = ctx;
+	pod_out *po = &pl->out[pi];
+	if (pl->s.pods[pi].node >= 0)
+		kp_snap_remove_pod(&pl->s, pi);
+	if (kp_snap_add_pod(&pl->s, pi, node))
+		return nomem(pl);
+	kp_free(po->message);
+	po->message = NULL;
+	po->action = A_KEEP;
+	po->node = -1;
+	po->nfails = po->attempts = po->feasible = po->has_score = 0;
+	return KP_OK;
+}
+
+static int rb_place(void *ctx, int32_t pi, const uint8_t *avoid, int32_t *node)
+{
+	planner *pl = ctx;
+	int from = pl->s.pods[pi].node;
+	*node = -1;
+	kp_snap_remove_pod(&pl->s, pi);
+	pl->avoid = avoid;
+	int rc = schedule_one(pl, pi, pl->prof_of_class[pl->s.pods[pi].cls]);
+	pl->avoid = NULL;
+	if (rc)
+		return rc;
+	if (pl->out[pi].action == A_BIND) {
+		*node = pl->out[pi].node;
+		return KP_OK;
+	}
+	return rb_undo(pl, pi, from);
+}
+
+static int run_rebalance(planner *pl)
+{
+	kp_snap *s = &pl->s;
+	uint8_t *movable = kp_calloc((size_t)(s->npods ? s->npods : 1), 1);
+	if (!movable)
+		return nomem(pl);
+	for (int i = 0; i < s->npods; i++)
+		movable[i] = pl->out[i].action == A_KEEP && s->pods[i].orig_node >= 0 && s->pods[i].node >= 0 &&
+			     pl->prof_of_class[s->pods[i].cls] >= 0;
+	pl->preemption = 0;   /* a move never preempts */
+	kp_rb_host h = { s, pl->pdb_allowed, movable, pl, rb_place, rb_undo };
+	int rc = kp_rebalance_run(pl->o->rebalance, &h, pl->err);
+	kp_free(movable);
+	return rc;
+}
+
 static void add_warning(kp_plan_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add_warning(kp_plan_result *r, const char *fmt, ...)
 {
@@ -1656,8 +1765,9 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 				rc = nomem(&pl);
 		}
 	}
-	if (rc)
+	if (rc || (o->rebalance && !o->io_floor && (rc = run_rebalance(&pl))))   /* --mode rebalance */
 		goto out;
+	r->kept -= kp_rebalance_moves(o->rebalance);   /* moved pods are counted in r->moved */
 	r->nodes = s->nnodes;
 	for (int i = 0; i < s->npods; i++) {
 		const pod_out *po = &pl.out[i];
@@ -1690,10 +1800,14 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		add_warning(r, "scheduler: %ld pending pod(s) name a schedulerName no profile has: left alone", other_sched);
 	(void)gated;
 	r->t_schedule = now_s() - t0 - r->t_load - r->t_static;
+	if ((o->on_pod || o->on_node) && (rc = report_results(&pl)))
+		goto out;
 	if (!o->dry_run) {
 		rc = write_run(&pl, r, t0);
 		if (!rc)
 			rc = kp_whatif_record(db, o->whatif, r->run_id, err);
+		if (!rc && o->rebalance)
+			rc = kp_rebalance_write(db, o->rebalance, &pl.s, r->run_id, err);
 		r->t_write = now_s() - t0 - r->t_load - r->t_static - r->t_schedule;
 		if (getenv("KPLAN_TIMING"))
 			fprintf(stderr, "kplan: timing: load %.3f s, static filters %.3f s, scheduling %.3f s, write %.3f s\n",

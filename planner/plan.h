@@ -44,6 +44,30 @@ typedef struct kp_explain {
 
 struct kp_plan_result;
 struct kp_whatif;
+struct kp_rebalance;
+
+/* One pod's outcome, for kp_plan_opts.on_pod (capacity: cli/cmd_capacity.c).
+ * action: keep, bind, move, evict, unschedulable, ignored (another scheduler)
+ * or done (finished, or bound to a node that is not there). */
+typedef struct kp_plan_pod {
+	int64_t pod_id;              /* pod.id; negative: a pod of the what-if scenario */
+	int64_t class_id;
+	const char *ns, *name, *action;
+	int64_t node_id;             /* where it is after the run; 0 none */
+	const char *node;            /* NULL none */
+	int displaced;               /* bound before the run, or taken off a node by the scenario */
+	int32_t seq;                 /* decision order (0: not attempted) */
+	const char *message;         /* kube's message when unschedulable; NULL */
+} kp_plan_pod;
+
+/* One node and resource after the run, for kp_plan_opts.on_node (resource
+ * "pods": pod slots, requested = pods on the node). */
+typedef struct kp_plan_node {
+	int64_t node_id;             /* negative: added by the scenario */
+	const char *node, *resource;
+	int64_t allocatable, requested;
+} kp_plan_node;
+
 typedef struct kp_plan_opts {
 	uint64_t seed;
 	int no_preemption;
@@ -54,12 +78,19 @@ typedef struct kp_plan_opts {
 	int io_floor;                /* benchmark only: load and write as a plan would, no planning (bench/floor.c) */
 	kp_explain *explain;         /* explain: collect this pod's details */
 	struct kp_whatif *whatif;    /* what-if scenario, --mode full, --strategy (whatif.h); NULL: none */
+	struct kp_rebalance *rebalance;   /* --mode rebalance (rebalance.h): moves after the pending pods; NULL: none */
 	void (*progress)(void *ctx, long done, long total);
 	void *progress_ctx;
 	/* called just before COMMIT; non-zero rolls the run back (the CLI
 	 * prints its summary here: a lost summary means nothing was written) */
 	int (*before_commit)(void *ctx, const struct kp_plan_result *r);
 	void *commit_ctx;
+	/* after planning, before writing (dry runs too): every pod's outcome,
+	 * then every node's resources; non-zero stops the run (the callback sets
+	 * the error through result_err) */
+	int (*on_pod)(void *ctx, const kp_plan_pod *p);
+	int (*on_node)(void *ctx, const kp_plan_node *n);
+	void *result_ctx;
 } kp_plan_opts;
 
 typedef struct kp_plan_result {

@@ -40,9 +40,11 @@
 #include <sys/stat.h>
 
 /* option kinds, in the order they are applied */
-enum { WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_MODE, WI_STRATEGY, WI_NKINDS };
-static const char *const kind_names[WI_NKINDS] = { "remove-nodes", "cordon", "drain", "add-nodes", "scale", "mode",
-						   "strategy" };
+/* add-pods (FILE:COUNT, pending copies of a Pod or a workload's pod template)
+ * is what `kplan capacity --pod` uses; `plan` has no option for it */
+enum { WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_ADD_PODS, WI_MODE, WI_STRATEGY, WI_NKINDS };
+static const char *const kind_names[WI_NKINDS] = { "remove-nodes", "cordon", "drain", "add-nodes", "scale", "add-pods",
+						   "mode", "strategy" };
 
 enum { STRAT_LEAST, STRAT_MOST, STRAT_BALANCED };
 static const char *const strat_names[] = { "least", "most", "balanced" };
@@ -60,6 +62,7 @@ typedef struct wi_op {
 	long count;
 	char *ns, *wkind, *wname;    /* scale */
 	int64_t replicas;
+	int relative;                /* scale NS/W=+N: replicas is added to the current count */
 	int strategy;                /* strategy */
 	/* what it did (kp_whatif_apply, kp_whatif_record) */
 	int seq;
@@ -472,8 +475,10 @@ static int parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 		kp_sb_release(&json);
 		return KP_OK;
 	}
-	case WI_ADD: {
+	case WI_ADD:
+	case WI_ADD_PODS: {
 		struct stat st;
+		long max = op->kind == WI_ADD ? WI_MAX_ADD : KP_MAX_WORKLOAD_PODS;
 		const char *colon = strrchr(v, ':');
 		size_t flen = strlen(v);
 		op->count = 1;
@@ -483,13 +488,14 @@ static int parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 			char *end;
 			errno = 0;
 			long n = strtol(c, &end, 10);
-			if (!*c || *end || errno || n <= 0 || n > WI_MAX_ADD || !isdigit((unsigned char)*c))
-				return usage(err, option, v, "COUNT must be a positive integer (at most %d), got '%s'", WI_MAX_ADD, c);
+			if (!*c || *end || errno || n <= 0 || n > max || !isdigit((unsigned char)*c))
+				return usage(err, option, v, "COUNT must be a positive integer (at most %ld), got '%s'", max, c);
 			op->count = n;
 			flen = (size_t)(colon - v);
 		}
 		if (!flen)
-			return usage(err, option, v, "needs a Node template file (FILE or FILE:COUNT)");
+			return usage(err, option, v, op->kind == WI_ADD ? "needs a Node template file (FILE or FILE:COUNT)"
+				     : "needs a Pod or workload file (FILE or FILE:COUNT)");
 		if (!(op->file = kp_strndup(v, flen)))
 			return kp_err_set(err, KP_NOMEM, "out of memory");
 		return KP_OK;
@@ -500,6 +506,10 @@ static int parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 			return usage(err, option, v, "expected NAMESPACE/WORKLOAD=REPLICAS (or NAMESPACE/KIND/WORKLOAD=REPLICAS)");
 		const char *c = eq + 1;
 		char *end;
+		if (*c == '+') {
+			op->relative = 1;   /* NS/W=+N: N more than now */
+			c++;
+		}
 		errno = 0;
 		long long n = strtoll(c, &end, 10);
 		if (!*c || *end || errno || n < 0 || n > KP_MAX_WORKLOAD_PODS || !isdigit((unsigned char)*c))
@@ -534,8 +544,8 @@ static int parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 	}
 	case WI_MODE:
 		if (strcmp(v, "full") && strcmp(v, "pending"))
-			return usage(err, option, v, "the mode is 'pending' (the default: plan the pending pods) or 'full' "
-				     "(plan every pod from scratch)");
+			return usage(err, option, v, "the mode is 'pending' (the default: plan the pending pods), 'full' "
+				     "(plan every pod from scratch) or 'rebalance' (propose moves)");
 		return KP_OK;
 	case WI_STRATEGY:
 		for (int i = 0; i < 3; i++)
@@ -910,7 +920,8 @@ static int add_pod(wctx *c, wi_op *op, const new_pod *p)
 	bind_opt_text(s, 6, p->owner_kind);
 	bind_opt_text(s, 7, p->owner_name);
 	bind_opt_text(s, 8, p->owner_uid);
-	sqlite3_bind_int64(s, 9, p->workload_id);
+	if (p->workload_id)
+		sqlite3_bind_int64(s, 9, p->workload_id);
 	bind_opt_text(s, 10, p->daemon_node);
 	sqlite3_bind_int64(s, 11, p->batch);
 	if (sqlite3_step(s) != SQLITE_DONE)
@@ -938,7 +949,8 @@ static int add_pod(wctx *c, wi_op *op, const new_pod *p)
 	sqlite3_bind_text(s, 2, p->ns, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 3, p->name, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s, 4, p->class_id);
-	sqlite3_bind_int64(s, 5, p->workload_id);
+	if (p->workload_id)
+		sqlite3_bind_int64(s, 5, p->workload_id);
 	bind_opt_text(s, 6, p->daemon_node);
 	sqlite3_bind_int(s, 7, op->seq);
 	if (sqlite3_step(s) != SQLITE_DONE)
@@ -1372,6 +1384,16 @@ static int apply_scale(wctx *c, wi_op *op)
 		return db_fail(c, "reading replicas");
 	}
 	kp_sb_printf(&op->effect, "%s %s/%s: ", wl.kind, op->ns, op->wname);
+	if (op->relative) {
+		/* NS/W=+N: parse_op left N in replicas; a fresh copy each apply */
+		int64_t n = op->replicas;
+		for (size_t i = strlen(op->value); i > 0; i--)
+			if (op->value[i - 1] == '+') {
+				n = strtoll(op->value + i, NULL, 10);
+				break;
+			}
+		op->replicas = current + n;
+	}
 	if (current > op->replicas) {
 		/* scale down: the first (current - replicas) in removal order */
 		int64_t want = current - op->replicas, k = 0;
@@ -1515,6 +1537,156 @@ static int apply_scale(wctx *c, wi_op *op)
 	return rc;
 }
 
+/* ---- add-pods (kplan capacity --pod) ---- */
+
+/* the class tables, copied from the file's database into main when the class
+ * is not there yet: the run's transaction holds them (capacity's runs are dry
+ * runs, rolled back) */
+static const char *const class_tables[] = { "pod_class", "class_request", "class_container", "class_node_selector",
+					    "class_toleration", "class_node_term", "class_node_expr", "class_pod_affinity",
+					    "class_spread", "class_port" };
+
+static int copy_class(wctx *c, sqlite3 *m, int64_t class_id)
+{
+	int64_t have;
+	if (query_int(c, "SELECT count(*) FROM main.pod_class WHERE id = ?1", class_id, NULL, &have))
+		return c->err->code;
+	if (have)
+		return KP_OK;
+	int rc = KP_OK;
+	for (size_t t = 0; t < sizeof class_tables / sizeof *class_tables && !rc; t++) {
+		char sql[160];
+		snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE %s = ?1", class_tables[t], t ? "class_id" : "id");
+		sqlite3_stmt *src = NULL, *dst = NULL;
+		if (sqlite3_prepare_v2(m, sql, -1, &src, NULL) != SQLITE_OK)
+			return kp_err_set(c->err, KP_IO, "--pod: %s", sqlite3_errmsg(m));
+		sqlite3_bind_int64(src, 1, class_id);
+		int ncols = sqlite3_column_count(src);
+		kp_sb ins;
+		kp_sb_init(&ins);
+		kp_sb_printf(&ins, "INSERT OR IGNORE INTO main.%s VALUES(?1", class_tables[t]);
+		for (int j = 1; j < ncols; j++)
+			kp_sb_printf(&ins, ", ?%d", j + 1);
+		kp_sb_adds(&ins, ")");
+		if (!kp_sb_ok(&ins))
+			rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
+		else if (sqlite3_prepare_v2(c->db, kp_sb_str(&ins), -1, &dst, NULL) != SQLITE_OK)
+			rc = db_fail(c, "adding the pod spec");
+		kp_sb_release(&ins);
+		while (!rc && sqlite3_step(src) == SQLITE_ROW) {
+			sqlite3_reset(dst);
+			for (int j = 0; j < ncols; j++)
+				sqlite3_bind_value(dst, j + 1, sqlite3_column_value(src, j));
+			if (sqlite3_step(dst) != SQLITE_DONE)
+				rc = db_fail(c, "adding the pod spec");
+		}
+		sqlite3_finalize(src);
+		sqlite3_finalize(dst);
+	}
+	return rc;
+}
+
+static int apply_add_pods(wctx *c, wi_op *op)
+{
+	sqlite3 *m = NULL;
+	kp_err ierr = { 0 };
+	int rc = KP_OK;
+	if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
+	    sqlite3_exec(m, kp_schema_sql, NULL, NULL, NULL) != SQLITE_OK || kp_udf_register(m) != SQLITE_OK) {
+		sqlite3_close(m);
+		return kp_err_set(c->err, KP_NOMEM, "--pod: cannot make a database in memory");
+	}
+	kp_import_opts io;
+	memset(&io, 0, sizeof io);
+	kp_import *imp = NULL;
+	long pods = 0, wls = 0, others = 0;
+	if (kp_import_begin(m, &io, &imp, &ierr) == KP_OK && kp_import_path(imp, op->file, &ierr) == KP_OK) {
+		const kp_import_stats *st = kp_import_get_stats(imp);
+		pods = st->pods;
+		wls = st->workloads;
+		others = st->nodes + st->priority_classes + st->pdbs + st->services + st->namespaces + st->scheduler_configs +
+			 st->skipped_kinds;
+		kp_import_finish(imp, &ierr);
+	}
+	kp_import_free(imp);
+	if (ierr.code) {
+		char buf[2048];
+		rc = kp_err_set(c->err, ierr.code == KP_NOMEM || ierr.code == KP_INTR ? ierr.code : KP_ERROR, "--pod '%s': %s",
+				op->file, kp_err_format(&ierr, buf, sizeof buf));
+	} else if (!((pods == 1 && wls == 0) || wls == 1) || others) {
+		rc = kp_err_set(c->err, KP_ERROR, "--pod '%s': the file holds exactly one Pod or one workload (Deployment, "
+				"StatefulSet, ReplicaSet, ReplicationController, Job, DaemonSet) and nothing else (it holds %ld "
+				"pod%s, %ld workload%s and %ld other object%s)", op->file, pods, pods == 1 ? "" : "s", wls,
+				wls == 1 ? "" : "s", others, others == 1 ? "" : "s");
+	}
+	/* the spec: the workload's pod template (as written), else the pod's */
+	sqlite3_stmt *s = NULL;
+	char *ns = NULL, *base = NULL, *labels = NULL;
+	int64_t class_id = 0;
+	if (!rc) {
+		const char *sql = wls
+			? "SELECT namespace, name, class_id, labels FROM workload WHERE class_id IS NOT NULL"
+			: "SELECT p.namespace, p.name, p.class_id, (SELECT json_group_object(key, value) FROM pod_label l "
+			  "WHERE l.pod_id = p.id) FROM pod p";
+		if (sqlite3_prepare_v2(m, sql, -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW) {
+			ns = kp_strdup((const char *)sqlite3_column_text(s, 0));
+			base = kp_strdup((const char *)sqlite3_column_text(s, 1));
+			class_id = sqlite3_column_int64(s, 2);
+			labels = kp_strdup(sqlite3_column_type(s, 3) == SQLITE_NULL ? "{}" : (const char *)sqlite3_column_text(s, 3));
+			if (!ns || !base || !labels)
+				rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
+		} else {
+			rc = kp_err_set(c->err, KP_ERROR, "--pod '%s': the workload has no pod template", op->file);
+		}
+		sqlite3_finalize(s);
+	}
+	if (!rc)
+		rc = copy_class(c, m, class_id);
+	sqlite3_close(m);
+	int64_t batch = 0;
+	if (!rc && query_int(c, "SELECT COALESCE(max(id), 0) FROM import_batch", 0, NULL, &batch))
+		rc = c->err->code;
+	kp_sb names;
+	kp_sb_init(&names);
+	int64_t idx = 0;
+	for (long made = 0; !rc && made < op->count;) {
+		if (kp_interrupted) {
+			rc = kp_err_set(c->err, KP_INTR, "interrupted");
+			break;
+		}
+		char name[800];
+		snprintf(name, sizeof name, "%s-capacity-%lld", base, (long long)++idx);
+		int used = pod_name_used(c, ns, name);
+		if (used < 0) {
+			rc = c->err->code;
+			break;
+		}
+		if (used)
+			continue;
+		new_pod p;
+		memset(&p, 0, sizeof p);
+		p.ns = ns;
+		p.name = name;
+		p.class_id = class_id;
+		p.batch = batch;
+		p.labels = labels;
+		if ((rc = add_pod(c, op, &p)))
+			break;
+		if (made < 5)
+			kp_sb_printf(&names, "%s%s", made ? ", " : "", name);
+		made++;
+		op->added = made;
+	}
+	if (!rc)
+		kp_sb_printf(&op->effect, "%ld pending cop%s of %s/%s added (%s%s)", op->added, op->added == 1 ? "y" : "ies",
+			     ns, base, kp_sb_str(&names), op->added > 5 ? ", ..." : "");
+	kp_sb_release(&names);
+	kp_free(ns);
+	kp_free(base);
+	kp_free(labels);
+	return rc;
+}
+
 /* ---- --mode full ---- */
 
 static int apply_full(wctx *c, wi_op *op)
@@ -1589,6 +1761,7 @@ int kp_whatif_apply(sqlite3 *db, kp_whatif *w, kp_config *cfg, kp_err *err)
 		case WI_DRAIN: rc = apply_cordon(&c, op, 1); break;
 		case WI_ADD: rc = apply_add(&c, op); break;
 		case WI_SCALE: rc = apply_scale(&c, op); break;
+		case WI_ADD_PODS: rc = apply_add_pods(&c, op); break;
 		case WI_MODE: rc = apply_full(&c, op); break;
 		case WI_STRATEGY: apply_strategy(cfg, op); break;
 		}
@@ -1690,7 +1863,7 @@ static int results(wctx *c, wi_op *op, int64_t run)
 		kp_sb_printf(r, "%lld pod%s placed on %lld of the added node%s", (long long)pods, pods == 1 ? "" : "s",
 			     (long long)used, op->nodes == 1 ? "" : "s");
 	}
-	if (op->kind == WI_SCALE && op->added) {
+	if ((op->kind == WI_SCALE || op->kind == WI_ADD_PODS) && op->added) {
 		kp_sb_adds(r, "replicas added: ");
 		if (add_actions(c, r, "SELECT pl.action, count(*) FROM temp.kp_whatif_pod p JOIN placement pl ON pl.run_id = ?1 "
 				      "AND pl.pod_id = p.pod_id WHERE p.seq = ?2 AND p.change = 'added' GROUP BY pl.action "

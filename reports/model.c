@@ -76,9 +76,18 @@
 #define CA(k, res) { k, KP_RU_AMOUNT, res }
 
 static const kp_rcol cols_kv[] = { C("key"), C("value") };
+static const kp_rcol cols_capacity[] = { C("id"), C("kind"), C("subject"), C("answer"), C("bound"), C("status"), C("reason") };
 static const kp_rcol cols_scenario[] = {
 	C("seq"), C("option"), C("value"), C("nodes"), C("pods_pending"), C("pods_added"), C("pods_removed"),
 	C("effect"), C("result"),
+};
+static const kp_rcol cols_rebalance[] = {
+	C("wave"), C("seq"), C("namespace"), C("pod"), C("from_node"), C("node"), C("strategy"), C("gain"), C("cost"),
+	C("detail"),
+};
+static const kp_rcol cols_rebalance_util[] = {
+	C("resource"), C("nodes"), CU("mean_before", KP_RU_PCT), CU("stddev_before", KP_RU_PCT),
+	CU("mean_after", KP_RU_PCT), CU("stddev_after", KP_RU_PCT), C("nodes_freed"),
 };
 static const kp_rcol cols_batches[] = {
 	C("batch"), C("started"), C("sources"), C("nodes"), C("pods"), C("generated_pods"), C("workloads"),
@@ -171,6 +180,43 @@ static const char sql_summary[] =
 static const char sql_scenario[] =
 	"SELECT seq, option, value, nodes, pods_pending, pods_added, pods_removed, effect, result\n"
 	"FROM run_scenario WHERE run_id = ?1 ORDER BY seq";
+
+/* kplan capacity's answers (cli/cmd_capacity.c), the latest 20, for the
+ * database rather than the run; the section is left out when there are none */
+static const char sql_capacity[] =
+	"SELECT id, kind, subject, answer, bound, status, reason FROM capacity_run ORDER BY id DESC LIMIT 20";
+
+static int has_capacity(sqlite3 *db)
+{
+	sqlite3_stmt *s;
+	int n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM capacity_run LIMIT 1", -1, &s, NULL) != SQLITE_OK)
+		return 0;   /* a database made before capacity */
+	n = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return n;
+}
+
+/* --mode rebalance runs only (planner/rebalance.h): left out for other runs */
+static const char sql_rebalance[] =
+	"SELECT wave, seq, namespace, pod, from_node, to_node, strategy, gain, cost, detail\n"
+	"FROM move_wave WHERE run_id = ?1 ORDER BY seq";
+static const char sql_rebalance_util[] =
+	"SELECT u.resource, u.nodes, u.mean_before, u.stddev_before, u.mean_after, u.stddev_after, r.nodes_freed\n"
+	"FROM rebalance_util u JOIN rebalance_run r ON r.run_id = u.run_id WHERE u.run_id = ?1\n"
+	"ORDER BY u.resource <> 'cpu', u.resource <> 'memory', u.resource";
+
+static int has_rebalance(sqlite3 *db, int64_t run)
+{
+	sqlite3_stmt *s;
+	int n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM rebalance_run WHERE run_id = ?1", -1, &s, NULL) != SQLITE_OK)
+		return 0;   /* a database made before rebalance */
+	sqlite3_bind_int64(s, 1, run);
+	n = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return n;
+}
 
 static int has_scenario(sqlite3 *db, int64_t run)
 {
@@ -346,6 +392,11 @@ static const spec run_specs[] = {
 	{ "summary", "Summary", NULL, 1, COLS(cols_kv), sql_summary },
 	{ "scenario", "What-if scenario", "what this run changed in the cluster, for the run only, in the order "
 	  "applied; result: what the plan did with it", 0, COLS(cols_scenario), sql_scenario },
+	{ "rebalance", "Rebalance: moves", "--mode rebalance: the proposed moves in order; every wave can run at once "
+	  "(PDBs hold); gain: violation fixed (1), utilisation points taken off the source, or share of a node freed; "
+	  "cost: 1 per pod, 2 for StatefulSet pods, +1 with PVCs", 0, COLS(cols_rebalance), sql_rebalance },
+	{ "rebalance_util", "Rebalance: utilisation", "per resource over the nodes, before the moves and after them",
+	  0, COLS(cols_rebalance_util), sql_rebalance_util },
 	{ "batches", "Input batches", "the imports made before the run", 0, COLS(cols_batches), sql_batches },
 	{ "warnings", "Warnings", "what the planner met and does not model", 0, COLS(cols_warnings), sql_warnings },
 	{ "unschedulable_reasons", "Unschedulable: reasons", "pods: unschedulable pods given the reason by at least one "
@@ -374,6 +425,9 @@ static const spec run_specs[] = {
 	{ "evictions", "Preemptions", "evictions in order; outcome: move (re-created and placed) or evict", 0,
 	  COLS(cols_evictions), sql_evictions },
 	{ "moves", "Moves", NULL, 0, COLS(cols_moves), sql_moves },
+	{ "capacity", "Capacity", "kplan capacity's latest answers for this database (pod: replicas that fit, of bound "
+	  "tried; nodes-needed: nodes to add, bound: the lower bound; survive: 1 when it survives), newest first", 0,
+	  COLS(cols_capacity), sql_capacity },
 };
 
 static const spec cmp_specs[] = {
@@ -486,6 +540,10 @@ static int set_cell(kp_report *r, kp_rcell *c, sqlite3_stmt *s, int j, kp_err *e
 static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err *err)
 {
 	if (sp->sql == sql_scenario && !has_scenario(db, r->run_a))
+		return KP_OK;
+	if ((sp->sql == sql_rebalance || sp->sql == sql_rebalance_util) && !has_rebalance(db, r->run_a))
+		return KP_OK;
+	if (sp->sql == sql_capacity && !has_capacity(db))
 		return KP_OK;
 	if (r->ntables == KP_REPORT_MAX_TABLES)
 		return kp_err_set(err, KP_ERROR, "report: too many tables");

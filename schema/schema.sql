@@ -568,3 +568,148 @@ CREATE TABLE IF NOT EXISTS run_pod(
   PRIMARY KEY(run_id, pod_id)
 ) WITHOUT ROWID;
 -- end of what-if
+
+------------------------------------------------------------------ rebalance
+-- Written by `kplan plan --mode rebalance` (planner/rebalance.c), in the
+-- run's transaction.  The moves themselves are also placement rows (action
+-- 'move', from_node_id set).  kp_rebalance_write also runs this section, from
+-- this marker to the end marker below, on databases made before it existed.
+-- README "Nightly rebalance" explains strategies, gains, costs and waves.
+
+-- One row per run: what was asked and what came out.
+CREATE TABLE IF NOT EXISTS rebalance_run(
+  run_id      INTEGER PRIMARY KEY REFERENCES run(id),
+  strategies  TEXT NOT NULL,                  -- enabled strategies, comma-separated, in the order run
+  settings    TEXT NOT NULL,                  -- JSON: the effective arguments and limits
+  moves       INTEGER NOT NULL,
+  waves       INTEGER NOT NULL,
+  nodes_freed INTEGER NOT NULL,               -- nodes with app pods before and none after
+  cost        REAL NOT NULL,                  -- sum of the moves' disruption costs
+  no_home     INTEGER NOT NULL,               -- evictions not proposed: the pod found no other node
+  limited     INTEGER NOT NULL                -- evictions not proposed: a limit or a PDB said no
+);
+
+-- The move plan, in order: every wave can be executed at once.
+CREATE TABLE IF NOT EXISTS move_wave(
+  run_id       INTEGER NOT NULL REFERENCES run(id),
+  seq          INTEGER NOT NULL,              -- order of the moves (the simulation's order)
+  wave         INTEGER NOT NULL,              -- 1, 2, ...: each after the previous one has settled
+  pod_id       INTEGER NOT NULL,
+  from_node_id INTEGER NOT NULL,
+  to_node_id   INTEGER NOT NULL,              -- negative: a node a what-if option added
+  namespace    TEXT NOT NULL,                 -- the pod's, and the nodes' names, as in the run
+  pod          TEXT NOT NULL,
+  from_node    TEXT NOT NULL,
+  to_node      TEXT NOT NULL,
+  strategy     TEXT NOT NULL,                 -- the descheduler strategy that proposed it
+  gain         REAL NOT NULL,                 -- 1 per violation fixed or duplicate spread; LowNodeUtilization:
+                                              -- points of utilisation taken off the source; HighNodeUtilization: 1/k
+  cost         REAL NOT NULL,                 -- 1 per pod, 2 for a StatefulSet pod, +1 with PVC volumes
+  detail       TEXT NOT NULL,                 -- why, for people
+  PRIMARY KEY(run_id, seq)
+) WITHOUT ROWID;
+
+-- Per resource (cpu, memory, pods): utilisation of the nodes (requested /
+-- allocatable, %) before the moves (after the pending pods) and after them.
+CREATE TABLE IF NOT EXISTS rebalance_util(
+  run_id        INTEGER NOT NULL REFERENCES run(id),
+  resource      TEXT NOT NULL,
+  nodes         INTEGER NOT NULL,             -- nodes with some allocatable of it
+  mean_before   REAL NOT NULL,
+  stddev_before REAL NOT NULL,                -- population standard deviation
+  mean_after    REAL NOT NULL,
+  stddev_after  REAL NOT NULL,
+  PRIMARY KEY(run_id, resource)
+) WITHOUT ROWID;
+
+-- Nodes the moves touched.
+CREATE TABLE IF NOT EXISTS rebalance_node(
+  run_id    INTEGER NOT NULL REFERENCES run(id),
+  node_id   INTEGER NOT NULL,
+  moves_out INTEGER NOT NULL,
+  moves_in  INTEGER NOT NULL,
+  freed     INTEGER NOT NULL,                 -- 1: had app pods, has none after (could be removed)
+  PRIMARY KEY(run_id, node_id)
+) WITHOUT ROWID;
+-- end of rebalance
+
+------------------------------------------------------------------ capacity
+-- `kplan capacity` (cli/cmd_capacity.c, README "Capacity planning"): each
+-- question asked appends one capacity_run and its detail rows.  The plan runs
+-- that answer it are dry runs: nothing of them is in run or placement.
+
+CREATE TABLE IF NOT EXISTS capacity_run(
+  id       INTEGER PRIMARY KEY,
+  started  TEXT NOT NULL,
+  kind     TEXT NOT NULL,                     -- pod | nodes-needed | survive-node | survive-zone
+  subject  TEXT NOT NULL,                     -- the --pod file or --workload NS/NAME; the node template; node | zone
+  options  TEXT NOT NULL,                     -- JSON: the options given
+  answer   INTEGER,                           -- pod: replicas that fit; nodes-needed: nodes to add (NULL: none found);
+                                              -- survive: 1 when it survives the loss of any one domain evaluated
+  bound    INTEGER,                           -- pod: replicas tried (--max); nodes-needed: the lower bound; survive: domains evaluated
+  status   TEXT NOT NULL,                     -- pod: limited | max-reached; nodes-needed: found | never-fit | not-found;
+                                              -- survive: survives | fails
+  reason   TEXT,                              -- pod: why the next replica does not fit; nodes-needed: why none; survive: the worst domain
+  result   TEXT NOT NULL,                     -- JSON: the whole answer (what --format json prints)
+  plans    INTEGER NOT NULL,                  -- plan runs made
+  elapsed  REAL,
+  kplan    TEXT
+);
+
+-- --pod / --workload: replicas placed per node (nodes with at least one) and per pool
+CREATE TABLE IF NOT EXISTS capacity_node(
+  capacity_id INTEGER NOT NULL REFERENCES capacity_run(id),
+  node        TEXT NOT NULL,
+  pool        TEXT NOT NULL,                  -- the value of the pool label, '(none)' without it
+  replicas    INTEGER NOT NULL,
+  PRIMARY KEY(capacity_id, node)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS capacity_pool(
+  capacity_id INTEGER NOT NULL REFERENCES capacity_run(id),
+  pool        TEXT NOT NULL,
+  nodes       INTEGER NOT NULL,
+  nodes_used  INTEGER NOT NULL,               -- nodes given at least one replica
+  replicas    INTEGER NOT NULL,
+  PRIMARY KEY(capacity_id, pool)
+) WITHOUT ROWID;
+
+-- --nodes-needed: every count of added nodes planned, in order
+CREATE TABLE IF NOT EXISTS capacity_search(
+  capacity_id   INTEGER NOT NULL REFERENCES capacity_run(id),
+  step          INTEGER NOT NULL,
+  nodes         INTEGER NOT NULL,             -- nodes added
+  unschedulable INTEGER NOT NULL,             -- imported pods left without a node
+  fits          INTEGER NOT NULL,             -- 1 when every pending pod fits
+  PRIMARY KEY(capacity_id, step)
+) WITHOUT ROWID;
+-- --nodes-needed, status never-fit: the pods that do not fit even with one added node each (first 50)
+CREATE TABLE IF NOT EXISTS capacity_unfit(
+  capacity_id INTEGER NOT NULL REFERENCES capacity_run(id),
+  namespace   TEXT NOT NULL,
+  pod         TEXT NOT NULL,
+  reason      TEXT NOT NULL,
+  PRIMARY KEY(capacity_id, namespace, pod)
+) WITHOUT ROWID;
+
+-- --survive: each failure domain evaluated (a node, or a zone's nodes, removed)
+CREATE TABLE IF NOT EXISTS capacity_domain(
+  capacity_id    INTEGER NOT NULL REFERENCES capacity_run(id),
+  domain         TEXT NOT NULL,               -- node name or zone
+  nodes          INTEGER NOT NULL,            -- nodes lost
+  pods_displaced INTEGER NOT NULL,            -- pods taken off the lost nodes and re-placed (DaemonSet pods go with them)
+  pods_lost      INTEGER NOT NULL,            -- of them, found no node
+  unschedulable  INTEGER NOT NULL,            -- pods (bound or pending) without a node after the loss
+  extra_unschedulable INTEGER NOT NULL,       -- unschedulable minus those without a node when nothing is lost
+  survives       INTEGER NOT NULL,            -- extra_unschedulable <= 0
+  PRIMARY KEY(capacity_id, domain)
+) WITHOUT ROWID;
+-- --survive: per domain and resource, over the nodes left: allocatable and free after re-placement
+CREATE TABLE IF NOT EXISTS capacity_headroom(
+  capacity_id INTEGER NOT NULL REFERENCES capacity_run(id),
+  domain      TEXT NOT NULL,
+  resource    TEXT NOT NULL,
+  allocatable INTEGER NOT NULL,
+  free        INTEGER NOT NULL,               -- allocatable - requested, per node, 0 when over-committed
+  PRIMARY KEY(capacity_id, domain, resource)
+) WITHOUT ROWID;
+-- end of capacity

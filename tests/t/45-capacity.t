@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# 45-capacity.t — `kplan capacity` on small hand-made clusters
+# (tests/data/capacity) with the answers worked out by hand: how many more
+# replicas fit (--pod, --workload), per node and pool, why the next one does
+# not; --nodes-needed with its lower bound and a template that cannot help;
+# --survive node and zone; the capacity tables and the report section; errors
+# and exit codes; the imported tables and run/placement untouched; and on a
+# generated cluster, that --workload agrees with `kplan plan --scale`.
+. "$(dirname "$0")/../lib.sh"
+D="$TESTS_DIR/data/capacity"
+db="$T/c.db"
+"$KPLAN" import -q "$db" "$D/cluster.yaml" || fail "import cluster.yaml"
+q1() { q "$@" | sed -e 's/^"\(.*\)"$/\1/' -e 's/""/"/g'; }
+INPUTS="meta import_batch namespace% node node_resource node_label node_taint node_image pod_class class% pod pod_label
+	priority_class pdb service workload scheduler_config run placement pod_failure eviction run_warning plan_quality"
+inputs() { sqlite3 "$1" ".dump $INPUTS"; }
+inputs "$db" >"$T/inputs.sql"
+same_inputs() {
+	inputs "${2:-$db}" >"$T/now.sql"
+	cmp -s "${3:-$T/inputs.sql}" "$T/now.sql"
+	ok $? "$1: imported tables and run/placement unchanged"
+}
+last() { q1 "$db" "SELECT $1 FROM capacity_run ORDER BY id DESC LIMIT 1"; }
+lastid() { q "$db" "SELECT max(id) FROM capacity_run"; }
+
+# Bound: 3 cpu on n1 and n2, 1 cpu on n3; n4 is tainted dedicated=gpu.
+# Free cpu: n1 1, n2 1, n3 3 (n4 4, for nobody): five 1-cpu pods fit.
+GPU="1 node(s) had untolerated taint {dedicated: gpu}"
+run "$KPLAN" capacity "$db" --pod "$D/pod-1cpu.yaml"
+is "$rc" 0 "--pod: exit 0"
+like "$out" "5 more replicas of $D/pod-1cpu.yaml (requests: cpu 1, memory 1Gi) fit" "--pod: 5 fit"
+like "$out" "the next one does not fit: 0/4 nodes are available: $GPU, 3 Insufficient cpu." "--pod: the 6th's reason"
+like "$out" "10 tried (the bound from free capacity, plus 1)" "--pod: default --max = 1+1+3+4 + 1"
+id=$(lastid)
+is "$(last "answer || ' ' || bound || ' ' || status || ' ' || kind")" "5 10 limited pod" "capacity_run row"
+is "$(q1 "$db" "SELECT group_concat(node || ':' || pool || ':' || replicas, ' ') FROM (SELECT * FROM capacity_node WHERE capacity_id = $id ORDER BY node)")" \
+	"n1:m5.xlarge:1 n2:m5.xlarge:1 n3:c5.xlarge:3" "replicas per node"
+is "$(q1 "$db" "SELECT group_concat(pool || ':' || nodes || ':' || nodes_used || ':' || replicas, ' ') FROM (SELECT * FROM capacity_pool WHERE capacity_id = $id ORDER BY pool)")" \
+	"c5.xlarge:1:1:3 m5.xlarge:2:2:2 p3.2xlarge:1:0:0" "replicas per pool (instance-type)"
+same_inputs "--pod"
+
+run "$KPLAN" capacity "$db" --pod "$D/pod-1cpu.yaml" --pool-label pool --format json
+is "$rc" 0 "--format json: exit 0"
+like "$out" '"fits":5,"tried":10' "json: fits and tried"
+like "$out" '{"pool":"blue","nodes":2,"nodes_used":2,"replicas":2}' "json: --pool-label pool"
+is "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pools"][2]["replicas"])' 2>&1)" 3 "json parses"
+
+run "$KPLAN" capacity "$db" --pod "$D/pod-1cpu.yaml" --max 3
+like "$out" "3 more replicas" "--max 3: 3 fit"
+like "$out" "--max reached" "--max 3: says the cap was reached"
+is "$(last status)" "max-reached" "--max reached: status"
+
+# nodeSelector c5.xlarge: only n3, 3 cpu free
+run "$KPLAN" capacity "$db" --pod "$D/pod-c5.yaml"
+like "$out" "3 more replicas" "nodeSelector: 3 fit on the one c5 node"
+like "$out" "0/4 nodes are available: 1 Insufficient cpu, $GPU, 2 node(s) didn't match Pod's node affinity/selector." "nodeSelector: reason"
+is "$(q1 "$db" "SELECT group_concat(node || ':' || replicas) FROM capacity_node WHERE capacity_id = $(lastid)")" "n3:3" "nodeSelector: all on n3"
+
+# 8 cpu: fits nowhere
+run "$KPLAN" capacity "$db" --pod "$D/pod-huge.yaml"
+like "$out" "0 more replicas" "8-cpu pod: 0 fit"
+like "$out" "the next one does not fit: 0/4 nodes are available: $GPU, 3 Insufficient cpu." "8-cpu pod: why"
+is "$(last "answer || ' ' || bound")" "0 1" "8-cpu pod: answer 0, bound 1 (no node has 8 cpu free)"
+
+# a Deployment's template (500m): n1 2, n2 2, n3 6
+run "$KPLAN" capacity "$db" --pod "$D/deploy-500m.yaml"
+like "$out" "10 more replicas" "Deployment template: 10 half-cpu replicas fit"
+is "$(q1 "$db" "SELECT group_concat(node || ':' || replicas, ' ') FROM (SELECT * FROM capacity_node WHERE capacity_id = $(lastid) ORDER BY node)")" \
+	"n1:2 n2:2 n3:6" "Deployment template: per node"
+same_inputs "--pod, four questions"
+
+# --survive: losing any one node is fine, losing zone a (n1, n2: 6 cpu of pods) is not
+run "$KPLAN" capacity "$db" --survive node
+is "$rc" 0 "--survive node: exit 0"
+like "$out" "survives: every pod that fits now still fits" "--survive node: survives"
+is "$(last "answer || ' ' || bound || ' ' || status")" "1 4 survives" "--survive node: row"
+id=$(lastid)
+is "$(q1 "$db" "SELECT group_concat(domain || ':' || pods_displaced || ':' || pods_lost || ':' || survives, ' ') FROM (SELECT * FROM capacity_domain WHERE capacity_id = $id ORDER BY domain)")" \
+	"n1:1:0:1 n2:1:0:1 n3:1:0:1 n4:0:0:1" "--survive node: per node"
+is "$(q "$db" "SELECT allocatable || ' ' || free FROM capacity_headroom WHERE capacity_id = $id AND domain = 'n1' AND resource = 'cpu'")" \
+	"12000 5000" "--survive node: headroom without n1: 12 cpu, 5 free (9 free - b1's 3 + n1's 1 lost... = 5)"
+run "$KPLAN" capacity "$db" --survive zone
+like "$out" "does not survive" "--survive zone: does not survive"
+like "$out" "worst: zone a: 1 more pod unschedulable (1 of the 2 displaced lost); headroom cpu 4 of 8" "--survive zone: the worst"
+is "$(last "answer || ' ' || status")" "0 fails" "--survive zone: row"
+is "$(q1 "$db" "SELECT group_concat(domain || ':' || nodes || ':' || pods_lost || ':' || survives, ' ') FROM (SELECT * FROM capacity_domain WHERE capacity_id = $(lastid) ORDER BY domain)")" \
+	"a:2:1:0 b:2:0:1" "--survive zone: per zone"
+run "$KPLAN" capacity "$db" --survive node --limit 2
+like "$out" "2 of 4 nodes evaluated (the most loaded, --limit)" "--limit 2"
+is "$(q1 "$db" "SELECT group_concat(domain, ' ') FROM (SELECT * FROM capacity_domain WHERE capacity_id = $(lastid) ORDER BY domain)")" \
+	"n1 n2" "--limit 2: the two most loaded nodes"
+same_inputs "--survive"
+
+# pending: shop/web, six 2-cpu replicas: one fits (n3), five do not
+pdb="$T/p.db"
+"$KPLAN" import -q "$pdb" "$D/cluster.yaml" "$D/pending.yaml" || fail "import pending"
+inputs "$pdb" >"$T/pinputs.sql"
+run "$KPLAN" capacity "$pdb" --workload shop/web
+like "$out" "0 more replicas of shop/web (requests: cpu 2, memory 1Gi) fit after the pending pods (5 of them unschedulable)" "--workload: none after the pending ones"
+# template 4 cpu: 2 replicas each; 5 left -> 3 nodes; bound ceil((12 - 9) / 4) = 1
+run "$KPLAN" capacity "$pdb" --nodes-needed --node-template "$D/node-4cpu.yaml"
+is "$rc" 0 "--nodes-needed: exit 0"
+like "$out" "3 nodes like $D/node-4cpu.yaml needed for the 5 unschedulable pending pods (lower bound from total requests: 1, by cpu); checked: with 2, 1 pod stays unschedulable" "--nodes-needed: 3, bound 1, K-1 checked"
+like "$out" "cpu: pending 12, free 9, per node 4 -> 1" "--nodes-needed: the bound's arithmetic"
+is "$(q1 "$pdb" "SELECT answer || ' ' || bound || ' ' || status FROM capacity_run ORDER BY id DESC LIMIT 1")" "3 1 found" "--nodes-needed: row"
+is "$(q1 "$pdb" "SELECT group_concat(nodes || ':' || unschedulable || ':' || fits, ' ') FROM (SELECT * FROM capacity_search WHERE capacity_id = (SELECT max(id) FROM capacity_run) ORDER BY step)")" \
+	"0:5:0 1:3:0 5:0:1 2:1:0 4:0:1 3:0:1" "--nodes-needed: the counts planned"
+run "$KPLAN" capacity "$pdb" --nodes-needed --node-template "$D/node-tainted.yaml"
+is "$rc" 0 "a template that cannot help: exit 0"
+like "$out" "5 pending pods can never fit on nodes like $D/node-tainted.yaml" "a template that cannot help: said"
+like "$out" "5 node(s) had untolerated taint {dedicated: batch}." "a template that cannot help: why"
+is "$(q1 "$pdb" "SELECT status || ' ' || COALESCE(answer, 'null') || ' ' || (SELECT count(*) FROM capacity_unfit u WHERE u.capacity_id = r.id) FROM capacity_run r ORDER BY id DESC LIMIT 1")" \
+	"never-fit null 5" "never-fit: row and the pods"
+same_inputs "--nodes-needed, --workload" "$pdb" "$T/pinputs.sql"
+
+# the report shows the answers
+"$KPLAN" plan -q "$pdb"
+run "$KPLAN" report "$pdb"
+like "$out" "Capacity" "report: capacity section"
+like "$out" "nodes-needed" "report: the answers"
+run "$KPLAN" report --format json "$pdb"
+like "$out" '"capacity"' "report json: capacity section"
+
+# errors: usage 64, input 1, database unchanged
+inputs "$db" >"$T/inputs.sql"
+before=$(sqlite3 "$db" .dump | sha256sum)
+for args in "" "--pod" "--pod $D/pod-1cpu.yaml --survive node" "--survive rack" "--max 0 --pod x" "--max x --pod x" \
+	"--nodes-needed" "--node-template $D/node-4cpu.yaml" "--limit 3 --pod x" "--format xml --survive node" \
+	"--workload web" "--bogus"; do
+	run "$KPLAN" capacity "$db" $args
+	is "$rc" 64 "usage error exits 64: capacity DB $args"
+done
+run "$KPLAN" capacity "$db" --pod "$D/bad-pod.yaml"
+is "$rc" 1 "bad pod file: exit 1"
+like "$err" "bad-pod.yaml:5:" "bad pod file: file:line:col"
+like "$err" "invalid quantity '1Q'" "bad pod file: what is wrong"
+like "$err" "nothing was written" "bad pod file: nothing written"
+run "$KPLAN" capacity "$db" --pod "$D/two-pods.yaml"
+is "$rc" 1 "two pods: exit 1"
+like "$err" "exactly one Pod or one workload" "two pods: message"
+run "$KPLAN" capacity "$db" --pod "$T/missing.yaml"
+is "$rc" 1 "missing file: exit 1"
+run "$KPLAN" capacity "$db" --workload shop/nope
+is "$rc" 1 "unknown workload: exit 1"
+like "$err" "no workload named 'nope'" "unknown workload: message"
+run "$KPLAN" capacity "$db" --nodes-needed --node-template "$D/bad-pod.yaml"
+is "$rc" 1 "bad node template: exit 1"
+like "$err" "--node-template '$D/bad-pod.yaml':" "bad node template: named as given"
+run "$KPLAN" capacity "$T/nope.db" --survive node
+is "$rc" 1 "missing database: exit 1"
+is "$(sqlite3 "$db" .dump | sha256sum)" "$before" "errors: the database is byte-identical"
+run sh -c "'$KPLAN' capacity '$db' --survive node >/dev/full"
+is "$rc" 1 "stdout failing: exit 1"
+is "$(sqlite3 "$db" .dump | sha256sum)" "$before" "stdout failing: nothing written"
+
+# generated cluster: --workload agrees with plan --scale (no preemption, as capacity)
+if [ -x "$ROOT/build/bench/gen" ]; then
+	"$ROOT/build/bench/gen" --nodes 100 --pods 2000 -o "$T/gen.yaml" >/dev/null 2>&1
+	gdb="$T/g.db"
+	"$KPLAN" import -q "$gdb" "$T/gen.yaml"
+	w=$(q1 "$gdb" "SELECT namespace || '/' || name FROM workload WHERE kind = 'Deployment' ORDER BY id LIMIT 1")
+	run "$KPLAN" capacity "$gdb" --workload "$w" --format json
+	fits=$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["fits"])')
+	ok $? "generated: capacity --workload $w answered ($fits)"
+	cur=$("$KPLAN" plan --no-preemption --scale "$w=+0" "$gdb" | sed -n 's/.*already \([0-9]*\) replica.*/\1/p')
+	base=$("$KPLAN" plan -q --no-preemption "$gdb" && q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")
+	"$KPLAN" plan -q --no-preemption --scale "$w=$((cur + fits))" "$gdb"
+	is "$(q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")" "$base" \
+		"generated: plan --scale $w=$((cur + fits)) (replicas + answer) leaves nothing more unschedulable"
+	"$KPLAN" plan -q --no-preemption --scale "$w=$((cur + fits + 1))" "$gdb"
+	is "$(q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")" "$((base + 1))" \
+		"generated: one more replica leaves one unschedulable"
+	# SIGINT during --survive node (100 plan runs): 130, nothing written
+	gbefore=$(sqlite3 "$gdb" .dump | sha256sum)
+	"$KPLAN" capacity "$gdb" --survive node >/dev/null 2>"$T/int.err" &
+	pid=$!
+	sleep 0.5
+	kill -INT "$pid"
+	wait "$pid"
+	is "$?" 130 "SIGINT: exit 130"
+	like "$(cat "$T/int.err")" "interrupted" "SIGINT: says so"
+	is "$(sqlite3 "$gdb" .dump | sha256sum)" "$gbefore" "SIGINT: the database is unchanged"
+else
+	skip "build/bench/gen not built" 6
+fi
+done_testing

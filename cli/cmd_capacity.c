@@ -274,21 +274,7 @@ static void fmt_amount(const char *res, int64_t v, char *buf, size_t size)
 /* schema.sql's capacity section (CREATE TABLE IF NOT EXISTS), for databases made before it */
 static int ensure_tables(sqlite3 *db, kp_err *err)
 {
-	static const char begin[] = "\n------------------------------------------------------------------ capacity\n";
-	static const char end[] = "\n-- end of capacity\n";
-	const char *b = strstr(kp_schema_sql, begin);
-	const char *e = b ? strstr(b, end) : NULL;
-	if (!e)
-		return kp_err_set(err, KP_ERROR, "internal error: no capacity section in the schema");
-	char *ddl = kp_strndup(b, (size_t)(e - b));
-	if (!ddl)
-		return kp_err_set(err, KP_NOMEM, "out of memory");
-	int rc = sqlite3_exec(db, ddl, NULL, NULL, NULL);
-	kp_free(ddl);
-	if (rc != SQLITE_OK)
-		return kp_err_set(err, kp_interrupted ? KP_INTR : KP_IO, "cannot write the capacity tables: %s",
-				  sqlite3_errmsg(db));
-	return KP_OK;
+	return kp_db_schema_section(db, "capacity", "capacity tables", err);
 }
 
 /* Execute sql with text/integer parameters: fmt has one letter per

@@ -231,3 +231,23 @@ void kp_db_rollback(sqlite3 *db)
 	if (!sqlite3_get_autocommit(db))
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 }
+
+int kp_db_schema_section(sqlite3 *db, const char *name, const char *what, kp_err *err)
+{
+	char begin[160], end[160];
+	snprintf(begin, sizeof begin, "\n------------------------------------------------------------------ %s\n", name);
+	snprintf(end, sizeof end, "\n-- end of %s\n", name);
+	const char *b = strstr(kp_schema_sql, begin);
+	const char *e = b ? strstr(b, end) : NULL;
+	if (!e)
+		return kp_err_set(err, KP_ERROR, "internal error: no %s section in the schema", name);
+	char *ddl = kp_strndup(b, (size_t)(e - b));
+	if (!ddl)
+		return kp_err_set(err, KP_NOMEM, "out of memory");
+	int rc = sqlite3_exec(db, ddl, NULL, NULL, NULL);
+	kp_free(ddl);
+	if (rc != SQLITE_OK)
+		return kp_err_set(err, kp_interrupted ? KP_INTR : KP_IO, "cannot write the %s: %s", what,
+				  sqlite3_errmsg(db));
+	return KP_OK;
+}

@@ -36,4 +36,10 @@ void kp_db_rollback(sqlite3 *db);
 /* The embedded schema (build/gen/schema_sql.c). */
 extern const char kp_schema_sql[];
 
+/* Run one section of schema.sql — the lines from "----...---- NAME" to
+ * "-- end of NAME", CREATE ... IF NOT EXISTS — so that a database made
+ * before the section existed gets its tables.  `what` names them in the
+ * error ("cannot write the capacity tables: ...").  KP_OK or an error. */
+int kp_db_schema_section(sqlite3 *db, const char *name, const char *what, kp_err *err);
+
 #endif

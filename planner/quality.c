@@ -183,21 +183,7 @@ static const char sql_cleanup[] =
  * CREATE TABLE IF NOT EXISTS, for databases made before it existed. */
 static int ensure_tables(sqlite3 *db, kp_err *err)
 {
-	static const char begin[] = "\n------------------------------------------------------------------ plan quality\n";
-	static const char end[] = "\n-- end of plan quality\n";
-	const char *b = strstr(kp_schema_sql, begin);
-	const char *e = b ? strstr(b, end) : NULL;
-	if (!e)
-		return kp_err_set(err, KP_ERROR, "internal error: no plan quality section in the schema");
-	char *ddl = kp_strndup(b, (size_t)(e - b));
-	if (!ddl)
-		return kp_err_set(err, KP_NOMEM, "out of memory");
-	int rc = sqlite3_exec(db, ddl, NULL, NULL, NULL);
-	kp_free(ddl);
-	if (rc != SQLITE_OK)
-		return kp_err_set(err, kp_interrupted ? KP_INTR : KP_IO, "cannot write the plan (plan quality tables): %s",
-				  sqlite3_errmsg(db));
-	return KP_OK;
+	return kp_db_schema_section(db, "plan quality", "plan (plan quality tables)", err);
 }
 
 /* one statement; ?1 the run, ?2 the pool label where it uses them */

@@ -1520,21 +1520,7 @@ int kp_rebalance_run(kp_rebalance *rb, const kp_rb_host *h, kp_err *err)
 
 static int ensure_tables(sqlite3 *db, kp_err *err)
 {
-	static const char begin[] = "\n------------------------------------------------------------------ rebalance\n";
-	static const char end[] = "\n-- end of rebalance\n";
-	const char *b = strstr(kp_schema_sql, begin);
-	const char *e = b ? strstr(b, end) : NULL;
-	if (!e)
-		return kp_err_set(err, KP_ERROR, "internal error: no rebalance section in the schema");
-	char *ddl = kp_strndup(b, (size_t)(e - b));
-	if (!ddl)
-		return kp_err_set(err, KP_NOMEM, "out of memory");
-	int rc = sqlite3_exec(db, ddl, NULL, NULL, NULL);
-	kp_free(ddl);
-	if (rc != SQLITE_OK)
-		return kp_err_set(err, kp_interrupted ? KP_INTR : KP_IO, "cannot write the plan (rebalance tables): %s",
-				  sqlite3_errmsg(db));
-	return KP_OK;
+	return kp_db_schema_section(db, "rebalance", "plan (rebalance tables)", err);
 }
 
 int kp_rebalance_write(sqlite3 *db, kp_rebalance *rb, const kp_snap *s, int64_t run_id, kp_err *err)

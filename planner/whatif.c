@@ -1780,18 +1780,8 @@ int kp_whatif_apply(sqlite3 *db, kp_whatif *w, kp_config *cfg, kp_err *err)
  * the section existed get it here. */
 static int ensure_schema(wctx *c)
 {
-	static const char start[] = "------------------------------------------------------------------ what-if\n";
-	static const char end[] = "-- end of what-if\n";
-	const char *a = strstr(kp_schema_sql, start), *b = a ? strstr(a, end) : NULL;
-	if (!a || !b)
-		return kp_err_set(c->err, KP_ERROR, "internal error: no what-if section in the schema");
-	char *section = kp_strndup(a, (size_t)(b - a));
-	if (!section)
-		return kp_err_set(c->err, KP_NOMEM, "out of memory");
-	int rc = sqlite3_exec(c->db, section, NULL, NULL, NULL);
-	kp_free(section);
-	if (rc != SQLITE_OK)
-		return db_fail(c, "creating the what-if tables");
+	if (kp_db_schema_section(c->db, "what-if", "what-if tables", c->err))
+		return c->err->code;
 	static const char *const views[] = { "plan_all", "unschedulable" };
 	for (size_t i = 0; i < sizeof views / sizeof *views; i++) {
 		int64_t current;
@@ -1808,7 +1798,7 @@ static int ensure_schema(wctx *c)
 		kp_sb sql;
 		kp_sb_init(&sql);
 		kp_sb_printf(&sql, "DROP VIEW IF EXISTS main.%s;%.*s;", views[i], (int)(e - v), v);
-		rc = kp_sb_ok(&sql) ? sqlite3_exec(c->db, kp_sb_str(&sql), NULL, NULL, NULL) : SQLITE_NOMEM;
+		int rc = kp_sb_ok(&sql) ? sqlite3_exec(c->db, kp_sb_str(&sql), NULL, NULL, NULL) : SQLITE_NOMEM;
 		kp_sb_release(&sql);
 		if (rc != SQLITE_OK)
 			return db_fail(c, "updating the plan views");

@@ -844,19 +844,6 @@ static int nomem(kp_rebalance *rb) { return kp_err_set(rb->err, KP_NOMEM, "out o
 
 /* ---- violation checks ---- */
 
-static int nterm_match(const kp_snap *s, const kp_nterm *t, int n)
-{
-	if (!t->nexprs && !t->nfields)
-		return 0;
-	for (uint32_t e = 0; e < t->nexprs; e++)
-		if (!kp_sreq_match(&t->exprs[e], kp_labels_get(&s->node_labels[n], t->exprs[e].key), &s->strs))
-			return 0;
-	for (uint32_t e = 0; e < t->nfields; e++)
-		if (!kp_sreq_match(&t->fields[e], s->node_name[n], &s->strs))
-			return 0;
-	return 1;
-}
-
 /* nodeSelector and required node affinity hold on node n */
 static int affinity_ok(const kp_snap *s, const kp_class *c, int n)
 {
@@ -866,7 +853,7 @@ static int affinity_ok(const kp_snap *s, const kp_class *c, int n)
 	if (!c->nrequired)
 		return 1;
 	for (uint32_t t = 0; t < c->nrequired; t++)
-		if (nterm_match(s, &c->required[t], n))
+		if (kp_nterm_matches(s, &c->required[t], n))
 			return 1;
 	return 0;
 }

@@ -235,6 +235,13 @@ if [ -n "$SCALE_ONLY" ]; then
 	exit 0
 fi
 
+# a Scale section of an earlier run is kept when this run has none (it
+# names its own date and commit)
+OLD_SCALE=
+if [ -z "$SCALE_ROWS" ] && [ -f "$OUT" ] && grep -q '^## Scale' "$OUT"; then
+	OLD_SCALE=$(awk '/^## Scale/ { keep = 1 } keep' "$OUT")
+fi
+
 # ---- RESULTS.md ----
 {
 	echo "# kplan benchmark results"
@@ -272,6 +279,9 @@ fi
 	if [ -n "$SCALE_ROWS" ]; then
 		echo
 		scale_section
+	elif [ -n "$OLD_SCALE" ]; then
+		echo
+		echo "$OLD_SCALE"
 	fi
 } > "$OUT"
 say "wrote $OUT"

@@ -42,6 +42,8 @@ extern const char cmd_shell_help[];
 int cmd_report(int argc, char **argv);
 int cmd_capacity(int argc, char **argv);
 extern const char cmd_capacity_help[];
+int cmd_fix(int argc, char **argv);
+extern const char cmd_fix_help[];
 extern const char cmd_init_help[], cmd_import_help[], cmd_query_help[], cmd_plan_help[], cmd_explain_help[];
 extern const char cmd_report_help[];
 

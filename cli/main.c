@@ -41,6 +41,7 @@ static const kp_command commands[] = {
 	{ "plan", cmd_plan, cmd_plan_help, "place every pending pod as kube-scheduler would; append a run" },
 	{ "explain", cmd_explain, cmd_explain_help, "why one pod went where it went (filters, scores)" },
 	{ "capacity", cmd_capacity, cmd_capacity_help, "how many more replicas fit; nodes needed; surviving a node or zone" },
+	{ "fix", cmd_fix, cmd_fix_help, "for each unschedulable pod, the smallest checked change that makes it fit" },
 	{ "report", cmd_report, cmd_report_help, "a run as text, markdown, csv, json or html; compare two runs" },
 	{ "query", cmd_query, cmd_query_help, "run SQL with kplan's functions; table, csv, json or markdown out" },
 	{ "shell", cmd_shell, cmd_shell_help, "the sqlite3 shell on DB with kplan's SQL functions loaded" },

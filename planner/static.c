@@ -60,7 +60,7 @@ static int find_class(const kp_snap *s, int64_t id)
 	return lo < s->nclasses && s->classes[lo].db_id == id ? lo : -1;
 }
 
-static int share_static(sqlite3 *db, kp_snap *s, kp_err *err);
+static int share_static(sqlite3 *db, kp_snap *s, int32_t *rep_of, kp_err *err);
 
 int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err)
 {
@@ -76,6 +76,24 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 		kp_class *c = &s->classes[i];
 		if (!c->needed)
 			continue;
+		c->static_shared = 0;
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, c->db_id);
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			rc = kp_err_set(err, KP_IO, "cannot prepare static filters: %s", sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(ins);
+	/* one set of arrays per distinct static spec: the first class of each
+	 * owns them, the others (static_shared, rep_of) point at them */
+	int32_t *rep_of = kp_malloc((size_t)(s->nclasses ? s->nclasses : 1) * sizeof *rep_of);
+	if (!rep_of)
+		return rc ? rc : kp_err_set(err, KP_NOMEM, "out of memory");
+	if (!rc)
+		rc = share_static(db, s, rep_of, err);
+	for (int i = 0; i < s->nclasses && !rc; i++) {
+		kp_class *c = &s->classes[i];
+		if (!c->needed || c->static_shared)
+			continue;
 		c->feasible = kp_malloc(words ? words * sizeof(uint64_t) : 8);
 		c->affinity_ok = kp_malloc(words ? words * sizeof(uint64_t) : 8);
 		c->taints_ok = kp_malloc(words ? words * sizeof(uint64_t) : 8);
@@ -85,7 +103,6 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 			rc = kp_err_set(err, KP_NOMEM, "out of memory");
 			break;
 		}
-		c->static_shared = 0;
 		memset(c->feasible, 0xff, words * sizeof(uint64_t));
 		memset(c->affinity_ok, 0xff, words * sizeof(uint64_t));
 		memset(c->taints_ok, 0xff, words * sizeof(uint64_t));
@@ -93,14 +110,19 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 			c->static_reason[n] = -1;
 			c->static_rank[n] = 0;
 		}
-		sqlite3_reset(ins);
-		sqlite3_bind_int64(ins, 1, c->db_id);
-		if (sqlite3_step(ins) != SQLITE_DONE)
-			rc = kp_err_set(err, KP_IO, "cannot prepare static filters: %s", sqlite3_errmsg(db));
 	}
-	sqlite3_finalize(ins);
-	if (!rc)
-		rc = share_static(db, s, err);
+	for (int i = 0; i < s->nclasses; i++) {
+		kp_class *c = &s->classes[i];
+		if (!c->needed || !c->static_shared)
+			continue;
+		const kp_class *rep = &s->classes[rep_of[i]];
+		c->feasible = rep->feasible;
+		c->affinity_ok = rep->affinity_ok;
+		c->taints_ok = rep->taints_ok;
+		c->static_reason = rep->static_reason;
+		c->static_rank = rep->static_rank;
+	}
+	kp_free(rep_of);
 	if (rc)
 		return rc;
 	/* in filter order: the first failing plugin names the node's reason */
@@ -175,8 +197,8 @@ static const char static_key_sql[] =
 
 /* Classes whose static spec is the same share one verdict: only the first
  * of each stays in temp.kp_classes (the SQL runs once for all of them); the
- * others are pointed at its arrays after the filters ran (share_arrays). */
-static int share_static(sqlite3 *db, kp_snap *s, kp_err *err)
+ * others are marked static_shared, with rep_of[class] the first one. */
+static int share_static(sqlite3 *db, kp_snap *s, int32_t *rep_of, kp_err *err)
 {
 	sqlite3_stmt *st, *del = NULL;
 	if (sqlite3_prepare_v2(db, static_key_sql, -1, &st, NULL) != SQLITE_OK ||
@@ -208,17 +230,8 @@ static int share_static(sqlite3 *db, kp_snap *s, kp_err *err)
 			slot[h] = ci;
 			continue;
 		}
-		kp_class *c = &s->classes[ci], *rep = &s->classes[slot[h]];
-		kp_free(c->feasible);
-		kp_free(c->affinity_ok);
-		kp_free(c->taints_ok);
-		kp_free(c->static_reason);
-		kp_free(c->static_rank);
-		c->feasible = rep->feasible;
-		c->affinity_ok = rep->affinity_ok;
-		c->taints_ok = rep->taints_ok;
-		c->static_reason = rep->static_reason;
-		c->static_rank = rep->static_rank;
+		kp_class *c = &s->classes[ci];
+		rep_of[ci] = slot[h];
 		c->static_shared = 1;
 		sqlite3_reset(del);
 		sqlite3_bind_int64(del, 1, c->db_id);

@@ -42,9 +42,18 @@
 /* option kinds, in the order they are applied */
 /* add-pods (FILE:COUNT, pending copies of a Pod or a workload's pod template)
  * is what `kplan capacity --pod` uses; `plan` has no option for it */
-enum { WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_ADD_PODS, WI_MODE, WI_STRATEGY, WI_NKINDS };
+/* remove-pods (ID,ID,...: those pods deleted, as evicted and not re-created),
+ * untaint (KEY or KEY=VALUE: the NoSchedule/NoExecute taints with that key,
+ * and value, removed from every node) and relax (CLASS:node-selector:KEY,
+ * CLASS:spread:SEQ or CLASS:affinity:SEQ: one constraint of a scheduling class
+ * relaxed — the nodeSelector key dropped, the spread constraint's maxSkew + 1,
+ * the required pod (anti-)affinity term dropped — in TEMP copies of the class
+ * tables, like the node and pod tables) are what `kplan fix` checks its
+ * candidates with; `plan` has no option for them */
+enum { WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_ADD_PODS, WI_REMOVE_PODS, WI_UNTAINT, WI_RELAX, WI_MODE,
+       WI_STRATEGY, WI_NKINDS };
 static const char *const kind_names[WI_NKINDS] = { "remove-nodes", "cordon", "drain", "add-nodes", "scale", "add-pods",
-						   "mode", "strategy" };
+						   "remove-pods", "untaint", "relax", "mode", "strategy" };
 
 enum { STRAT_LEAST, STRAT_MOST, STRAT_BALANCED };
 static const char *const strat_names[] = { "least", "most", "balanced" };
@@ -542,6 +551,49 @@ static int parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 		}
 		return KP_OK;
 	}
+	case WI_REMOVE_PODS: {
+		/* ID,ID,...: positive integers */
+		int n = 0;
+		for (const char *p = v; *p;) {
+			const char *q = p;
+			while (isdigit((unsigned char)*q))
+				q++;
+			if (q == p || q - p > 18 || (*q && *q != ',') || (*q == ',' && !q[1]))
+				return usage(err, option, v, "expected pod ids separated by commas");
+			n++;
+			p = *q ? q + 1 : q;
+		}
+		if (!n)
+			return usage(err, option, v, "expected pod ids separated by commas");
+		return KP_OK;
+	}
+	case WI_UNTAINT: {
+		const char *eq = strchr(v, '=');
+		if (!*v || eq == v)
+			return usage(err, option, v, "expected a taint KEY or KEY=VALUE");
+		op->node = eq ? kp_strndup(v, (size_t)(eq - v)) : kp_strdup(v);   /* the key */
+		op->selector = eq ? kp_strdup(eq + 1) : NULL;                      /* the value */
+		if (!op->node || (eq && !op->selector))
+			return kp_err_set(err, KP_NOMEM, "out of memory");
+		return KP_OK;
+	}
+	case WI_RELAX: {
+		/* CLASS:WHAT:ARG */
+		const char *c1 = strchr(v, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		char *end;
+		errno = 0;
+		long long id = strtoll(v, &end, 10);
+		if (!c1 || !c2 || end != c1 || errno || !c2[1])
+			return usage(err, option, v, "expected CLASS:node-selector:KEY, CLASS:spread:SEQ or CLASS:affinity:SEQ");
+		op->replicas = id;
+		op->wkind = kp_strndup(c1 + 1, (size_t)(c2 - c1 - 1));
+		op->wname = kp_strdup(c2 + 1);
+		if (!op->wkind || !op->wname)
+			return kp_err_set(err, KP_NOMEM, "out of memory");
+		if (strcmp(op->wkind, "node-selector") && strcmp(op->wkind, "spread") && strcmp(op->wkind, "affinity"))
+			return usage(err, option, v, "expected CLASS:node-selector:KEY, CLASS:spread:SEQ or CLASS:affinity:SEQ");
+		return KP_OK;
+	}
 	case WI_MODE:
 		if (strcmp(v, "full") && strcmp(v, "pending"))
 			return usage(err, option, v, "the mode is 'pending' (the default: plan the pending pods), 'full' "
@@ -658,7 +710,9 @@ void kp_whatif_cleanup(sqlite3 *db)
 		"DROP TABLE IF EXISTS temp.node_taint; DROP TABLE IF EXISTS temp.node_image; DROP TABLE IF EXISTS temp.pod;"
 		"DROP TABLE IF EXISTS temp.pod_label; DROP TABLE IF EXISTS temp.kp_whatif_moved;"
 		"DROP TABLE IF EXISTS temp.kp_whatif_node; DROP TABLE IF EXISTS temp.kp_whatif_pod;"
-		"DROP TABLE IF EXISTS temp.kp_whatif_sel; DROP TABLE IF EXISTS temp.kp_whatif_dsfail;";
+		"DROP TABLE IF EXISTS temp.kp_whatif_sel; DROP TABLE IF EXISTS temp.kp_whatif_dsfail;"
+		"DROP TABLE IF EXISTS temp.class_node_selector; DROP TABLE IF EXISTS temp.class_spread;"
+		"DROP TABLE IF EXISTS temp.class_pod_affinity;";
 	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
@@ -1733,6 +1787,66 @@ static void apply_strategy(kp_config *cfg, wi_op *op)
 
 /* ---- applying ---- */
 
+/* remove-pods: the pods deleted (with their labels), recorded as removed */
+static int apply_remove_pods(wctx *c, wi_op *op)
+{
+	long gone = 0;
+	if (exec2(c, "INSERT OR IGNORE INTO temp.kp_whatif_pod(pod_id, namespace, name, change, class_id, workload_id, "
+		     "node_name, seq) SELECT p.id, p.namespace, p.name, 'removed', p.class_id, p.workload_id, p.node_name, ?1 "
+		     "FROM temp.pod p WHERE p.id IN (SELECT CAST(value AS INTEGER) FROM json_each('[' || ?2 || ']'))",
+		  op->seq, op->value, &gone) ||
+	    exec2(c, "DELETE FROM temp.pod_label WHERE pod_id IN (SELECT pod_id FROM temp.kp_whatif_pod WHERE seq = ?1 "
+		     "AND change = 'removed')", op->seq, NULL, NULL) ||
+	    exec2(c, "DELETE FROM temp.pod WHERE id IN (SELECT pod_id FROM temp.kp_whatif_pod WHERE seq = ?1 "
+		     "AND change = 'removed')", op->seq, NULL, NULL))
+		return c->err->code;
+	op->removed = gone;
+	kp_sb_printf(&op->effect, "%ld pod%s removed", gone, gone == 1 ? "" : "s");
+	return KP_OK;
+}
+
+/* untaint: the NoSchedule/NoExecute taints with the key (and value) removed from every node */
+static int apply_untaint(wctx *c, wi_op *op)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db, "DELETE FROM temp.node_taint WHERE key = ?1 AND (?2 IS NULL OR value = ?2) "
+				      "AND effect IN ('NoSchedule', 'NoExecute')", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(c, "removing taints");
+	sqlite3_bind_text(s, 1, op->node, -1, SQLITE_STATIC);
+	bind_opt_text(s, 2, op->selector);
+	int rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_fail(c, "removing taints");
+	long n = sqlite3_changes(c->db);
+	op->nodes = n;
+	kp_sb_printf(&op->effect, "%ld taint%s removed", n, n == 1 ? "" : "s");
+	return KP_OK;
+}
+
+/* relax: one constraint of a class, in a TEMP copy of its table */
+static int apply_relax(wctx *c, wi_op *op)
+{
+	const char *table = !strcmp(op->wkind, "node-selector") ? "class_node_selector"
+			    : !strcmp(op->wkind, "spread") ? "class_spread" : "class_pod_affinity";
+	int64_t have = 0;
+	if (query_int(c, "SELECT count(*) FROM temp.sqlite_schema WHERE type = 'table' AND name = ?2", 0, table, &have))
+		return c->err->code;
+	if (!have && shadow(c, table))
+		return c->err->code;
+	const char *sql = !strcmp(op->wkind, "node-selector")
+		? "DELETE FROM temp.class_node_selector WHERE class_id = ?1 AND key = ?2"
+		: !strcmp(op->wkind, "spread")
+		? "UPDATE temp.class_spread SET max_skew = max_skew + 1 WHERE class_id = ?1 AND seq = CAST(?2 AS INTEGER)"
+		: "DELETE FROM temp.class_pod_affinity WHERE class_id = ?1 AND seq = CAST(?2 AS INTEGER) AND required";
+	long n = 0;
+	if (exec2(c, sql, op->replicas, op->wname, &n))
+		return c->err->code;
+	op->removed = n;
+	kp_sb_printf(&op->effect, "%ld constraint%s relaxed", n, n == 1 ? "" : "s");
+	return KP_OK;
+}
+
 int kp_whatif_apply(sqlite3 *db, kp_whatif *w, kp_config *cfg, kp_err *err)
 {
 	if (kp_whatif_empty(w))
@@ -1762,6 +1876,9 @@ int kp_whatif_apply(sqlite3 *db, kp_whatif *w, kp_config *cfg, kp_err *err)
 		case WI_ADD: rc = apply_add(&c, op); break;
 		case WI_SCALE: rc = apply_scale(&c, op); break;
 		case WI_ADD_PODS: rc = apply_add_pods(&c, op); break;
+		case WI_REMOVE_PODS: rc = apply_remove_pods(&c, op); break;
+		case WI_UNTAINT: rc = apply_untaint(&c, op); break;
+		case WI_RELAX: rc = apply_relax(&c, op); break;
 		case WI_MODE: rc = apply_full(&c, op); break;
 		case WI_STRATEGY: apply_strategy(cfg, op); break;
 		}

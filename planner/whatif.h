@@ -29,12 +29,18 @@
  *
  * Order of application (whatever the order on the command line):
  *   1. --remove-nodes   2. --cordon   3. --drain   4. --add-nodes
- *   5. --scale          6. add-pods     7. --mode full
+ *   5. --scale          6. add-pods     7. remove-pods, untaint, relax (kplan fix's, below)
+ *   8. --mode full
  * add-pods FILE:COUNT (COUNT pending copies of the Pod, or of the workload's
  * pod template, in FILE, named NAME-capacity-N) is kplan capacity's: `plan`
  * has no option for it.  It writes the spec's class rows to the main class
  * tables if they are missing, inside the run's transaction: use it in dry
  * runs (they roll back).  --scale NS/W=+N adds N to the current replicas.
+ * remove-pods ID,..., untaint KEY[=VALUE] and relax CLASS:node-selector:KEY |
+ * CLASS:spread:SEQ | CLASS:affinity:SEQ are kplan fix's (cli/cmd_fix.c): pods
+ * deleted, a NoSchedule/NoExecute taint removed from every node, one class
+ * constraint relaxed in TEMP copies of class_node_selector, class_spread,
+ * class_pod_affinity.
  * each option kind in the order given.  Node selectors (1-3) choose among the
  * imported nodes still present: added nodes are never removed, cordoned or
  * drained by the same run.

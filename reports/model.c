@@ -76,6 +76,7 @@
 #define CA(k, res) { k, KP_RU_AMOUNT, res }
 
 static const kp_rcol cols_kv[] = { C("key"), C("value") };
+static const kp_rcol cols_fix[] = { C("namespace"), C("pod"), C("kind"), C("detail"), C("victims"), C("result_node") };
 static const kp_rcol cols_capacity[] = { C("id"), C("kind"), C("subject"), C("answer"), C("bound"), C("status"), C("reason") };
 static const kp_rcol cols_scenario[] = {
 	C("seq"), C("option"), C("value"), C("nodes"), C("pods_pending"), C("pods_added"), C("pods_removed"),
@@ -192,6 +193,22 @@ static int has_capacity(sqlite3 *db)
 	int n = 0;
 	if (sqlite3_prepare_v2(db, "SELECT 1 FROM capacity_run LIMIT 1", -1, &s, NULL) != SQLITE_OK)
 		return 0;   /* a database made before capacity */
+	n = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return n;
+}
+
+/* kplan fix's rows for the run (cli/cmd_fix.c); left out when there are none */
+static const char sql_fix[] =
+	"SELECT namespace, pod, kind, detail, victims, result_node FROM fix WHERE run_id = ?1 ORDER BY namespace, pod";
+
+static int has_fix(sqlite3 *db, int64_t run)
+{
+	sqlite3_stmt *s;
+	int n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM fix WHERE run_id = ?1 LIMIT 1", -1, &s, NULL) != SQLITE_OK)
+		return 0;   /* a database made before fix */
+	sqlite3_bind_int64(s, 1, run);
 	n = sqlite3_step(s) == SQLITE_ROW;
 	sqlite3_finalize(s);
 	return n;
@@ -404,6 +421,9 @@ static const spec run_specs[] = {
 	{ "unschedulable_groups", "Unschedulable: pods by their reasons", "each group: the pods that failed for the same "
 	  "set of reasons", 0, COLS(cols_groups), sql_groups },
 	{ "unschedulable", "Unschedulable pods", NULL, 0, COLS(cols_unsched), sql_unsched },
+	{ "fix", "Why-not: the smallest fix", "kplan fix: per unschedulable pod, the smallest change found that makes it "
+	  "fit (evict k lower-priority pods, else add one node, else relax one constraint), each checked with a dry-run "
+	  "plan", 0, COLS(cols_fix), sql_fix },
 	{ "resources", "Cluster resources", "requested before the plan (bound pods) and after it (kept, bound and moved "
 	  "pods); pods: the number of pods", 0, COLS(cols_resources), sql_resources },
 	{ "most_loaded", "Most loaded nodes", "load: the highest percentage of allocatable over the node's resources",
@@ -544,6 +564,8 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 	if ((sp->sql == sql_rebalance || sp->sql == sql_rebalance_util) && !has_rebalance(db, r->run_a))
 		return KP_OK;
 	if (sp->sql == sql_capacity && !has_capacity(db))
+		return KP_OK;
+	if (sp->sql == sql_fix && !has_fix(db, r->run_a))
 		return KP_OK;
 	if (r->ntables == KP_REPORT_MAX_TABLES)
 		return kp_err_set(err, KP_ERROR, "report: too many tables");

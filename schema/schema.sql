@@ -713,3 +713,22 @@ CREATE TABLE IF NOT EXISTS capacity_headroom(
   PRIMARY KEY(capacity_id, domain, resource)
 ) WITHOUT ROWID;
 -- end of capacity
+
+------------------------------------------------------------------ fix
+-- `kplan fix` (cli/cmd_fix.c, README "Why-not: the smallest fix"): for an
+-- unschedulable pod of a run, the smallest change found that makes it fit,
+-- checked with a dry-run plan of the run's options.  One row per pod that has
+-- one (pods without a fix have none); a new `kplan fix` of the run replaces them.
+CREATE TABLE IF NOT EXISTS fix(
+  run_id      INTEGER NOT NULL REFERENCES run(id),
+  pod_id      INTEGER NOT NULL,
+  namespace   TEXT NOT NULL,
+  pod         TEXT NOT NULL,
+  kind        TEXT NOT NULL,                  -- evict | add-node | relax
+  detail      TEXT NOT NULL,                  -- what to change, in words
+  victims     TEXT NOT NULL DEFAULT '[]',     -- evict: JSON array of "namespace/name", in eviction order
+  checked     INTEGER NOT NULL,               -- 1: a dry-run plan with the change placed the pod
+  result_node TEXT,                           -- where that plan placed it
+  PRIMARY KEY(run_id, pod_id)
+) WITHOUT ROWID;
+-- end of fix

@@ -1046,36 +1046,51 @@ static void tmpl_release(tmpl *t)
 	memset(t, 0, sizeof *t);
 }
 
+/* Import FILE with the importer itself (every check and message of `kplan
+ * import`) into a new database in memory: *out (close it), *st its counts.
+ * An import error becomes "OPTION 'SHOWN': message".  KP_OK or an error
+ * (KP_NOMEM with *out NULL: no database). */
+static int import_in_memory(wctx *c, const char *file, const char *option, const char *shown, sqlite3 **out,
+			    kp_import_stats *st)
+{
+	sqlite3 *m = NULL;
+	kp_err ierr = { 0 };
+	memset(st, 0, sizeof *st);
+	*out = NULL;
+	if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
+	    sqlite3_exec(m, kp_schema_sql, NULL, NULL, NULL) != SQLITE_OK || kp_udf_register(m) != SQLITE_OK) {
+		sqlite3_close(m);
+		return kp_err_set(c->err, KP_NOMEM, "%s: cannot make a database in memory", option);
+	}
+	*out = m;
+	kp_import_opts io;
+	memset(&io, 0, sizeof io);
+	kp_import *imp = NULL;
+	if (kp_import_begin(m, &io, &imp, &ierr) == KP_OK && kp_import_path(imp, file, &ierr) == KP_OK) {
+		*st = *kp_import_get_stats(imp);
+		kp_import_finish(imp, &ierr);
+	}
+	kp_import_free(imp);
+	if (!ierr.code)
+		return KP_OK;
+	char buf[2048];
+	return kp_err_set(c->err, ierr.code == KP_NOMEM || ierr.code == KP_INTR ? ierr.code : KP_ERROR, "%s '%s': %s",
+			  option, shown, kp_err_format(&ierr, buf, sizeof buf));
+}
+
 /* Read the Node template with the importer itself (every check and message
  * of `kplan import`), into a database in memory. */
 static int read_template(wctx *c, wi_op *op, tmpl *t)
 {
 	memset(t, 0, sizeof *t);
 	sqlite3 *m = NULL;
-	kp_err ierr = { 0 };
-	int rc = KP_OK;
-	if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
-	    sqlite3_exec(m, kp_schema_sql, NULL, NULL, NULL) != SQLITE_OK || kp_udf_register(m) != SQLITE_OK) {
-		sqlite3_close(m);
-		return kp_err_set(c->err, KP_NOMEM, "--add-nodes: cannot make a database in memory");
-	}
-	kp_import_opts io;
-	memset(&io, 0, sizeof io);
-	kp_import *imp = NULL;
-	long nodes = 0, others = 0;
-	if (kp_import_begin(m, &io, &imp, &ierr) == KP_OK && kp_import_path(imp, op->file, &ierr) == KP_OK) {
-		const kp_import_stats *st = kp_import_get_stats(imp);
-		nodes = st->nodes;
-		others = st->pods + st->workloads + st->priority_classes + st->pdbs + st->services + st->namespaces +
-			 st->scheduler_configs + st->skipped_kinds;
-		kp_import_finish(imp, &ierr);
-	}
-	kp_import_free(imp);
-	if (ierr.code) {
-		char buf[2048];
-		rc = kp_err_set(c->err, ierr.code == KP_NOMEM || ierr.code == KP_INTR ? ierr.code : KP_ERROR,
-				"--add-nodes '%s': %s", op->value, kp_err_format(&ierr, buf, sizeof buf));
-	} else if (nodes != 1 || others) {
+	kp_import_stats st;
+	int rc = import_in_memory(c, op->file, "--add-nodes", op->value, &m, &st);
+	if (rc == KP_NOMEM && !m)
+		return rc;
+	long nodes = st.nodes, others = st.pods + st.workloads + st.priority_classes + st.pdbs + st.services +
+					    st.namespaces + st.scheduler_configs + st.skipped_kinds;
+	if (!rc && (nodes != 1 || others)) {
 		rc = kp_err_set(c->err, KP_ERROR, "--add-nodes '%s': a node template holds exactly one Node, and nothing "
 				"else (%s holds %ld Node%s and %ld other object%s)", op->value, op->file, nodes,
 				nodes == 1 ? "" : "s", others, others == 1 ? "" : "s");
@@ -1643,31 +1658,13 @@ static int copy_class(wctx *c, sqlite3 *m, int64_t class_id)
 static int apply_add_pods(wctx *c, wi_op *op)
 {
 	sqlite3 *m = NULL;
-	kp_err ierr = { 0 };
-	int rc = KP_OK;
-	if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
-	    sqlite3_exec(m, kp_schema_sql, NULL, NULL, NULL) != SQLITE_OK || kp_udf_register(m) != SQLITE_OK) {
-		sqlite3_close(m);
-		return kp_err_set(c->err, KP_NOMEM, "--pod: cannot make a database in memory");
-	}
-	kp_import_opts io;
-	memset(&io, 0, sizeof io);
-	kp_import *imp = NULL;
-	long pods = 0, wls = 0, others = 0;
-	if (kp_import_begin(m, &io, &imp, &ierr) == KP_OK && kp_import_path(imp, op->file, &ierr) == KP_OK) {
-		const kp_import_stats *st = kp_import_get_stats(imp);
-		pods = st->pods;
-		wls = st->workloads;
-		others = st->nodes + st->priority_classes + st->pdbs + st->services + st->namespaces + st->scheduler_configs +
-			 st->skipped_kinds;
-		kp_import_finish(imp, &ierr);
-	}
-	kp_import_free(imp);
-	if (ierr.code) {
-		char buf[2048];
-		rc = kp_err_set(c->err, ierr.code == KP_NOMEM || ierr.code == KP_INTR ? ierr.code : KP_ERROR, "--pod '%s': %s",
-				op->file, kp_err_format(&ierr, buf, sizeof buf));
-	} else if (!((pods == 1 && wls == 0) || wls == 1) || others) {
+	kp_import_stats st;
+	int rc = import_in_memory(c, op->file, "--pod", op->file, &m, &st);
+	if (rc == KP_NOMEM && !m)
+		return rc;
+	long pods = st.pods, wls = st.workloads, others = st.nodes + st.priority_classes + st.pdbs + st.services +
+							   st.namespaces + st.scheduler_configs + st.skipped_kinds;
+	if (!rc && (!((pods == 1 && wls == 0) || wls == 1) || others)) {
 		rc = kp_err_set(c->err, KP_ERROR, "--pod '%s': the file holds exactly one Pod or one workload (Deployment, "
 				"StatefulSet, ReplicaSet, ReplicationController, Job, DaemonSet) and nothing else (it holds %ld "
 				"pod%s, %ld workload%s and %ld other object%s)", op->file, pods, pods == 1 ? "" : "s", wls,

@@ -16,9 +16,11 @@
  *      failure reasons, removed from the nodes that have it (scenario:
  *      untaint KEY=VALUE); else, when its reasons name the plugin, one
  *      constraint of the pod's class (scenario: relax): a nodeSelector key
- *      dropped, a DoNotSchedule spread constraint's maxSkew + 1, a required pod
- *      (anti-)affinity term dropped.  Required node affinity terms are not
- *      checked, so never proposed.
+ *      dropped; one matchExpression of a required node affinity term dropped
+ *      (terms, then expressions, in order), else the whole required node
+ *      affinity dropped, only when no single expression helps; a
+ *      DoNotSchedule spread constraint's maxSkew + 1; a required pod
+ *      (anti-)affinity term dropped.
  *
  * The first kind that works is the pod's fix.  Nothing unchecked is written.
  * The rows go to the `fix` table (schema.sql, "fix") in one transaction,
@@ -43,7 +45,8 @@ const char cmd_fix_help[] =
 	"For each unschedulable pod of a run, the smallest change that makes it fit, each\n"
 	"one checked with a dry-run plan of the run's options plus the change: evict the\n"
 	"fewest lower-priority pods on one node (PDBs respected), else add one node like\n"
-	"--node-template, else relax one untolerated taint, nodeSelector key, spread\n"
+	"--node-template, else relax one untolerated taint, nodeSelector key, required\n"
+	"node affinity expression (else the whole required node affinity), spread\n"
 	"maxSkew (+1) or required pod (anti-)affinity term.  Pods without a checked fix\n"
 	"get none.  The rows go to the fix table (replacing the run's earlier ones) and\n"
 	"`kplan report` shows them.\n"
@@ -839,14 +842,28 @@ static int try_relax(fixer *f, target *t)
 }
 
 /* One constraint of the pod's class, when its failure reasons name that
- * plugin: a nodeSelector key dropped, a DoNotSchedule spread constraint's
- * maxSkew + 1, a required pod (anti-)affinity term dropped. */
+ * plugin: a nodeSelector key dropped, one matchExpression of a required node
+ * affinity term dropped (then, as the last NodeAffinity candidate, the whole
+ * required node affinity), a DoNotSchedule spread constraint's maxSkew + 1, a
+ * required pod (anti-)affinity term dropped.  Candidates are tried in the
+ * order read; the first that places the pod is its fix. */
 static int try_relax_class(fixer *f, target *t)
 {
 	static const char sql[] =
 		"SELECT 'node-selector', key, 'drop nodeSelector ' || key || '=' || value FROM class_node_selector "
 		" WHERE class_id = ?3 AND EXISTS (SELECT 1 FROM pod_failure WHERE run_id = ?1 AND pod_id = ?2 "
 		" AND plugin = 'NodeAffinity') "
+		"UNION ALL SELECT * FROM (SELECT 'node-affinity', e.term || '.' || e.seq, 'drop node affinity requirement \"' "
+		" || e.key || ' ' || e.operator || CASE WHEN e.operator IN ('Exists', 'DoesNotExist') THEN '' ELSE ' (' || "
+		" COALESCE((SELECT group_concat(value, ', ') FROM json_each(e.vals)), '') || ')' END || '\" (term ' || e.term "
+		" || ')' FROM class_node_expr e JOIN class_node_term t ON t.class_id = e.class_id AND t.required = 1 "
+		" AND t.term = e.term JOIN pod_class p ON p.id = e.class_id AND p.has_required_node_affinity "
+		" WHERE e.class_id = ?3 AND e.required = 1 AND EXISTS (SELECT 1 FROM pod_failure WHERE run_id = ?1 "
+		" AND pod_id = ?2 AND plugin = 'NodeAffinity' AND reason = 'node(s) didn''t match Pod''s node affinity/selector') "
+		" ORDER BY e.term, e.seq) "
+		"UNION ALL SELECT 'node-affinity', 'all', 'drop the required node affinity' FROM pod_class WHERE id = ?3 "
+		" AND has_required_node_affinity AND EXISTS (SELECT 1 FROM pod_failure WHERE run_id = ?1 AND pod_id = ?2 "
+		" AND plugin = 'NodeAffinity' AND reason = 'node(s) didn''t match Pod''s node affinity/selector') "
 		"UNION ALL SELECT 'spread', seq, 'raise maxSkew of the topology spread constraint on ' || topology_key || "
 		" ' from ' || max_skew || ' to ' || (max_skew + 1) FROM class_spread WHERE class_id = ?3 "
 		" AND when_unsatisfiable = 'DoNotSchedule' AND EXISTS (SELECT 1 FROM pod_failure WHERE run_id = ?1 "

@@ -47,7 +47,9 @@
  * and value, removed from every node) and relax (CLASS:node-selector:KEY,
  * CLASS:spread:SEQ or CLASS:affinity:SEQ: one constraint of a scheduling class
  * relaxed — the nodeSelector key dropped, the spread constraint's maxSkew + 1,
- * the required pod (anti-)affinity term dropped — in TEMP copies of the class
+ * the required pod (anti-)affinity term dropped — or CLASS:node-affinity:TERM.SEQ
+ * or CLASS:node-affinity:all: one matchExpression of a required nodeSelectorTerm
+ * dropped, or the whole required node affinity — in TEMP copies of the class
  * tables, like the node and pod tables) are what `kplan fix` checks its
  * candidates with; `plan` has no option for them */
 enum { WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_ADD_PODS, WI_REMOVE_PODS, WI_UNTAINT, WI_RELAX, WI_MODE,
@@ -579,19 +581,28 @@ static int parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 	}
 	case WI_RELAX: {
 		/* CLASS:WHAT:ARG */
+#define RELAX_USAGE "expected CLASS:node-selector:KEY, CLASS:spread:SEQ, CLASS:affinity:SEQ, " \
+	"CLASS:node-affinity:TERM.SEQ or CLASS:node-affinity:all"
 		const char *c1 = strchr(v, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		char *end;
 		errno = 0;
 		long long id = strtoll(v, &end, 10);
 		if (!c1 || !c2 || end != c1 || errno || !c2[1])
-			return usage(err, option, v, "expected CLASS:node-selector:KEY, CLASS:spread:SEQ or CLASS:affinity:SEQ");
+			return usage(err, option, v, RELAX_USAGE);
 		op->replicas = id;
 		op->wkind = kp_strndup(c1 + 1, (size_t)(c2 - c1 - 1));
 		op->wname = kp_strdup(c2 + 1);
 		if (!op->wkind || !op->wname)
 			return kp_err_set(err, KP_NOMEM, "out of memory");
-		if (strcmp(op->wkind, "node-selector") && strcmp(op->wkind, "spread") && strcmp(op->wkind, "affinity"))
-			return usage(err, option, v, "expected CLASS:node-selector:KEY, CLASS:spread:SEQ or CLASS:affinity:SEQ");
+		if (strcmp(op->wkind, "node-selector") && strcmp(op->wkind, "spread") && strcmp(op->wkind, "affinity") &&
+		    strcmp(op->wkind, "node-affinity"))
+			return usage(err, option, v, RELAX_USAGE);
+		if (!strcmp(op->wkind, "node-affinity") && strcmp(op->wname, "all")) {
+			long long term, seq;
+			char tail;
+			if (sscanf(op->wname, "%lld.%lld%c", &term, &seq, &tail) != 2 || term < 0 || seq < 0)
+				return usage(err, option, v, RELAX_USAGE);
+		}
 		return KP_OK;
 	}
 	case WI_MODE:
@@ -712,7 +723,8 @@ void kp_whatif_cleanup(sqlite3 *db)
 		"DROP TABLE IF EXISTS temp.kp_whatif_node; DROP TABLE IF EXISTS temp.kp_whatif_pod;"
 		"DROP TABLE IF EXISTS temp.kp_whatif_sel; DROP TABLE IF EXISTS temp.kp_whatif_dsfail;"
 		"DROP TABLE IF EXISTS temp.class_node_selector; DROP TABLE IF EXISTS temp.class_spread;"
-		"DROP TABLE IF EXISTS temp.class_pod_affinity;";
+		"DROP TABLE IF EXISTS temp.class_pod_affinity; DROP TABLE IF EXISTS temp.class_node_term;"
+		"DROP TABLE IF EXISTS temp.class_node_expr; DROP TABLE IF EXISTS temp.pod_class;";
 	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
@@ -1821,9 +1833,57 @@ static int apply_untaint(wctx *c, wi_op *op)
 	return KP_OK;
 }
 
+static int shadow_once(wctx *c, const char *table)
+{
+	int64_t have = 0;
+	if (query_int(c, "SELECT count(*) FROM temp.sqlite_schema WHERE type = 'table' AND name = ?2", 0, table, &have))
+		return c->err->code;
+	return !have && shadow(c, table) ? c->err->code : KP_OK;
+}
+
+/* relax node-affinity: in TEMP copies of class_node_expr, class_node_term and
+ * pod_class (the static filter's SQL and its shared-verdict key in
+ * planner/static.c read exactly these, so the class gets a key, and verdict,
+ * of its own).  TERM.SEQ: that matchExpression (or matchField) of that
+ * required term dropped; a term left with none is dropped too (an empty term
+ * matches nothing), and with no required term left the class has no required
+ * node affinity.  all: every required term dropped. */
+static int relax_node_affinity(wctx *c, wi_op *op)
+{
+	if (shadow_once(c, "class_node_expr") || shadow_once(c, "class_node_term") || shadow_once(c, "pod_class"))
+		return c->err->code;
+	long n = 0, m = 0;
+	if (!strcmp(op->wname, "all")) {
+		if (exec2(c, "UPDATE temp.pod_class SET has_required_node_affinity = 0 WHERE id = ?1 "
+			     "AND has_required_node_affinity", op->replicas, NULL, &n) ||
+		    exec2(c, "DELETE FROM temp.class_node_expr WHERE class_id = ?1 AND required = 1", op->replicas, NULL, NULL) ||
+		    exec2(c, "DELETE FROM temp.class_node_term WHERE class_id = ?1 AND required = 1", op->replicas, NULL, NULL))
+			return c->err->code;
+	} else {
+		if (exec2(c, "DELETE FROM temp.class_node_expr WHERE class_id = ?1 AND required = 1 "
+			     "AND term = CAST(substr(?2, 1, instr(?2, '.') - 1) AS INTEGER) "
+			     "AND seq = CAST(substr(?2, instr(?2, '.') + 1) AS INTEGER)", op->replicas, op->wname, &n))
+			return c->err->code;
+		if (n && (exec2(c, "DELETE FROM temp.class_node_term WHERE class_id = ?1 AND required = 1 "
+				   "AND term = CAST(substr(?2, 1, instr(?2, '.') - 1) AS INTEGER) AND NOT EXISTS (SELECT 1 "
+				   "FROM temp.class_node_expr e WHERE e.class_id = ?1 AND e.required = 1 "
+				   "AND e.term = CAST(substr(?2, 1, instr(?2, '.') - 1) AS INTEGER))", op->replicas, op->wname,
+				   &m) ||
+			  (m && exec2(c, "UPDATE temp.pod_class SET has_required_node_affinity = 0 WHERE id = ?1 AND NOT EXISTS "
+					"(SELECT 1 FROM temp.class_node_term t WHERE t.class_id = ?1 AND t.required = 1)",
+				      op->replicas, NULL, NULL))))
+			return c->err->code;
+	}
+	op->removed = n;
+	kp_sb_printf(&op->effect, "%ld constraint%s relaxed", n, n == 1 ? "" : "s");
+	return KP_OK;
+}
+
 /* relax: one constraint of a class, in a TEMP copy of its table */
 static int apply_relax(wctx *c, wi_op *op)
 {
+	if (!strcmp(op->wkind, "node-affinity"))
+		return relax_node_affinity(c, op);
 	const char *table = !strcmp(op->wkind, "node-selector") ? "class_node_selector"
 			    : !strcmp(op->wkind, "spread") ? "class_spread" : "class_pod_affinity";
 	int64_t have = 0;

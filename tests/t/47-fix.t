@@ -4,7 +4,8 @@
 # evicting the one lowest-priority pod that frees enough cpu (victim and node);
 # a PDB that forbids it, so the next pod (or, when every eviction is
 # forbidden, a relaxed taint or an added node) is the fix; a pod blocked only
-# by a taint; a nodeSelector key, a spread maxSkew and a pod anti-affinity term
+# by a taint; a nodeSelector key, a spread maxSkew, a pod anti-affinity term,
+# one required node affinity expression and the whole required node affinity
 # relaxed; a pod with no fix; the fix table and the report section; errors
 # and exit codes; the imported tables and run/placement untouched.
 . "$(dirname "$0")/../lib.sh"
@@ -104,6 +105,27 @@ like "$out" "default/db-2 [relax]: drop the required pod anti-affinity term on k
 	"anti-affinity: drop the term"
 is "$(rows "$T/i.db")" 'db-2|relax|[]|1|a1' "anti-affinity: fits on a1"
 is "$(q "$T/i.db" "SELECT count(*) FROM class_pod_affinity")" 1 "anti-affinity: the term is still there"
+# required node affinity: zoned needs disk In (ssd) AND zone In (z9); s1 has
+# disk=ssd (zone z1), no node has z9.  Dropping the disk expression (term 0,
+# seq 0) still needs z9; dropping the zone one (seq 1) lands it on s1.
+# anyzone's two terms each match nothing, alone or with its one expression
+# dropped: only the whole required node affinity dropped helps.
+mk j "$D/zone.yaml" "$D/zone-any.yaml"
+inputs "$T/j.db" >"$T/j.sql"
+run "$KPLAN" fix "$T/j.db"
+is "$rc" 0 "node affinity: exit 0"
+like "$out" "fix run 1: 2 of 2 unschedulable pods examined have a fix" "node affinity: both fixed"
+like "$out" 'default/zoned [relax]: drop node affinity requirement "zone In (z9)" (term 0) (for every pod of its spec); checked: fits on s1' \
+	"node affinity: drop the zone expression of term 0"
+like "$out" 'default/anyzone [relax]: drop the required node affinity (for every pod of its spec); checked: fits on s1' \
+	"node affinity: no single expression helps, the whole of it dropped"
+is "$(rows "$T/j.db")" 'anyzone|relax|[]|1|s1 zoned|relax|[]|1|s1' "node affinity: fix rows"
+is "$(q1 "$T/j.db" "SELECT group_concat(detail, ' / ') FROM (SELECT detail FROM fix ORDER BY pod)")" \
+	'drop the required node affinity (for every pod of its spec) / drop node affinity requirement "zone In (z9)" (term 0) (for every pod of its spec)' \
+	"node affinity: fix details"
+inputs "$T/j.db" >"$T/now.sql"
+cmp -s "$T/j.sql" "$T/now.sql"
+ok $? "node affinity: imported tables (class_node_term, class_node_expr, pod_class too) unchanged"
 
 # 6. a database without unschedulable pods, and the report without fix rows
 "$KPLAN" import -q "$T/e.db" "$D/cluster.yaml" && "$KPLAN" plan -q "$T/e.db"

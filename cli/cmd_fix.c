@@ -130,6 +130,23 @@ static int dbfail(fixer *f)
 	return kp_err_set(f->err, KP_IO, "%s", sqlite3_errmsg(f->db));
 }
 
+/* append the what-if option (opt, value) to f->wopts (pairs; *cap entries) */
+static int add_wopt(fixer *f, int *cap, const char *opt, const char *value)
+{
+	if (f->nw * 2 + 2 > *cap) {
+		int c = *cap ? *cap * 2 : 16;
+		char **v = kp_realloc(f->wopts, (size_t)c * sizeof *v);
+		if (!v)
+			return nomem(f);
+		f->wopts = v;
+		*cap = c;
+	}
+	f->wopts[2 * f->nw] = kp_strdup(opt);
+	f->wopts[2 * f->nw + 1] = kp_strdup(value);
+	f->nw++;
+	return f->wopts[2 * f->nw - 2] && f->wopts[2 * f->nw - 1] ? KP_OK : nomem(f);
+}
+
 static char *col_dup(sqlite3_stmt *s, int i)
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
@@ -238,39 +255,12 @@ static int load_run(fixer *f, int64_t run, const char *path)
 		extra[nextra++] = "strategy";
 		extra[nextra++] = strategy;
 	}
-	for (int i = 0; i < nextra && !rc; i += 2) {
-		if (f->nw * 2 + 2 > cap) {
-			cap = cap ? cap * 2 : 16;
-			char **v = kp_realloc(f->wopts, (size_t)cap * sizeof *v);
-			if (!v) {
-				rc = nomem(f);
-				break;
-			}
-			f->wopts = v;
-		}
-		f->wopts[2 * f->nw] = kp_strdup(extra[i]);
-		f->wopts[2 * f->nw + 1] = kp_strdup(extra[i + 1]);
-		f->nw++;
-		if (!f->wopts[2 * f->nw - 2] || !f->wopts[2 * f->nw - 1])
-			rc = nomem(f);
-	}
+	for (int i = 0; i < nextra && !rc; i += 2)
+		rc = add_wopt(f, &cap, extra[i], extra[i + 1]);
 	while (!rc && (step = sqlite3_step(s)) == SQLITE_ROW) {
 		if (sqlite3_column_type(s, 0) != SQLITE_TEXT || sqlite3_column_type(s, 1) != SQLITE_TEXT)
 			continue;
-		if (f->nw * 2 + 2 > cap) {
-			cap = cap ? cap * 2 : 16;
-			char **v = kp_realloc(f->wopts, (size_t)cap * sizeof *v);
-			if (!v) {
-				rc = nomem(f);
-				break;
-			}
-			f->wopts = v;
-		}
-		f->wopts[2 * f->nw] = col_dup(s, 0);
-		f->wopts[2 * f->nw + 1] = col_dup(s, 1);
-		f->nw++;
-		if (!f->wopts[2 * f->nw - 2] || !f->wopts[2 * f->nw - 1])
-			rc = nomem(f);
+		rc = add_wopt(f, &cap, (const char *)sqlite3_column_text(s, 0), (const char *)sqlite3_column_text(s, 1));
 	}
 	if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
 		rc = dbfail(f);

@@ -1143,7 +1143,9 @@ static int setup(planner *pl)
 	cy->raw = kp_calloc((size_t)n, sizeof *cy->raw);
 	cy->spread_ignored = kp_calloc((size_t)n, 1);
 	cy->allowed = kp_calloc((size_t)n, 1);
-	if (!cy->allowed)
+	cy->min_prio = kp_malloc((size_t)n * sizeof *cy->min_prio);
+	cy->min_prio_stamp = kp_calloc((size_t)n, sizeof *cy->min_prio_stamp);
+	if (!cy->allowed || !cy->min_prio || !cy->min_prio_stamp)
 		return nomem(pl);
 	pl->total = kp_calloc((size_t)n, sizeof *pl->total);
 	if (!cy->feas || !cy->fail || !cy->unres || !cy->rstart || !cy->rcount || !cy->raw || !cy->spread_ignored ||

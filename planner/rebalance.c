@@ -890,7 +890,9 @@ static int node_fits_statically(const kp_snap *s, const kp_class *c, int n)
 	return 1;
 }
 
-static int strat_taints(kp_rebalance *rb)
+/* Visit every pod of every node, node by node, in sorted_pods_on's order;
+ * visit returns < 0 to stop on an error. */
+static int each_pod(kp_rebalance *rb, int (*visit)(kp_rebalance *rb, int n, int32_t pod))
 {
 	kp_snap *s = rb->h->s;
 	for (int n = 0; n < s->nnodes; n++) {
@@ -898,69 +900,50 @@ static int strat_taints(kp_rebalance *rb)
 		int32_t *pods = sorted_pods_on(s, n, &np);
 		if (!pods)
 			return nomem(rb);
-		for (int i = 0; i < np; i++) {
-			const kp_class *c = cls_of(s, pods[i]);
-			for (uint32_t t = 0; t < s->ntaints[n]; t++) {
-				const kp_taint *x = &s->taints[n][t];
-				if (!(x->effect == KP_EFFECT_NOSCHEDULE || (rb->taints_prefer && x->effect == KP_EFFECT_PREFER)) ||
-				    tolerated(c, x) || taint_excluded(rb, s, x))
-					continue;
-				char d[1200];
-				snprintf(d, sizeof d, "violation fixed: untolerated taint %s%s%s:%s on %s",
-					 kp_str(&s->strs, x->key), x->value >= 0 ? "=" : "", kp_str(&s->strs, x->value),
-					 x->effect == KP_EFFECT_PREFER ? "PreferNoSchedule" : "NoSchedule",
-					 kp_str(&s->strs, s->node_name[n]));
-				if (try_move(rb, pods[i], NULL, S_TAINTS, 1, d) < 0) {
-					kp_free(pods);
-					return -1;
-				}
-				break;
-			}
-		}
-		kp_free(pods);
-	}
-	return KP_OK;
-}
-
-static int strat_affinity(kp_rebalance *rb)
-{
-	kp_snap *s = rb->h->s;
-	for (int n = 0; n < s->nnodes; n++) {
-		int np;
-		int32_t *pods = sorted_pods_on(s, n, &np);
-		if (!pods)
-			return nomem(rb);
-		for (int i = 0; i < np; i++) {
-			const kp_class *c = cls_of(s, pods[i]);
-			if (affinity_ok(s, c, n))
-				continue;
-			char d[600];
-			snprintf(d, sizeof d, "violation fixed: required node affinity no longer satisfied on %s",
-				 kp_str(&s->strs, s->node_name[n]));
-			if (try_move(rb, pods[i], NULL, S_AFFINITY, 1, d) < 0) {
+		for (int i = 0; i < np; i++)
+			if (visit(rb, n, pods[i]) < 0) {
 				kp_free(pods);
 				return -1;
 			}
-		}
 		kp_free(pods);
 	}
 	return KP_OK;
 }
 
-/* the term's namespaces hold namespace ns (own: the pod's namespace) */
-static int term_ns(const kp_snap *s, const kp_pterm *t, kp_sid own, kp_sid ns)
+/* RemovePodsViolatingNodeTaints: the pod's first untolerated taint */
+static int visit_taints(kp_rebalance *rb, int n, int32_t pod)
 {
-	if (!t->nns && !t->ns_sel.present)
-		return ns == own;
-	for (uint32_t i = 0; i < t->nns; i++)
-		if (t->ns[i] == ns)
-			return 1;
-	if (t->ns_sel.present)
-		for (int i = 0; i < s->nnamespaces; i++)
-			if (s->ns_name[i] == ns)
-				return kp_sel_match(&t->ns_sel, &s->ns_labels[i], &s->strs);
-	return 0;
+	kp_snap *s = rb->h->s;
+	const kp_class *c = cls_of(s, pod);
+	for (uint32_t t = 0; t < s->ntaints[n]; t++) {
+		const kp_taint *x = &s->taints[n][t];
+		if (!(x->effect == KP_EFFECT_NOSCHEDULE || (rb->taints_prefer && x->effect == KP_EFFECT_PREFER)) ||
+		    tolerated(c, x) || taint_excluded(rb, s, x))
+			continue;
+		char d[1200];
+		snprintf(d, sizeof d, "violation fixed: untolerated taint %s%s%s:%s on %s", kp_str(&s->strs, x->key),
+			 x->value >= 0 ? "=" : "", kp_str(&s->strs, x->value),
+			 x->effect == KP_EFFECT_PREFER ? "PreferNoSchedule" : "NoSchedule", kp_str(&s->strs, s->node_name[n]));
+		return try_move(rb, pod, NULL, S_TAINTS, 1, d) < 0 ? -1 : KP_OK;
+	}
+	return KP_OK;
 }
+
+static int strat_taints(kp_rebalance *rb) { return each_pod(rb, visit_taints); }
+
+/* RemovePodsViolatingNodeAffinity */
+static int visit_affinity(kp_rebalance *rb, int n, int32_t pod)
+{
+	kp_snap *s = rb->h->s;
+	if (affinity_ok(s, cls_of(s, pod), n))
+		return KP_OK;
+	char d[600];
+	snprintf(d, sizeof d, "violation fixed: required node affinity no longer satisfied on %s",
+		 kp_str(&s->strs, s->node_name[n]));
+	return try_move(rb, pod, NULL, S_AFFINITY, 1, d) < 0 ? -1 : KP_OK;
+}
+
+static int strat_affinity(kp_rebalance *rb) { return each_pod(rb, visit_affinity); }
 
 /* a pod in pi's topology domain that pi's required anti-affinity selects; -1 none */
 static int32_t anti_violator(kp_snap *s, int32_t pi)
@@ -971,16 +954,16 @@ static int32_t anti_violator(kp_snap *s, int32_t pi)
 		const kp_pterm *pt = &c->pterms[t];
 		if (!pt->anti || !pt->required)
 			continue;
-		kp_sid v = kp_labels_get(&s->node_labels[p->node], pt->topo);
+		const kp_topo *tp = kp_snap_topo(s, pt->topo);
+		kp_sid v = tp ? tp->val[p->node] : kp_labels_get(&s->node_labels[p->node], pt->topo);
 		if (v < 0)
 			continue;
 		for (int n = 0; n < s->nnodes; n++) {
-			if (kp_labels_get(&s->node_labels[n], pt->topo) != v)
+			if ((tp ? tp->val[n] : kp_labels_get(&s->node_labels[n], pt->topo)) != v)
 				continue;
 			for (uint32_t k = 0; k < s->nnode_pods[n]; k++) {
 				int32_t q = s->node_pods[n][k];
-				const kp_pod *o = &s->pods[q];
-				if (q != pi && !o->terminating && term_ns(s, pt, p->ns, o->ns) && kp_sel_match(&pt->sel, &o->labels, &s->strs))
+				if (q != pi && !s->pods[q].terminating && kp_term_matches(s, pt, p, &s->pods[q]))
 					return q;
 			}
 		}
@@ -988,33 +971,22 @@ static int32_t anti_violator(kp_snap *s, int32_t pi)
 	return -1;
 }
 
-static int strat_anti(kp_rebalance *rb)
+/* RemovePodsViolatingInterPodAntiAffinity */
+static int visit_anti(kp_rebalance *rb, int n, int32_t pod)
 {
 	kp_snap *s = rb->h->s;
-	for (int n = 0; n < s->nnodes; n++) {
-		int np;
-		int32_t *pods = sorted_pods_on(s, n, &np);
-		if (!pods)
-			return nomem(rb);
-		for (int i = 0; i < np; i++) {
-			if (!cls_of(s, pods[i])->has_req_anti || s->pods[pods[i]].node != n)
-				continue;
-			int32_t q = anti_violator(s, pods[i]);
-			if (q < 0)
-				continue;
-			char d[800];
-			snprintf(d, sizeof d, "violation fixed: required pod anti-affinity with %s/%s on %s",
-				 kp_str(&s->strs, s->pods[q].ns), kp_str(&s->strs, s->pods[q].name),
-				 kp_str(&s->strs, s->node_name[n]));
-			if (try_move(rb, pods[i], NULL, S_ANTI, 1, d) < 0) {
-				kp_free(pods);
-				return -1;
-			}
-		}
-		kp_free(pods);
-	}
-	return KP_OK;
+	if (!cls_of(s, pod)->has_req_anti || s->pods[pod].node != n)
+		return KP_OK;
+	int32_t q = anti_violator(s, pod);
+	if (q < 0)
+		return KP_OK;
+	char d[800];
+	snprintf(d, sizeof d, "violation fixed: required pod anti-affinity with %s/%s on %s",
+		 kp_str(&s->strs, s->pods[q].ns), kp_str(&s->strs, s->pods[q].name), kp_str(&s->strs, s->node_name[n]));
+	return try_move(rb, pod, NULL, S_ANTI, 1, d) < 0 ? -1 : KP_OK;
 }
+
+static int strat_anti(kp_rebalance *rb) { return each_pod(rb, visit_anti); }
 
 static int same_owner(const kp_pod *a, const kp_pod *b)
 {

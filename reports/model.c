@@ -177,6 +177,20 @@ static const char sql_summary[] =
 	" (SELECT count(*) FROM run_warning WHERE run_id = r.id) AS warnings\n"
 	"FROM run r WHERE r.id = ?1";
 
+/* 1 when the query (?1 = run) returns a row; 0 also when its table does
+ * not exist (a database made before the feature) */
+static int any_row(sqlite3 *db, const char *sql, int64_t run)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_bind_parameter_count(s) >= 1)
+		sqlite3_bind_int64(s, 1, run);
+	int n = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return n;
+}
+
 /* what-if runs only (planner/whatif.h): the section is left out when the run has no scenario */
 static const char sql_scenario[] =
 	"SELECT seq, option, value, nodes, pods_pending, pods_added, pods_removed, effect, result\n"
@@ -187,32 +201,9 @@ static const char sql_scenario[] =
 static const char sql_capacity[] =
 	"SELECT id, kind, subject, answer, bound, status, reason FROM capacity_run ORDER BY id DESC LIMIT 20";
 
-static int has_capacity(sqlite3 *db)
-{
-	sqlite3_stmt *s;
-	int n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM capacity_run LIMIT 1", -1, &s, NULL) != SQLITE_OK)
-		return 0;   /* a database made before capacity */
-	n = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return n;
-}
-
 /* kplan fix's rows for the run (cli/cmd_fix.c); left out when there are none */
 static const char sql_fix[] =
 	"SELECT namespace, pod, kind, detail, victims, result_node FROM fix WHERE run_id = ?1 ORDER BY namespace, pod";
-
-static int has_fix(sqlite3 *db, int64_t run)
-{
-	sqlite3_stmt *s;
-	int n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM fix WHERE run_id = ?1 LIMIT 1", -1, &s, NULL) != SQLITE_OK)
-		return 0;   /* a database made before fix */
-	sqlite3_bind_int64(s, 1, run);
-	n = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return n;
-}
 
 /* --mode rebalance runs only (planner/rebalance.h): left out for other runs */
 static const char sql_rebalance[] =
@@ -222,30 +213,6 @@ static const char sql_rebalance_util[] =
 	"SELECT u.resource, u.nodes, u.mean_before, u.stddev_before, u.mean_after, u.stddev_after, r.nodes_freed\n"
 	"FROM rebalance_util u JOIN rebalance_run r ON r.run_id = u.run_id WHERE u.run_id = ?1\n"
 	"ORDER BY u.resource <> 'cpu', u.resource <> 'memory', u.resource";
-
-static int has_rebalance(sqlite3 *db, int64_t run)
-{
-	sqlite3_stmt *s;
-	int n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM rebalance_run WHERE run_id = ?1", -1, &s, NULL) != SQLITE_OK)
-		return 0;   /* a database made before rebalance */
-	sqlite3_bind_int64(s, 1, run);
-	n = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return n;
-}
-
-static int has_scenario(sqlite3 *db, int64_t run)
-{
-	sqlite3_stmt *s;
-	int n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM run_scenario WHERE run_id = ?1 LIMIT 1", -1, &s, NULL) != SQLITE_OK)
-		return 0;   /* a database made before what-if: no scenario */
-	sqlite3_bind_int64(s, 1, run);
-	n = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return n;
-}
 
 static const char sql_batches[] =
 	"SELECT b.id, CASE WHEN ?3 THEN NULL ELSE b.started END,\n"
@@ -559,13 +526,13 @@ static int set_cell(kp_report *r, kp_rcell *c, sqlite3_stmt *s, int j, kp_err *e
 
 static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err *err)
 {
-	if (sp->sql == sql_scenario && !has_scenario(db, r->run_a))
+	if (sp->sql == sql_scenario && !any_row(db, "SELECT 1 FROM run_scenario WHERE run_id = ?1 LIMIT 1", r->run_a))
 		return KP_OK;
-	if ((sp->sql == sql_rebalance || sp->sql == sql_rebalance_util) && !has_rebalance(db, r->run_a))
+	if ((sp->sql == sql_rebalance || sp->sql == sql_rebalance_util) && !any_row(db, "SELECT 1 FROM rebalance_run WHERE run_id = ?1", r->run_a))
 		return KP_OK;
-	if (sp->sql == sql_capacity && !has_capacity(db))
+	if (sp->sql == sql_capacity && !any_row(db, "SELECT 1 FROM capacity_run LIMIT 1", 0))
 		return KP_OK;
-	if (sp->sql == sql_fix && !has_fix(db, r->run_a))
+	if (sp->sql == sql_fix && !any_row(db, "SELECT 1 FROM fix WHERE run_id = ?1 LIMIT 1", r->run_a))
 		return KP_OK;
 	if (r->ntables == KP_REPORT_MAX_TABLES)
 		return kp_err_set(err, KP_ERROR, "report: too many tables");

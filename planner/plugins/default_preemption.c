@@ -95,28 +95,22 @@ static int select_victims(kp_cycle *cy, const int64_t *allowed, int node, kp_can
 	int32_t pi = cy->pi;
 	int n = 0;
 	/* no pod of lower priority on the node: no victims, without a scan */
-	if (cy->min_prio || (cy->min_prio = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof *cy->min_prio))) {
-		if (!cy->min_prio_stamp && !(cy->min_prio_stamp = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), sizeof *cy->min_prio_stamp)))
-			return KP_NOMEM;
-		if (cy->min_prio_stamp[node] != (uint64_t)s->node_ver[node] + 1) {
-			int64_t m = INT64_MAX;
-			for (uint32_t j = 0; j < s->nnode_pods[node]; j++) {
-				const kp_pod *v = &s->pods[s->node_pods[node][j]];
-				if (!v->no_victim && s->classes[v->cls].priority < m)
-					m = s->classes[v->cls].priority;
-			}
-			cy->min_prio[node] = m;
-			cy->min_prio_stamp[node] = (uint64_t)s->node_ver[node] + 1;
+	if (cy->min_prio_stamp[node] != (uint64_t)s->node_ver[node] + 1) {
+		int64_t m = INT64_MAX;
+		for (uint32_t j = 0; j < s->nnode_pods[node]; j++) {
+			const kp_pod *v = &s->pods[s->node_pods[node][j]];
+			if (!v->no_victim && s->classes[v->cls].priority < m)
+				m = s->classes[v->cls].priority;
 		}
-		if (cy->min_prio[node] >= prio) {
-			memset(out, 0, sizeof *out);
-			out->node = node;
-			cy->fail[node] = -1;
-			kp_cycle_fail(cy, node, KP_P_DEFAULT_PREEMPTION, cy->r_no_victims, 1);
-			return 0;
-		}
-	} else {
-		return KP_NOMEM;
+		cy->min_prio[node] = m;
+		cy->min_prio_stamp[node] = (uint64_t)s->node_ver[node] + 1;
+	}
+	if (cy->min_prio[node] >= prio) {
+		memset(out, 0, sizeof *out);
+		out->node = node;
+		cy->fail[node] = -1;
+		kp_cycle_fail(cy, node, KP_P_DEFAULT_PREEMPTION, cy->r_no_victims, 1);
+		return 0;
 	}
 	int32_t *pot = kp_malloc((size_t)(s->nnode_pods[node] + 1) * sizeof *pot);
 	uint8_t *viol = kp_malloc((size_t)s->nnode_pods[node] + 1);

@@ -10,40 +10,7 @@
  * every input starts from the same empty database.  Built by
  * scripts/fuzz.sh.
  */
-#include "common/kp.h"
-#include "common/db.h"
-#include "importers/import.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-
-static sqlite3 *fuzz_db(void)
-{
-	static sqlite3 *db;
-	if (!db) {
-		kp_err err = { 0 };
-		if (kp_db_open(":memory:", KP_DB_CREATE, &db, NULL, &err) != KP_OK) {
-			fprintf(stderr, "fuzz_yaml: cannot open the database: %s\n", err.msg);
-			abort();   /* setup failure, not a finding */
-		}
-	}
-	return db;
-}
-
-static void import_once(const char *name, const uint8_t *data, size_t size, const char *format, int skip)
-{
-	kp_import_opts opts = { 0 };
-	kp_import *imp = NULL;
-	kp_err err = { 0 };
-	opts.skip_invalid = skip;
-	opts.format = format;
-	if (kp_import_begin(fuzz_db(), &opts, &imp, &err) != KP_OK) {
-		fprintf(stderr, "fuzz: kp_import_begin: %s\n", err.msg);
-		abort();
-	}
-	kp_import_buffer(imp, name, (const char *)data, size, &err);
-	kp_import_free(imp);
-}
+#include "fuzz_import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -34,8 +34,10 @@ const char cmd_capacity_help[] =
 	"       kplan capacity [options] DB --survive node|zone\n"
 	"\n"
 	"Capacity planning with the real planner: every answer is a plan of a what-if\n"
-	"scenario (dry runs: nothing is added to run or placement); the answer is\n"
-	"appended to the capacity_* tables and shown by `kplan report`.\n"
+	"scenario (dry runs: nothing is added to run or placement); the answer, with the\n"
+	"quality certificate of its plan (nodes used per pool against a lower bound,\n"
+	"stranded capacity), is appended to the capacity_* tables and shown by\n"
+	"`kplan report`.\n"
 	"\n"
 	"Options:\n"
 	"  --pod FILE                a Pod, or a workload whose pod template is used (YAML or\n"
@@ -46,7 +48,8 @@ const char cmd_capacity_help[] =
 	"                            name is ambiguous): more replicas, as --scale adds them\n"
 	"  --max N                   try at most N replicas (default: what the free capacity\n"
 	"                            could hold for the pod's scarcest resource, plus 1)\n"
-	"  --pool-label KEY          the node label that names a pool (default\n"
+	"  --pool-label KEY          the node label that names a pool, for the replicas per pool\n"
+	"                            and the quality certificate (default\n"
 	"                            node.kubernetes.io/instance-type)\n"
 	"  --nodes-needed            how many nodes like --node-template must be added so that\n"
 	"                            every pending pod fits (exponential, then binary search)\n"
@@ -83,6 +86,51 @@ typedef struct res_total {
 	int64_t alloc, free;
 } res_total;
 
+/* The quality certificate of a plan (planner/quality.h): its plan_quality and
+ * plan_stranded rows, read inside the dry run (on_quality) and written to
+ * capacity_quality and capacity_stranded with the answer; the columns are
+ * the same in both tables. */
+enum { Q_POOL, Q_STRANDED };
+static const char *const q_cols[] = {
+	[Q_POOL] = "pool, nodes, nodes_used, pods, bound, bound_by, requests_bound, large_pods_bound, anti_affinity_bound, gap_pct",
+	[Q_STRANDED] = "pool, resource, nodes, allocatable, free, stranded, stranded_nodes, stranded_pct, exhausted_by",
+};
+static const char *const q_order[] = {
+	[Q_POOL] = "pool = '(none)', pool",
+	[Q_STRANDED] = "pool = '(none)', pool, resource <> 'cpu', resource <> 'memory', resource",
+};
+static const char *const q_src[] = { [Q_POOL] = "plan_quality", [Q_STRANDED] = "plan_stranded" };
+static const char *const q_dst[] = { [Q_POOL] = "capacity_quality", [Q_STRANDED] = "capacity_stranded" };
+#define Q_MAXCOLS 10
+
+typedef struct qrow {
+	int table;                            /* Q_* */
+	int n;
+	sqlite3_value *v[Q_MAXCOLS];
+} qrow;
+
+typedef struct qual {
+	qrow *v;
+	int n, cap;
+} qual;
+
+static void qual_release(qual *q)
+{
+	for (int i = 0; i < q->n; i++)
+		for (int k = 0; k < q->v[i].n; k++)
+			sqlite3_value_free(q->v[i].v[k]);
+	kp_free(q->v);
+	memset(q, 0, sizeof *q);
+}
+
+/* *dst = src, src left empty */
+static void qual_take(qual *dst, qual *src)
+{
+	qual_release(dst);
+	*dst = *src;
+	memset(src, 0, sizeof *src);
+}
+
 /* what one plan run says */
 typedef struct outcome {
 	long copies, copies_placed;           /* pods of the scenario (id < 0) */
@@ -100,6 +148,7 @@ typedef struct outcome {
 	res_total tmpl[32];                   /* resources of the first added node (id < 0) */
 	int ntmpl;
 	int64_t tmpl_node;
+	qual q;                               /* with cap.want_quality: the plan's quality certificate */
 } outcome;
 
 static void outcome_release(outcome *o)
@@ -112,6 +161,7 @@ static void outcome_release(outcome *o)
 		kp_free(o->unfits[i].msg);
 	}
 	kp_free(o->unfits);
+	qual_release(&o->q);
 	memset(o, 0, sizeof *o);
 }
 
@@ -131,6 +181,8 @@ typedef struct cap {
 	int probe;
 	kp_sb *probe_req;
 	int64_t probe_max;
+	int want_quality;                     /* read the plans' quality certificates (outcome.q) */
+	const char *pool_label;
 } cap;
 
 static int requests_text(cap *c, int64_t class_id, kp_sb *sb);
@@ -220,6 +272,47 @@ static int on_node(void *ctx, const kp_plan_node *n)
 	return KP_OK;
 }
 
+/* the dry run's plan_quality and plan_stranded rows, into c->cur->q */
+static int on_quality(void *ctx, sqlite3 *db, int64_t run_id)
+{
+	cap *c = ctx;
+	qual *q = &c->cur->q;
+	for (int t = Q_POOL; t <= Q_STRANDED; t++) {
+		char sql[512];
+		snprintf(sql, sizeof sql, "SELECT %s FROM %s WHERE run_id = ?1 ORDER BY %s", q_cols[t], q_src[t], q_order[t]);
+		sqlite3_stmt *s;
+		if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+			return kp_err_set(c->err, KP_IO, "cannot read the plan quality: %s", sqlite3_errmsg(db));
+		sqlite3_bind_int64(s, 1, run_id);
+		int nc = sqlite3_column_count(s), rc = KP_OK, step;
+		while (rc == KP_OK && (step = sqlite3_step(s)) == SQLITE_ROW) {
+			if (q->n == q->cap) {
+				int n = q->cap ? q->cap * 2 : 16;
+				qrow *v = kp_realloc(q->v, (size_t)n * sizeof *v);
+				if (!v) {
+					rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
+					break;
+				}
+				q->v = v;
+				q->cap = n;
+			}
+			qrow *r = &q->v[q->n++];
+			r->table = t;
+			r->n = 0;
+			for (int k = 0; k < nc && k < Q_MAXCOLS; k++)
+				if (!(r->v[r->n++] = sqlite3_value_dup(sqlite3_column_value(s, k))))
+					rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
+		}
+		if (rc == KP_OK && step != SQLITE_DONE)
+			rc = kp_err_set(c->err, kp_interrupted ? KP_INTR : KP_IO, "cannot read the plan quality: %s",
+					kp_interrupted ? "interrupted" : sqlite3_errmsg(db));
+		sqlite3_finalize(s);
+		if (rc)
+			return rc;
+	}
+	return KP_OK;
+}
+
 /* One dry plan run of the scenario given as (option, value) pairs; *o holds what it says. */
 static int plan_once(cap *c, const char *const *wopts, int nw, outcome *o)
 {
@@ -233,7 +326,8 @@ static int plan_once(cap *c, const char *const *wopts, int nw, outcome *o)
 			return c->err->code;
 		}
 	kp_plan_opts po = { .seed = c->seed, .no_preemption = !c->preemption, .config_file = c->config, .dry_run = 1,
-			    .whatif = w, .on_pod = on_pod, .on_node = on_node, .result_ctx = c };
+			    .whatif = w, .on_pod = on_pod, .on_node = on_node, .result_ctx = c,
+			    .on_quality = c->want_quality ? on_quality : NULL, .pool_label = c->pool_label };
 	kp_plan_result r;
 	c->cur = o;
 	int rc = kp_plan_run(c->db, &po, &r, c->err);
@@ -319,6 +413,8 @@ typedef struct answer {
 	kp_sb result;                         /* JSON object */
 	kp_sb text;                           /* the human summary */
 	kp_sb rows;                           /* SQL statements' parameters are bound below; rows are kept here */
+	qual q;                               /* the quality certificate of the plan that gives the answer */
+	char q_of[1200];                      /* which plan that is; "" none */
 } answer;
 
 /* rows of the detail tables, kept until the write transaction */
@@ -427,6 +523,26 @@ static int write_answer(cap *c, write_ctx *w, int64_t *id_out)
 			rc = kp_err_set(err, kp_interrupted ? KP_INTR : KP_IO, "cannot write the capacity tables: %s",
 					kp_interrupted ? "interrupted" : sqlite3_errmsg(db));
 	}
+	for (int i = 0; i < a->q.n && !rc; i++) {
+		const qrow *x = &a->q.v[i];
+		char sql[512], ph[8 * Q_MAXCOLS] = "";
+		for (int k = 0; k < x->n; k++)
+			snprintf(ph + strlen(ph), sizeof ph - strlen(ph), ", ?%d", k + 2);
+		snprintf(sql, sizeof sql, "INSERT INTO %s(capacity_id, %s) VALUES(?1%s)", q_dst[x->table], q_cols[x->table], ph);
+		sqlite3_stmt *s;
+		if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
+			rc = kp_err_set(err, KP_IO, "cannot write the capacity tables: %s", sqlite3_errmsg(db));
+			break;
+		}
+		sqlite3_bind_int64(s, 1, id);
+		for (int k = 0; k < x->n; k++)
+			sqlite3_bind_value(s, k + 2, x->v[k]);
+		int step = sqlite3_step(s);
+		sqlite3_finalize(s);
+		if (step != SQLITE_DONE)
+			rc = kp_err_set(err, kp_interrupted ? KP_INTR : KP_IO, "cannot write the capacity tables: %s",
+					kp_interrupted ? "interrupted" : sqlite3_errmsg(db));
+	}
 	if (rc)
 		goto out;
 	/* the summary, before COMMIT: a lost summary means nothing was written */
@@ -448,6 +564,98 @@ static int write_answer(cap *c, write_ctx *w, int64_t *id_out)
 out:
 	kp_db_rollback(db);
 	return rc;
+}
+
+/* ---- the quality certificate in the summary ---- */
+
+static void json_value(kp_sb *j, sqlite3_value *v)
+{
+	switch (sqlite3_value_type(v)) {
+	case SQLITE_INTEGER: kp_sb_printf(j, "%lld", (long long)sqlite3_value_int64(v)); break;
+	case SQLITE_FLOAT: kp_sb_printf(j, "%.1f", sqlite3_value_double(v)); break;
+	case SQLITE_NULL: kp_sb_adds(j, "null"); break;
+	default: kp_sb_add_json_str(j, (const char *)sqlite3_value_text(v)); break;
+	}
+}
+
+/* the rows of table t as a JSON array of objects named by q_cols */
+static void quality_json(kp_sb *j, const qual *q, int t)
+{
+	kp_sb_adds(j, "[");
+	int first = 1;
+	for (int i = 0; i < q->n; i++) {
+		if (q->v[i].table != t)
+			continue;
+		kp_sb_adds(j, first ? "{" : ",{");
+		first = 0;
+		const char *col = q_cols[t];
+		for (int k = 0; k < q->v[i].n; k++) {
+			size_t len = strcspn(col, ",");
+			kp_sb_adds(j, k ? ",\"" : "\"");
+			kp_sb_add(j, col, len);
+			kp_sb_adds(j, "\":");
+			json_value(j, q->v[i].v[k]);
+			col += len;
+			col += strspn(col, ", ");
+		}
+		kp_sb_adds(j, "}");
+	}
+	kp_sb_adds(j, "]");
+}
+
+/* Append the answer's certificate to its summary (text) and result (JSON,
+ * inside its outer object): per pool the nodes used against the lower bound
+ * and the gap, and the stranded capacity. */
+static void quality_summary(answer *a, const char *pool_label)
+{
+	kp_sb *t = &a->text, *j = &a->result;
+	if (!a->q_of[0] || !j->buf || !j->len || j->buf[j->len - 1] != '}')
+		return;
+	j->buf[--j->len] = 0;
+	kp_sb_adds(j, ",\"quality\":{\"plan\":");
+	kp_sb_add_json_str(j, a->q_of);
+	kp_sb_adds(j, ",\"pool_label\":");
+	kp_sb_add_json_str(j, pool_label);
+	kp_sb_adds(j, ",\"pools\":");
+	quality_json(j, &a->q, Q_POOL);
+	kp_sb_adds(j, ",\"stranded\":");
+	quality_json(j, &a->q, Q_STRANDED);
+	kp_sb_adds(j, "}}");
+	kp_sb_printf(t, "quality of %s (pools by label %s):\n%-30s %6s %10s %6s %6s %-28s %s\n", a->q_of, pool_label, "pool",
+		     "nodes", "nodes_used", "pods", "bound", "bound_by", "gap");
+	int stranded = 0;
+	for (int i = 0; i < a->q.n; i++) {
+		sqlite3_value *const *v = a->q.v[i].v;
+		if (a->q.v[i].table == Q_STRANDED) {
+			stranded += sqlite3_value_int64(v[5]) > 0;
+			continue;
+		}
+		char gap[32] = "-";
+		if (sqlite3_value_type(v[9]) != SQLITE_NULL)
+			snprintf(gap, sizeof gap, "%.1f %%", sqlite3_value_double(v[9]));
+		const char *by = (const char *)sqlite3_value_text(v[5]);
+		kp_sb_printf(t, "%-30s %6lld %10lld %6lld %6lld %-28s %s\n", (const char *)sqlite3_value_text(v[0]),
+			     (long long)sqlite3_value_int64(v[1]), (long long)sqlite3_value_int64(v[2]),
+			     (long long)sqlite3_value_int64(v[3]), (long long)sqlite3_value_int64(v[4]), by ? by : "-", gap);
+	}
+	if (!stranded) {
+		kp_sb_adds(t, "stranded capacity: none\n");
+		return;
+	}
+	kp_sb_adds(t, "stranded capacity (free on used nodes where another resource is exhausted):\n");
+	for (int i = 0; i < a->q.n; i++) {
+		sqlite3_value *const *v = a->q.v[i].v;
+		if (a->q.v[i].table != Q_STRANDED || sqlite3_value_int64(v[5]) <= 0)
+			continue;
+		const char *res = (const char *)sqlite3_value_text(v[1]);
+		char st[64], al[64];
+		fmt_amount(res, sqlite3_value_int64(v[5]), st, sizeof st);
+		fmt_amount(res, sqlite3_value_int64(v[3]), al, sizeof al);
+		kp_sb_printf(t, "  %s: %s %s of %s (%.1f %%) on %lld of %lld used nodes; exhausted: %s\n",
+			     (const char *)sqlite3_value_text(v[0]), res, st, al, sqlite3_value_double(v[7]),
+			     (long long)sqlite3_value_int64(v[6]), (long long)sqlite3_value_int64(v[2]),
+			     sqlite3_value_type(v[8]) == SQLITE_NULL ? "-" : (const char *)sqlite3_value_text(v[8]));
+	}
 }
 
 /* ---- --pod / --workload ---- */
@@ -601,7 +809,10 @@ static int mode_pod(cap *c, const char *pod_file, const char *workload, int64_t 
 		max = c->probe_max;
 	snprintf(a->subject, sizeof a->subject, "%s", pod_file ? pod_file : workload);
 	copies_opt(pod_file, workload, (long)max, opt, sizeof opt, &wo[0]);
-	if ((rc = plan_once(c, wo, 1, &run))) {
+	c->want_quality = 1;
+	rc = plan_once(c, wo, 1, &run);
+	c->want_quality = 0;
+	if (rc) {
 		outcome_release(&run);
 		kp_sb_release(&req);
 		return rc;
@@ -622,6 +833,8 @@ static int mode_pod(cap *c, const char *pod_file, const char *workload, int64_t 
 			nodes[k].replicas++;
 	}
 	long fits = run.copies_placed;
+	qual_take(&a->q, &run.q);
+	snprintf(a->q_of, sizeof a->q_of, "the plan with the %ld replica%s placed", fits, fits == 1 ? "" : "s");
 	a->kind = "pod";
 	a->value = fits;
 	a->bound = max;
@@ -711,6 +924,9 @@ typedef struct search_ctx {
 	outcome last;                 /* of the latest evaluation */
 	long ks[64], us[64];          /* evaluated: nodes added, pods left unschedulable */
 	int nk;
+	qual best;                    /* the certificate of the fewest nodes added that fit every pod */
+	long best_k;                  /* -1: none yet */
+	int frozen;                   /* the answer is known: keep best */
 } search_ctx;
 
 static int cached(const search_ctx *sc, long k, long *u)
@@ -745,6 +961,10 @@ static int eval_k(search_ctx *sc, long k, long *unsched)
 		return rc;
 	}
 	*unsched = sc->last.unsched;
+	if (!sc->frozen && *unsched == 0 && (sc->best_k < 0 || k < sc->best_k)) {
+		qual_take(&sc->best, &sc->last.q);
+		sc->best_k = k;
+	}
 	if (sc->nk < 64) {
 		sc->ks[sc->nk] = k;
 		sc->us[sc->nk++] = *unsched;
@@ -821,6 +1041,8 @@ static int mode_nodes_needed(cap *c, const char *tmpl, long max_nodes, answer *a
 	sc.c = c;
 	sc.tmpl = tmpl;
 	sc.rws = rws;
+	sc.best_k = -1;
+	c->want_quality = 1;
 	long u0, u;
 	int rc;
 	snprintf(a->subject, sizeof a->subject, "%s", tmpl);
@@ -938,6 +1160,7 @@ static int mode_nodes_needed(cap *c, const char *tmpl, long max_nodes, answer *a
 				goto out;
 			}
 			found = hi;
+			sc.frozen = 1;
 			/* K - 1 with the planner too (the search assumes more nodes never hurt) */
 			below = found - 1;
 			if (!cached(&sc, below, &below_unsched) && (rc = eval_k(&sc, below, &below_unsched))) {
@@ -949,6 +1172,14 @@ static int mode_nodes_needed(cap *c, const char *tmpl, long max_nodes, answer *a
 	if (found >= 0) {
 		a->status = "found";
 		a->value = found;
+		if (sc.best_k == found) {
+			qual_take(&a->q, &sc.best);
+			if (found)
+				snprintf(a->q_of, sizeof a->q_of, "the plan with %ld node%s like %s added", found, found == 1 ? "" : "s",
+					 tmpl);
+			else
+				snprintf(a->q_of, sizeof a->q_of, "%s", "the plan of the cluster as it is");
+		}
 		if (found == 0)
 			kp_sb_printf(t, "0 nodes needed: %s\n", how);
 		else
@@ -971,6 +1202,8 @@ static int mode_nodes_needed(cap *c, const char *tmpl, long max_nodes, answer *a
 	kp_sb_printf(t, "%ld plan runs\n", c->plans);
 	kp_sb_release(&detail);
 out:
+	c->want_quality = 0;
+	qual_release(&sc.best);
 	outcome_release(&sc.last);
 	return rc;
 }
@@ -1048,6 +1281,7 @@ static int mode_survive(cap *c, int zone, long limit, answer *a, rows *rws)
 		goto out;
 	long base_unsched = base.unsched;
 	outcome_release(&base);
+	qual worst_q = { 0 };
 	int neval = limit > 0 && limit < nd ? (int)limit : nd;
 	kp_sb *t = &a->text, *j = &a->result;
 	kp_sb_printf(t, "losing one %s: %d of %d %ss evaluated%s; without a failure %ld pod%s %s unschedulable\n", what, neval,
@@ -1078,7 +1312,10 @@ static int mode_survive(cap *c, int zone, long limit, answer *a, rows *rws)
 					 kp_fmt_count((double)neval, a2, sizeof a2), what,
 					 kp_progress_rate(&c->prog, (double)i, (double)neval, what, rate, sizeof rate));
 		}
-		if ((rc = plan_once(c, wo, 1, &o))) {
+		c->want_quality = 1;
+		rc = plan_once(c, wo, 1, &o);
+		c->want_quality = 0;
+		if (rc) {
 			outcome_release(&o);
 			break;
 		}
@@ -1122,6 +1359,7 @@ static int mode_survive(cap *c, int zone, long limit, answer *a, rows *rws)
 		/* worst: the most pods left out, then the least cpu/memory headroom */
 		if (extra > worst_extra || (extra == worst_extra && minfrac < worst_head)) {
 			worst = i;
+			qual_take(&worst_q, &o.q);
 			worst_extra = extra;
 			worst_head = minfrac;
 			snprintf(worst_text, sizeof worst_text, "%s %s: %ld more pod%s unschedulable (%ld of the %ld displaced "
@@ -1142,6 +1380,8 @@ static int mode_survive(cap *c, int zone, long limit, answer *a, rows *rws)
 	if (worst >= 0) {
 		a->reason = kp_strdup(worst_text);
 		kp_sb_printf(t, "worst: %s\n", worst_text);
+		qual_take(&a->q, &worst_q);
+		snprintf(a->q_of, sizeof a->q_of, "the plan without %s %s (the worst)", what, d[worst].name);
 	}
 	if (!neval)
 		kp_sb_printf(t, "no %s to lose%s\n", what, zone ? " (no node has the label topology.kubernetes.io/zone)" : "");
@@ -1150,6 +1390,7 @@ static int mode_survive(cap *c, int zone, long limit, answer *a, rows *rws)
 			     : "every pod that fits now still fits after losing any one of them");
 	kp_sb_printf(j, ",\"survives\":%s,\"failing\":%ld}", failing ? "false" : "true", failing);
 out:
+	qual_release(&worst_q);
 	for (int i = 0; i < nd; i++)
 		kp_free(d[i].name);
 	kp_free(d);
@@ -1281,6 +1522,7 @@ int cmd_capacity(int argc, char **argv)
 	cp.seed = seed;
 	cp.preemption = preemption;
 	cp.config = config;
+	cp.pool_label = pool_label;
 	cp.progress_on = kp_cli_progress_enabled(quiet);
 	kp_progress_init(&cp.prog, !cp.progress_on);
 	answer a;
@@ -1297,17 +1539,19 @@ int cmd_capacity(int argc, char **argv)
 		rc = mode_nodes_needed(&cp, tmpl, max_nodes, &a, &rws);
 	else
 		rc = mode_survive(&cp, !strcmp(survive, "zone"), limit, &a, &rws);
+	if (!rc)
+		quality_summary(&a, pool_label);
 	if (!rc && (!kp_sb_ok(&a.result) || !kp_sb_ok(&a.text)))
 		rc = kp_err_set(&err, KP_NOMEM, "out of memory");
 	kp_sb opt;
 	kp_sb_init(&opt);
 	kp_sb_printf(&opt, "{\"seed\":%llu,\"preemption\":%s,\"config\":", (unsigned long long)seed, preemption ? "true" : "false");
 	kp_sb_add_json_str(&opt, config);
+	kp_sb_adds(&opt, ",\"pool_label\":");
+	kp_sb_add_json_str(&opt, pool_label);
 	if (pod_file || workload) {
 		kp_sb_adds(&opt, pod_file ? ",\"pod\":" : ",\"workload\":");
 		kp_sb_add_json_str(&opt, pod_file ? pod_file : workload);
-		kp_sb_adds(&opt, ",\"pool_label\":");
-		kp_sb_add_json_str(&opt, pool_label);
 		if (have_max)
 			kp_sb_printf(&opt, ",\"max\":%ld", max);
 	} else if (nodes_needed) {
@@ -1333,6 +1577,7 @@ int cmd_capacity(int argc, char **argv)
 	kp_sb_release(&a.result);
 	kp_sb_release(&a.text);
 	kp_free(a.reason);
+	qual_release(&a.q);
 	rows_release(&rws);
 	if (rc) {
 		if (kp_interrupted)

@@ -1433,7 +1433,7 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 		if (sqlite3_step(warn) != SQLITE_DONE)
 			DBFAIL("run_warning");
 	}
-	if ((rc = kp_quality_write(db, r->run_id, pl->err)))   /* plan_quality, plan_stranded */
+	if ((rc = kp_quality_write(db, r->run_id, pl->o->pool_label, pl->err)))   /* plan_quality, plan_stranded */
 		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
@@ -1804,6 +1804,13 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	r->t_schedule = now_s() - t0 - r->t_load - r->t_static;
 	if ((o->on_pod || o->on_node) && (rc = report_results(&pl)))
 		goto out;
+	if (o->dry_run && o->on_quality) {
+		/* the run written in its transaction, which is rolled back below:
+		 * its plan_quality and plan_stranded rows, read by the callback */
+		rc = write_run(&pl, r, t0);
+		if (!rc)
+			rc = o->on_quality(o->result_ctx, db, r->run_id);
+	}
 	if (!o->dry_run) {
 		rc = write_run(&pl, r, t0);
 		if (!rc)

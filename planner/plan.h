@@ -90,7 +90,12 @@ typedef struct kp_plan_opts {
 	 * the error through result_err) */
 	int (*on_pod)(void *ctx, const kp_plan_pod *p);
 	int (*on_node)(void *ctx, const kp_plan_node *n);
+	/* dry runs: the run is written inside its transaction (rolled back at
+	 * the end), then on_quality reads its plan_quality and plan_stranded rows
+	 * (planner/quality.h); non-zero stops the run */
+	int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id);
 	void *result_ctx;
+	const char *pool_label;      /* plan_quality's pool label; NULL: KP_QUALITY_POOL_LABEL */
 } kp_plan_opts;
 
 typedef struct kp_plan_result {

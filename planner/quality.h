@@ -5,7 +5,7 @@
  * quality" defines every number.
  *
  *   // inside the run's transaction, after its placement rows are written
- *   if (kp_quality_write(db, run_id, &err) != KP_OK) ...   // then roll back
+ *   if (kp_quality_write(db, run_id, NULL, &err) != KP_OK) ...   // then roll back
  */
 #ifndef KP_QUALITY_H
 #define KP_QUALITY_H
@@ -14,14 +14,15 @@
 #include <sqlite3.h>
 #include "../common/kp.h"
 
-/* A node's pool is the value of this label, '(none)' without it.  (A constant
- * for now; an option later.) */
+/* A node's pool is the value of a label, '(none)' without it: this one unless
+ * the caller names another (kplan capacity --pool-label). */
 #define KP_QUALITY_POOL_LABEL "node.kubernetes.io/instance-type"
 
 /* Write run_id's plan_quality and plan_stranded rows from the placement,
  * pod, class_request, node, node_label and node_resource tables (creating the
- * two tables first in a database made before they existed).  KP_OK, or
+ * two tables first in a database made before they existed); pools by the node
+ * label pool_label (NULL: KP_QUALITY_POOL_LABEL).  KP_OK, or
  * KP_IO / KP_INTR / KP_NOMEM with a message in err. */
-int kp_quality_write(sqlite3 *db, int64_t run_id, kp_err *err);
+int kp_quality_write(sqlite3 *db, int64_t run_id, const char *pool_label, kp_err *err);
 
 #endif

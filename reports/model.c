@@ -78,6 +78,9 @@
 static const kp_rcol cols_kv[] = { C("key"), C("value") };
 static const kp_rcol cols_fix[] = { C("namespace"), C("pod"), C("kind"), C("detail"), C("victims"), C("result_node") };
 static const kp_rcol cols_capacity[] = { C("id"), C("kind"), C("subject"), C("answer"), C("bound"), C("status"), C("reason") };
+static const kp_rcol cols_capacity_quality[] = {
+	C("capacity"), C("pool"), C("nodes"), C("used"), C("pods"), C("bound"), C("bound_by"), CU("gap_pct", KP_RU_PCT),
+};
 static const kp_rcol cols_scenario[] = {
 	C("seq"), C("option"), C("value"), C("nodes"), C("pods_pending"), C("pods_added"), C("pods_removed"),
 	C("effect"), C("result"),
@@ -200,6 +203,12 @@ static const char sql_scenario[] =
  * database rather than the run; the section is left out when there are none */
 static const char sql_capacity[] =
 	"SELECT id, kind, subject, answer, bound, status, reason FROM capacity_run ORDER BY id DESC LIMIT 20";
+
+/* the quality certificates of those answers (capacity_quality) */
+static const char sql_capacity_quality[] =
+	"SELECT capacity_id, pool, nodes, nodes_used, pods, bound, bound_by, gap_pct FROM capacity_quality\n"
+	"WHERE capacity_id IN (SELECT id FROM capacity_run ORDER BY id DESC LIMIT 20)\n"
+	"ORDER BY capacity_id DESC, pool = '(none)', pool";
 
 /* kplan fix's rows for the run (cli/cmd_fix.c); left out when there are none */
 static const char sql_fix[] =
@@ -415,6 +424,10 @@ static const spec run_specs[] = {
 	{ "capacity", "Capacity", "kplan capacity's latest answers for this database (pod: replicas that fit, of bound "
 	  "tried; nodes-needed: nodes to add, bound: the lower bound; survive: 1 when it survives), newest first", 0,
 	  COLS(cols_capacity), sql_capacity },
+	{ "capacity_quality", "Capacity: quality certificates", "per answer and pool, of the plan that gives the answer "
+	  "(pod: with the replicas; nodes-needed: with the nodes found; survive: without the worst domain): nodes used by "
+	  "pods other than DaemonSet and static pods, the lower bound on the nodes they need, the gap", 0,
+	  COLS(cols_capacity_quality), sql_capacity_quality },
 };
 
 static const spec cmp_specs[] = {
@@ -531,6 +544,8 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 	if ((sp->sql == sql_rebalance || sp->sql == sql_rebalance_util) && !any_row(db, "SELECT 1 FROM rebalance_run WHERE run_id = ?1", r->run_a))
 		return KP_OK;
 	if (sp->sql == sql_capacity && !any_row(db, "SELECT 1 FROM capacity_run LIMIT 1", 0))
+		return KP_OK;
+	if (sp->sql == sql_capacity_quality && !any_row(db, "SELECT 1 FROM capacity_quality LIMIT 1", 0))
 		return KP_OK;
 	if (sp->sql == sql_fix && !any_row(db, "SELECT 1 FROM fix WHERE run_id = ?1 LIMIT 1", r->run_a))
 		return KP_OK;

@@ -712,6 +712,37 @@ CREATE TABLE IF NOT EXISTS capacity_headroom(
   free        INTEGER NOT NULL,               -- allocatable - requested, per node, 0 when over-committed
   PRIMARY KEY(capacity_id, domain, resource)
 ) WITHOUT ROWID;
+-- Every answer's quality certificate (README "Plan quality"), of the plan that
+-- gives the answer: --pod / --workload the plan with the replicas, --nodes-needed
+-- the plan with the nodes found added (none when not found), --survive the plan
+-- of the worst domain.  The columns of plan_quality and plan_stranded.
+CREATE TABLE IF NOT EXISTS capacity_quality(
+  capacity_id INTEGER NOT NULL REFERENCES capacity_run(id),
+  pool        TEXT NOT NULL,
+  nodes       INTEGER NOT NULL,
+  nodes_used  INTEGER NOT NULL,
+  pods        INTEGER NOT NULL,
+  bound       INTEGER NOT NULL,
+  bound_by    TEXT,
+  requests_bound      INTEGER NOT NULL,
+  large_pods_bound    INTEGER NOT NULL,
+  anti_affinity_bound INTEGER NOT NULL,
+  gap_pct     REAL,
+  PRIMARY KEY(capacity_id, pool)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS capacity_stranded(
+  capacity_id INTEGER NOT NULL REFERENCES capacity_run(id),
+  pool        TEXT NOT NULL,
+  resource    TEXT NOT NULL,
+  nodes       INTEGER NOT NULL,
+  allocatable INTEGER NOT NULL,
+  free        INTEGER NOT NULL,
+  stranded    INTEGER NOT NULL,
+  stranded_nodes INTEGER NOT NULL,
+  stranded_pct   REAL,
+  exhausted_by   TEXT,
+  PRIMARY KEY(capacity_id, pool, resource)
+) WITHOUT ROWID;
 -- end of capacity
 
 ------------------------------------------------------------------ fix

@@ -37,6 +37,26 @@ is "$(q1 "$db" "SELECT group_concat(node || ':' || pool || ':' || replicas, ' ')
 	"n1:m5.xlarge:1 n2:m5.xlarge:1 n3:c5.xlarge:3" "replicas per node"
 is "$(q1 "$db" "SELECT group_concat(pool || ':' || nodes || ':' || nodes_used || ':' || replicas, ' ') FROM (SELECT * FROM capacity_pool WHERE capacity_id = $id ORDER BY pool)")" \
 	"c5.xlarge:1:1:3 m5.xlarge:2:2:2 p3.2xlarge:1:0:0" "replicas per pool (instance-type)"
+# the quality certificate of that plan (README "Plan quality"): m5 holds b1, b2
+# (3 cpu each) and one replica each: 8 cpu on 4-cpu nodes -> bound 2; n3 holds
+# b3 and three replicas: 4 cpu -> 1.  Every node's cpu is full, so the free
+# memory (16Gi less 1Gi per pod) is stranded.
+qual() { # qual DB ID: pool:nodes:used:pods:bound:bound_by:gap, pool order
+	q1 "$1" "SELECT group_concat(pool || ':' || nodes || ':' || nodes_used || ':' || pods || ':' || bound || ':' ||
+	         COALESCE(bound_by, '-') || ':' || CASE WHEN gap_pct IS NULL THEN '-' ELSE printf('%.1f', gap_pct) END, ' ')
+	         FROM (SELECT * FROM capacity_quality WHERE capacity_id = $2 ORDER BY pool)"
+}
+is "$(qual "$db" "$id")" "c5.xlarge:1:1:4:1:requests:cpu:0.0 m5.xlarge:2:2:4:2:requests:cpu:0.0 p3.2xlarge:1:0:0:0:-:-" \
+	"--pod: capacity_quality of the plan with the 5 replicas"
+is "$(q1 "$db" "SELECT group_concat(pool || ':' || resource || ':' || stranded || ':' || stranded_nodes || ':' || COALESCE(exhausted_by, '-'), ' ')
+                FROM (SELECT * FROM capacity_stranded WHERE capacity_id = $id ORDER BY pool, resource)")" \
+	"c5.xlarge:cpu:0:0:- c5.xlarge:memory:12884901888:1:cpu m5.xlarge:cpu:0:0:- m5.xlarge:memory:30064771072:2:cpu" \
+	"--pod: capacity_stranded: 12Gi on n3, 14Gi on n1 and n2, cpu exhausted"
+like "$out" "quality of the plan with the 5 replicas placed (pools by label node.kubernetes.io/instance-type):" \
+	"--pod: the summary names the plan certified"
+like "$out" "m5.xlarge                           2          2      4      2 requests:cpu                 0.0 %" \
+	"--pod: the summary's pool line"
+like "$out" "  m5.xlarge: memory 28Gi of 32Gi (87.5 %) on 2 of 2 used nodes; exhausted: cpu" "--pod: the summary's stranded line"
 same_inputs "--pod"
 
 run "$KPLAN" capacity "$db" --pod "$D/pod-1cpu.yaml" --pool-label pool --format json
@@ -44,6 +64,13 @@ is "$rc" 0 "--format json: exit 0"
 like "$out" '"fits":5,"tried":10' "json: fits and tried"
 like "$out" '{"pool":"blue","nodes":2,"nodes_used":2,"replicas":2}' "json: --pool-label pool"
 is "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pools"][2]["replicas"])' 2>&1)" 3 "json parses"
+is "$(printf '%s' "$out" | python3 -c 'import json,sys
+q = json.load(sys.stdin)["quality"]
+print(q["plan"], q["pool_label"], " ".join("%s:%d:%d:%s" % (p["pool"], p["nodes_used"], p["bound"], p["gap_pct"]) for p in q["pools"]),
+      len(q["stranded"]))' 2>&1)" "the plan with the 5 replicas placed pool blue:2:2:0.0 gpu:0:0:None green:1:1:0.0 4" \
+	"json: the certificate, pools by --pool-label"
+is "$(qual "$db" "$(lastid)")" "blue:2:2:4:2:requests:cpu:0.0 gpu:1:0:0:0:-:- green:1:1:4:1:requests:cpu:0.0" \
+	"--pool-label pool: capacity_quality by that label"
 
 run "$KPLAN" capacity "$db" --pod "$D/pod-1cpu.yaml" --max 3
 like "$out" "3 more replicas" "--max 3: 3 fit"
@@ -77,6 +104,9 @@ is "$(last "answer || ' ' || bound || ' ' || status")" "1 4 survives" "--survive
 id=$(lastid)
 is "$(q1 "$db" "SELECT group_concat(domain || ':' || pods_displaced || ':' || pods_lost || ':' || survives, ' ') FROM (SELECT * FROM capacity_domain WHERE capacity_id = $id ORDER BY domain)")" \
 	"n1:1:0:1 n2:1:0:1 n3:1:0:1 n4:0:0:1" "--survive node: per node"
+is "$(q1 "$db" "SELECT json_extract(result, '$.quality.plan') = 'the plan without node ' || json_extract(result, '$.worst') || ' (the worst)'
+                AND reason LIKE 'node ' || json_extract(result, '$.worst') || ':%' FROM capacity_run WHERE id = $id")" 1 \
+	"--survive node: the certificate is of the worst node's plan"
 is "$(q "$db" "SELECT allocatable || ' ' || free FROM capacity_headroom WHERE capacity_id = $id AND domain = 'n1' AND resource = 'cpu'")" \
 	"12000 5000" "--survive node: headroom without n1: 12 cpu, 5 free (9 free - b1's 3 + n1's 1 lost... = 5)"
 run "$KPLAN" capacity "$db" --survive zone
@@ -85,6 +115,10 @@ like "$out" "worst: zone a: 1 more pod unschedulable (1 of the 2 displaced lost)
 is "$(last "answer || ' ' || status")" "0 fails" "--survive zone: row"
 is "$(q1 "$db" "SELECT group_concat(domain || ':' || nodes || ':' || pods_lost || ':' || survives, ' ') FROM (SELECT * FROM capacity_domain WHERE capacity_id = $(lastid) ORDER BY domain)")" \
 	"a:2:1:0 b:2:0:1" "--survive zone: per zone"
+# without zone a: n3 holds b3 and b1 (or b2); n4 is tainted
+is "$(qual "$db" "$(lastid)")" "c5.xlarge:1:1:2:1:requests:cpu:0.0 p3.2xlarge:1:0:0:0:-:-" \
+	"--survive zone: the certificate of the plan without zone a"
+like "$out" "quality of the plan without zone a (the worst)" "--survive zone: the summary names the plan"
 run "$KPLAN" capacity "$db" --survive node --limit 2
 like "$out" "2 of 4 nodes evaluated (the most loaded, --limit)" "--limit 2"
 is "$(q1 "$db" "SELECT group_concat(domain, ' ') FROM (SELECT * FROM capacity_domain WHERE capacity_id = $(lastid) ORDER BY domain)")" \
@@ -105,12 +139,23 @@ like "$out" "cpu: pending 12, free 9, per node 4 -> 1" "--nodes-needed: the boun
 is "$(q1 "$pdb" "SELECT answer || ' ' || bound || ' ' || status FROM capacity_run ORDER BY id DESC LIMIT 1")" "3 1 found" "--nodes-needed: row"
 is "$(q1 "$pdb" "SELECT group_concat(nodes || ':' || unschedulable || ':' || fits, ' ') FROM (SELECT * FROM capacity_search WHERE capacity_id = (SELECT max(id) FROM capacity_run) ORDER BY step)")" \
 	"0:5:0 1:3:0 5:0:1 2:1:0 4:0:1 3:0:1" "--nodes-needed: the counts planned"
+# with 3 template nodes (m5.xlarge): n1, n2 keep b1, b2; the five web pods go
+# 2, 2, 1 on the new nodes: 7 pods, 16 cpu -> bound 4, 5 used: gap 25 %
+is "$(qual "$pdb" "$(q "$pdb" "SELECT max(id) FROM capacity_run")")" \
+	"c5.xlarge:1:1:2:1:requests:cpu:0.0 m5.xlarge:5:5:7:4:requests:cpu:25.0 p3.2xlarge:1:0:0:0:-:-" \
+	"--nodes-needed: the certificate of the plan with the 3 nodes found (not of K - 1, planned last)"
+like "$out" "quality of the plan with 3 nodes like $D/node-4cpu.yaml added" "--nodes-needed: the summary names the plan"
+like "$out" "  m5.xlarge: memory 58Gi of 80Gi (72.5 %) on 4 of 5 used nodes; exhausted: cpu" \
+	"--nodes-needed: stranded memory on the four cpu-full nodes"
 run "$KPLAN" capacity "$pdb" --nodes-needed --node-template "$D/node-tainted.yaml"
 is "$rc" 0 "a template that cannot help: exit 0"
 like "$out" "5 pending pods can never fit on nodes like $D/node-tainted.yaml" "a template that cannot help: said"
 like "$out" "5 node(s) had untolerated taint {dedicated: batch}." "a template that cannot help: why"
 is "$(q1 "$pdb" "SELECT status || ' ' || COALESCE(answer, 'null') || ' ' || (SELECT count(*) FROM capacity_unfit u WHERE u.capacity_id = r.id) FROM capacity_run r ORDER BY id DESC LIMIT 1")" \
 	"never-fit null 5" "never-fit: row and the pods"
+is "$(q "$pdb" "SELECT count(*) FROM capacity_quality WHERE capacity_id = (SELECT max(id) FROM capacity_run)")" 0 \
+	"never-fit: no plan fits, so no certificate"
+unlike "$out" "quality of" "never-fit: no certificate in the summary"
 same_inputs "--nodes-needed, --workload" "$pdb" "$T/pinputs.sql"
 
 # the report shows the answers
@@ -120,6 +165,12 @@ like "$out" "Capacity" "report: capacity section"
 like "$out" "nodes-needed" "report: the answers"
 run "$KPLAN" report --format json "$pdb"
 like "$out" '"capacity"' "report json: capacity section"
+like "$out" '"capacity_quality"' "report json: the certificates"
+run "$KPLAN" report "$pdb"
+like "$out" "Capacity: quality certificates" "report: the certificates section"
+like "$out" "m5.xlarge       5     5     7      4  requests:cpu    25.0%" "report: the nodes-needed answer's pool line"
+is "$(q "$db" "SELECT count(*) FROM capacity_quality WHERE bound > nodes_used") $(q "$pdb" "SELECT count(*) FROM capacity_quality WHERE bound > nodes_used")" \
+	"0 0" "no certificate's bound exceeds the nodes used"
 
 # errors: usage 64, input 1, database unchanged
 inputs "$db" >"$T/inputs.sql"
@@ -167,6 +218,11 @@ if [ -x "$ROOT/build/bench/gen" ]; then
 	"$KPLAN" plan -q --no-preemption --scale "$w=$((cur + fits))" "$gdb"
 	is "$(q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")" "$base" \
 		"generated: plan --scale $w=$((cur + fits)) (replicas + answer) leaves nothing more unschedulable"
+	cols="pool, nodes, nodes_used, pods, bound, bound_by, requests_bound, large_pods_bound, anti_affinity_bound, gap_pct"
+	qp=$(q "$gdb" "SELECT $cols FROM plan_quality WHERE run_id = (SELECT max(id) FROM run) ORDER BY pool")
+	qc=$(q "$gdb" "SELECT $cols FROM capacity_quality WHERE capacity_id = (SELECT max(id) FROM capacity_run) ORDER BY pool")
+	[ -n "$qc" ] && [ "$qp" = "$qc" ]
+	ok $? "generated: the --workload answer's certificate = plan_quality of plan --scale $w=$((cur + fits))"
 	"$KPLAN" plan -q --no-preemption --scale "$w=$((cur + fits + 1))" "$gdb"
 	is "$(q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")" "$((base + 1))" \
 		"generated: one more replica leaves one unschedulable"
@@ -181,6 +237,6 @@ if [ -x "$ROOT/build/bench/gen" ]; then
 	like "$(cat "$T/int.err")" "interrupted" "SIGINT: says so"
 	is "$(sqlite3 "$gdb" .dump | sha256sum)" "$gbefore" "SIGINT: the database is unchanged"
 else
-	skip "build/bench/gen not built" 6
+	skip "build/bench/gen not built" 7
 fi
 done_testing

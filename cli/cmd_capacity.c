@@ -143,6 +143,9 @@ typedef struct outcome {
 	long displaced, displaced_lost;       /* pods the scenario took off a node; of them without a node */
 	unfit *unfits;                        /* the first 50 of unsched */
 	int nunfits;
+	long never;                           /* of unsched: not even an empty added node would take them */
+	unfit *nevers;                        /* the first 50 of those */
+	int nnevers;
 	res_total res[32];                    /* per resource over the nodes of the run */
 	int nres;
 	res_total tmpl[32];                   /* resources of the first added node (id < 0) */
@@ -161,6 +164,12 @@ static void outcome_release(outcome *o)
 		kp_free(o->unfits[i].msg);
 	}
 	kp_free(o->unfits);
+	for (int i = 0; i < o->nnevers; i++) {
+		kp_free(o->nevers[i].ns);
+		kp_free(o->nevers[i].name);
+		kp_free(o->nevers[i].msg);
+	}
+	kp_free(o->nevers);
 	qual_release(&o->q);
 	memset(o, 0, sizeof *o);
 }
@@ -187,6 +196,20 @@ typedef struct cap {
 
 static int requests_text(cap *c, int64_t class_id, kp_sb *sb);
 static int default_max(cap *c, int64_t class_id, int64_t *out);
+
+/* keep the first 50 pods of a list; -1 when out of memory */
+static int add_unfit(unfit **v, int *n, const kp_plan_pod *p)
+{
+	if (*n >= 50)
+		return 0;
+	if (!*v && !(*v = kp_calloc(50, sizeof **v)))
+		return -1;
+	unfit *u = &(*v)[(*n)++];
+	u->ns = kp_strdup(p->ns);
+	u->name = kp_strdup(p->name);
+	u->msg = kp_strdup(p->message ? p->message : p->action);
+	return u->ns && u->name && u->msg ? 0 : -1;
+}
 
 static int on_pod(void *ctx, const kp_plan_pod *p)
 {
@@ -230,16 +253,9 @@ static int on_pod(void *ctx, const kp_plan_pod *p)
 	if (!lost)
 		return KP_OK;
 	o->unsched++;
-	if (o->nunfits < 50) {
-		if (!o->unfits && !(o->unfits = kp_calloc(50, sizeof *o->unfits)))
-			return kp_err_set(c->err, KP_NOMEM, "out of memory");
-		unfit *u = &o->unfits[o->nunfits++];
-		u->ns = kp_strdup(p->ns);
-		u->name = kp_strdup(p->name);
-		u->msg = kp_strdup(p->message ? p->message : p->action);
-		if (!u->ns || !u->name || !u->msg)
-			return kp_err_set(c->err, KP_NOMEM, "out of memory");
-	}
+	o->never += p->fits_empty_added == 0;
+	if (add_unfit(&o->unfits, &o->nunfits, p) || (p->fits_empty_added == 0 && add_unfit(&o->nevers, &o->nnevers, p)))
+		return kp_err_set(c->err, KP_NOMEM, "out of memory");
 	return KP_OK;
 }
 
@@ -924,6 +940,7 @@ typedef struct search_ctx {
 	outcome last;                 /* of the latest evaluation */
 	long ks[64], us[64];          /* evaluated: nodes added, pods left unschedulable */
 	int nk;
+	long last_k;                  /* nodes added in the latest evaluation */
 	qual best;                    /* the certificate of the fewest nodes added that fit every pod */
 	long best_k;                  /* -1: none yet */
 	int frozen;                   /* the answer is known: keep best */
@@ -961,6 +978,7 @@ static int eval_k(search_ctx *sc, long k, long *unsched)
 		return rc;
 	}
 	*unsched = sc->last.unsched;
+	sc->last_k = k;
 	if (!sc->frozen && *unsched == 0 && (sc->best_k < 0 || k < sc->best_k)) {
 		qual_take(&sc->best, &sc->last.q);
 		sc->best_k = k;
@@ -1019,16 +1037,16 @@ static int lower_bound(cap *c, const outcome *tmpl, int64_t *bound, char *by, si
 	return KP_OK;
 }
 
-static void unfit_json(kp_sb *j, const outcome *o)
+static void unfit_json(kp_sb *j, const unfit *v, int n)
 {
 	kp_sb_adds(j, "[");
-	for (int i = 0; i < o->nunfits; i++) {
+	for (int i = 0; i < n; i++) {
 		kp_sb_adds(j, i ? ",{\"namespace\":" : "{\"namespace\":");
-		kp_sb_add_json_str(j, o->unfits[i].ns);
+		kp_sb_add_json_str(j, v[i].ns);
 		kp_sb_adds(j, ",\"pod\":");
-		kp_sb_add_json_str(j, o->unfits[i].name);
+		kp_sb_add_json_str(j, v[i].name);
 		kp_sb_adds(j, ",\"reason\":");
-		kp_sb_add_json_str(j, o->unfits[i].msg);
+		kp_sb_add_json_str(j, v[i].msg);
 		kp_sb_adds(j, "}");
 	}
 	kp_sb_adds(j, "]");
@@ -1094,58 +1112,86 @@ static int mode_nodes_needed(cap *c, const char *tmpl, long max_nodes, answer *a
 			kp_sb_release(&detail);
 			goto out;
 		}
-		if (uc > 0 && kcheck >= u0 && kcheck >= lb) {
-			/* never: with a node of their own each, they still do not fit */
+		if (uc > 0 && sc.last.never > 0) {
+			/* never: not even an empty added node passes their static filters
+			 * or has room for their requests */
+			const outcome *o = &sc.last;
+			long nv = o->never;
 			a->status = "never-fit";
-			kp_sb_printf(t, "%ld pending pod%s can never fit on nodes like %s: with %ld added (one per unschedulable "
-				     "pod) %s still unschedulable:\n", uc, uc == 1 ? "" : "s", tmpl, kcheck, uc == 1 ? "it is" : "they are");
-			for (int i = 0; i < sc.last.nunfits; i++) {
-				kp_sb_printf(t, "  %s/%s: %s\n", sc.last.unfits[i].ns, sc.last.unfits[i].name, sc.last.unfits[i].msg);
+			kp_sb_printf(t, "%ld pending pod%s can never fit on nodes like %s: not even an empty one (only its DaemonSet "
+				     "pods) passes %s taints, nodeSelector and node affinity or has room for %s requests:\n", nv,
+				     nv == 1 ? "" : "s", tmpl, nv == 1 ? "its" : "their", nv == 1 ? "its" : "their");
+			for (int i = 0; i < o->nnevers; i++) {
+				kp_sb_printf(t, "  %s/%s: %s\n", o->nevers[i].ns, o->nevers[i].name, o->nevers[i].msg);
 				kp_sb sb;
 				kp_sb_init(&sb);
-				kp_sb_printf(&sb, "%s\n%s", sc.last.unfits[i].name, sc.last.unfits[i].msg);
-				if (!kp_sb_ok(&sb) || add_row(rws, T_UNFIT, sc.last.unfits[i].ns, kp_sb_str(&sb), 0, 0, 0, 0, 0, 0))
+				kp_sb_printf(&sb, "%s\n%s", o->nevers[i].name, o->nevers[i].msg);
+				if (!kp_sb_ok(&sb) || add_row(rws, T_UNFIT, o->nevers[i].ns, kp_sb_str(&sb), 0, 0, 0, 0, 0, 0))
 					rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
 				kp_sb_release(&sb);
 			}
-			if (uc > sc.last.nunfits)
-				kp_sb_printf(t, "  ... (%ld more)\n", uc - sc.last.nunfits);
+			if (nv > o->nnevers)
+				kp_sb_printf(t, "  ... (%ld more)\n", nv - o->nnevers);
+			if (uc > nv)
+				kp_sb_printf(t, "%ld other pod%s left out with %ld added might fit with more\n", uc - nv,
+					     uc - nv == 1 ? "" : "s", kcheck);
 			kp_sb_printf(t, "lower bound from total requests: %lld (%s)\n", (long long)lb, kp_sb_str(&detail));
 			{
 				kp_sb sb;
 				kp_sb_init(&sb);
-				kp_sb_printf(&sb, "%ld pending pod%s never fit on nodes like this: %s/%s: %s", uc, uc == 1 ? "" : "s",
-					     sc.last.nunfits ? sc.last.unfits[0].ns : "", sc.last.nunfits ? sc.last.unfits[0].name : "",
-					     sc.last.nunfits ? sc.last.unfits[0].msg : "");
+				kp_sb_printf(&sb, "%ld pending pod%s never fit on nodes like this: %s/%s: %s", nv, nv == 1 ? "" : "s",
+					     o->nnevers ? o->nevers[0].ns : "", o->nnevers ? o->nevers[0].name : "",
+					     o->nnevers ? o->nevers[0].msg : "");
 				a->reason = kp_sb_ok(&sb) ? kp_strdup(kp_sb_str(&sb)) : NULL;
 				kp_sb_release(&sb);
 			}
 			a->value = INT64_MIN;
-			kp_sb_printf(j, ",\"status\":\"never-fit\",\"nodes\":null,\"checked_with\":%ld,\"never_fit\":", kcheck);
-			unfit_json(j, &sc.last);
+			kp_sb_printf(j, ",\"status\":\"never-fit\",\"nodes\":null,\"checked_with\":%ld,\"unschedulable_with\":%ld,"
+				     "\"never_fit\":", kcheck, uc);
+			unfit_json(j, o->nevers, o->nnevers);
 			kp_sb_adds(j, "}");
 			kp_sb_release(&detail);
 			goto out;
 		}
+		/* lo: does not fit; hi: fits (-1: not found yet) */
+		long lo, hi = -1;
 		if (uc > 0) {
-			found = -1;   /* --max-nodes reached */
+			/* none shown never to fit: the added nodes also took pods that
+			 * fit elsewhere before, so more may help: double until all fit */
+			lo = kcheck;
+			for (long k = kcheck; k < max_nodes && !rc;) {
+				long uk;
+				k = k > max_nodes / 2 ? max_nodes : k * 2;
+				if ((rc = eval_k(&sc, k, &uk)))
+					break;
+				if (uk == 0) {
+					hi = k;
+					break;
+				}
+				lo = k;
+			}
 		} else {
-			/* lo: does not fit (1 by the plan, lb - 1 by the bound); hi: fits */
-			long lo = lb - 1 > 1 ? (long)lb - 1 : 1, hi = kcheck;
+			/* by the plan 1 does not fit, by the bound lb - 1 does not */
+			hi = kcheck;
+			lo = lb - 1 > 1 ? (long)lb - 1 : 1;
 			if (lo >= hi)
 				lo = hi - 1;
-			/* exponential from the bound, then binary */
+			/* exponential from the bound */
 			for (long k = lb > 2 ? (long)lb : 2; k < hi && !rc; k *= 2) {
 				long uk;
 				if ((rc = eval_k(&sc, k, &uk)))
 					break;
-				if (uk == 0)
+				if (uk == 0) {
 					hi = k;
-				else
-					lo = k;
-				if (uk == 0)
 					break;
+				}
+				lo = k;
 			}
+		}
+		if (!rc && hi < 0) {
+			found = -1;   /* --max-nodes reached */
+		} else {
+			/* then binary */
 			while (!rc && hi - lo > 1) {
 				long mid = lo + (hi - lo) / 2, um;
 				if ((rc = eval_k(&sc, mid, &um)))
@@ -1196,6 +1242,20 @@ static int mode_nodes_needed(cap *c, const char *tmpl, long max_nodes, answer *a
 		kp_sb_printf(t, "not found: with %ld nodes like %s (--max-nodes) pods are still unschedulable; lower bound %lld\n",
 			     max_nodes, tmpl, (long long)lb);
 		a->reason = kp_strdup(kp_sb_str(t));
+		/* none is kept off an empty node like the template by its taints,
+		 * labels or size: the pods queued before them took the room
+		 * (spreading scores put those on the new nodes too), or filters
+		 * that depend on other pods keep them off */
+		kp_sb_printf(t, "with %ld added, %ld pod%s left out; an empty node like this passes %s taints, nodeSelector "
+			     "and node affinity and has room for %s requests, so the pods placed before %s took the room, or "
+			     "pod (anti-)affinity, spread constraints or host ports keep %s off:\n", sc.last_k,
+			     sc.last.unsched, sc.last.unsched == 1 ? " is" : "s are", sc.last.unsched == 1 ? "its" : "their",
+			     sc.last.unsched == 1 ? "its" : "their", sc.last.unsched == 1 ? "it" : "them",
+			     sc.last.unsched == 1 ? "it" : "them");
+		for (int i = 0; i < sc.last.nunfits && i < 5; i++)
+			kp_sb_printf(t, "  %s/%s: %s\n", sc.last.unfits[i].ns, sc.last.unfits[i].name, sc.last.unfits[i].msg);
+		if (sc.last.unsched > 5)
+			kp_sb_printf(t, "  ... (%ld more)\n", sc.last.unsched - 5);
 		kp_sb_printf(j, ",\"status\":\"not-found\",\"nodes\":null,\"max_nodes\":%ld", max_nodes);
 	}
 	kp_sb_printf(j, ",\"plans\":%ld}", c->plans);

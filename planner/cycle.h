@@ -163,6 +163,10 @@ extern const kp_plugin kp_plugin_node_unschedulable, kp_plugin_node_name, kp_plu
 	kp_plugin_node_affinity, kp_plugin_node_ports, kp_plugin_node_resources_fit, kp_plugin_pod_topology_spread,
 	kp_plugin_inter_pod_affinity, kp_plugin_balanced_allocation, kp_plugin_image_locality, kp_plugin_sql_extender;
 
+/* NodeResourcesFit: resource name is one the profile's ignoredResources or
+ * ignoredResourceGroups leave unchecked */
+int kp_fit_ignored(const kp_profile *pf, const char *name);
+
 /* the registry, indexed by KP_P_* (NULL for plugins with no filter/score role) */
 extern const kp_plugin *const kp_plugins[KP_P_COUNT];
 

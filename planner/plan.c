@@ -1464,10 +1464,53 @@ out:
 }
 
 /* kp_plan_opts.on_pod / on_node: each pod's outcome and each node after the run */
+/* kp_plan_pod.fits_empty_added for class c (profile prof) on added node a,
+ * whose DaemonSet pods request over[] (per resource) and number nds */
+static int fits_empty_node(const planner *pl, const kp_class *c, int prof, int a, const int64_t *over, int64_t nds)
+{
+	const kp_snap *s = &pl->s;
+	if (c->feasible && !(c->feasible[a >> 6] >> (a & 63) & 1))
+		return 0;   /* a static filter rejects the node */
+	const kp_profile *pf = &pl->cfg.profiles[prof];
+	if (!pf->filter[KP_P_NODE_RESOURCES_FIT])
+		return 1;
+	const int64_t *alloc = &s->alloc[(size_t)a * (size_t)s->nres];
+	if (nds + 1 > alloc[3])
+		return 0;
+	for (uint32_t k = 0; k < c->nreq; k++) {
+		int r = c->req_res[k];
+		int64_t want = c->req_val[k];
+		if (want <= 0 || r == 3 || (r > 2 && kp_fit_ignored(pf, kp_str(&s->strs, s->res_name[r]))))
+			continue;
+		if (want > alloc[r] - over[r])
+			return 0;
+	}
+	return 1;
+}
+
 static int report_results(planner *pl)
 {
 	const kp_plan_opts *o = pl->o;
 	kp_snap *s = &pl->s;
+	/* the first node the scenario added, and what its DaemonSet pods take */
+	int added = -1;
+	int64_t nds = 0, *over = NULL;
+	for (int n = 0; o->on_pod && n < s->nnodes && added < 0; n++)
+		if (s->node_db_id[n] < 0)
+			added = n;
+	if (added >= 0) {
+		if (!(over = kp_calloc((size_t)s->nres, sizeof *over)))
+			return nomem(pl);
+		for (int i = 0; i < s->npods; i++) {
+			const kp_pod *q = &s->pods[i];
+			if (q->node != added || q->daemon_node != added)
+				continue;
+			const kp_class *qc = &s->classes[q->cls];
+			for (uint32_t k = 0; k < qc->nreq; k++)
+				over[qc->req_res[k]] += qc->req_val[k];
+			nds++;
+		}
+	}
 	for (int i = 0; o->on_pod && i < s->npods; i++) {
 		const kp_pod *p = &s->pods[i];
 		const pod_out *po = &pl->out[i];
@@ -1497,9 +1540,15 @@ static int report_results(planner *pl)
 			r.node_id = s->node_db_id[node];
 			r.node = kp_str(&s->strs, s->node_name[node]);
 		}
-		if (o->on_pod(o->result_ctx, &r))
+		r.fits_empty_added = -1;
+		if (added >= 0 && po->action == A_UNSCHED && pl->prof_of_class[p->cls] >= 0)
+			r.fits_empty_added = fits_empty_node(pl, &s->classes[p->cls], pl->prof_of_class[p->cls], added, over, nds);
+		if (o->on_pod(o->result_ctx, &r)) {
+			kp_free(over);
 			return pl->err->code ? pl->err->code : kp_err_set(pl->err, KP_ERROR, "stopped");
+		}
 	}
+	kp_free(over);
 	for (int n = 0; o->on_node && n < s->nnodes; n++)
 		for (int k = 0; k < s->nres; k++) {
 			kp_plan_node r = { .node_id = s->node_db_id[n], .node = kp_str(&s->strs, s->node_name[n]),

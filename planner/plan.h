@@ -58,6 +58,12 @@ typedef struct kp_plan_pod {
 	int displaced;               /* bound before the run, or taken off a node by the scenario */
 	int32_t seq;                 /* decision order (0: not attempted) */
 	const char *message;         /* kube's message when unschedulable; NULL */
+	/* unschedulable, with a scenario that added nodes: would the pod pass
+	 * the filters that do not depend on other pods (the static ones: taints,
+	 * nodeSelector, node affinity; NodeResourcesFit) on the first added node
+	 * holding only its DaemonSet pods?  0: no, so no number of such nodes
+	 * helps; 1: yes; -1: not judged */
+	int fits_empty_added;
 } kp_plan_pod;
 
 /* One node and resource after the run, for kp_plan_opts.on_node (resource

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <math.h>
 
-static int ignored(const kp_profile *pf, const char *name)
+int kp_fit_ignored(const kp_profile *pf, const char *name)
 {
 	for (int i = 0; i < pf->nignored; i++)
 		if (!strcmp(pf->ignored[i], name))
@@ -47,7 +47,7 @@ static int filter(kp_cycle *cy, int node)
 		int64_t want = c->req_val[k];
 		if (want <= 0 || r == 3)
 			continue;
-		if (r > 2 && ignored(cy->pf, kp_str(&s->strs, s->res_name[r])))
+		if (r > 2 && kp_fit_ignored(cy->pf, kp_str(&s->strs, s->res_name[r])))
 			continue;
 		if (want > alloc[r] - used[r]) {
 			kp_cycle_fail(cy, node, KP_P_NODE_RESOURCES_FIT, cy->r_insufficient[r], 0);

@@ -156,6 +156,27 @@ is "$(q1 "$pdb" "SELECT status || ' ' || COALESCE(answer, 'null') || ' ' || (SEL
 is "$(q "$pdb" "SELECT count(*) FROM capacity_quality WHERE capacity_id = (SELECT max(id) FROM capacity_run)")" 0 \
 	"never-fit: no plan fits, so no certificate"
 unlike "$out" "quality of" "never-fit: no certificate in the summary"
+like "$out" "5 pending pods can never fit on nodes like $D/node-tainted.yaml: not even an empty one (only its DaemonSet pods) passes their taints" \
+	"never-fit: proven on an empty node, not inferred from a crowded plan"
+# one added node per unschedulable pod is not enough when the added nodes also
+# take pods that fitted before (crowded.yaml): big fits an empty 4-cpu node, so
+# it is no never-fit; the search goes on past 1 node (it used to say never-fit)
+cdb="$T/crowded.db"
+"$KPLAN" import -q "$cdb" "$D/crowded.yaml" || fail "import crowded.yaml"
+run "$KPLAN" capacity "$cdb" --nodes-needed --node-template "$D/node-4cpu.yaml"
+like "$out" "4 nodes like $D/node-4cpu.yaml needed for the 1 unschedulable pending pod (lower bound from total requests: 1, by cpu); checked: with 3, 1 pod stays unschedulable" \
+	"crowded: 4 nodes, though one per unschedulable pod is 1"
+is "$(q1 "$cdb" "SELECT group_concat(nodes || ':' || unschedulable, ' ') FROM (SELECT * FROM capacity_search WHERE capacity_id = 1 ORDER BY step)")" \
+	"0:1 1:1 2:1 4:0 3:1" "crowded: doubling past the one-per-pod count, then the binary search"
+"$KPLAN" plan -q --no-preemption --add-nodes "$D/node-4cpu.yaml:4" "$cdb"
+is "$(q "$cdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")" 0 "crowded: plan --add-nodes 4: every pod placed"
+"$KPLAN" plan -q --no-preemption --add-nodes "$D/node-4cpu.yaml:3" "$cdb"
+is "$(q "$cdb" "SELECT group_concat(pod) FROM plan WHERE action = 'unschedulable'")" big "crowded: plan --add-nodes 3: big left out"
+run "$KPLAN" capacity "$cdb" --nodes-needed --node-template "$D/node-4cpu.yaml" --max-nodes 2
+like "$out" "not found: with 2 nodes like $D/node-4cpu.yaml (--max-nodes) pods are still unschedulable" "crowded, --max-nodes 2: not found"
+like "$out" "with 2 added, 1 pod is left out; an empty node like this passes its taints, nodeSelector and node affinity and has room for its requests" \
+	"crowded, --max-nodes 2: says why more nodes would help"
+like "$out" "  shop/big: 0/3 nodes are available: 3 Insufficient cpu." "crowded, --max-nodes 2: the pod left out"
 same_inputs "--nodes-needed, --workload" "$pdb" "$T/pinputs.sql"
 
 # the report shows the answers

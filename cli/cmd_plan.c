@@ -71,6 +71,9 @@ const char cmd_plan_help[] =
 	"  --priority-threshold P    only pods with priority below P move\n"
 	"  --namespaces LIST         only pods of these namespaces move\n"
 	"  --exclude-namespaces LIST pods of these namespaces stay\n"
+	"  --evict-bare-pods         pods without a controller owner may move too (kplan's\n"
+	"                            own; descheduler never evicts them): a trace such as\n"
+	"                            openb, or pods their creator re-creates\n"
 	"\n"
 	"Examples:\n"
 	"  kplan plan cluster.db\n"
@@ -158,6 +161,7 @@ int cmd_plan(int argc, char **argv)
 		{ "priority-threshold", required_argument, NULL, 'R' },
 		{ "namespaces", required_argument, NULL, 'R' },
 		{ "exclude-namespaces", required_argument, NULL, 'R' },
+		{ "evict-bare-pods", no_argument, NULL, 'R' },
 		{ "rebalance-config", required_argument, NULL, 'C' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -177,7 +181,7 @@ int cmd_plan(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+qh", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:qh", opts, &li)) != -1) {
 		switch (c) {
 		case 'W':
 			if (nwi == MAX_WHATIF)
@@ -191,7 +195,7 @@ int cmd_plan(int argc, char **argv)
 			if (nrb == MAX_WHATIF)
 				return kp_cli_usage("plan", "more than %d rebalance options", MAX_WHATIF);
 			rb_opt[nrb] = opts[li].name;
-			rb_val[nrb++] = optarg;
+			rb_val[nrb++] = optarg ? optarg : "true";   /* --evict-bare-pods is a flag */
 			rb_first = rb_first ? rb_first : opts[li].name;
 			break;
 		case 'C':
@@ -212,8 +216,14 @@ int cmd_plan(int argc, char **argv)
 		case 'f': gate = 1; break;
 		case 'r': o.reference = 1; break;
 		case 'q': quiet = 1; break;
-		default:
-			return kp_cli_usage("plan", optopt ? "option '%s' needs a value" : "unknown option '%s'", argv[optind - 1]);
+		case ':':
+			return kp_cli_usage("plan", "option '%s' needs a value", argv[optind - 1]);
+		default: {   /* '?': unknown, or a flag given a value (--quiet=1) */
+			const char *a = argv[optind - 1];
+			if (strncmp(a, "--", 2) && optopt > ' ' && optopt < 127)   /* a short option, maybe in a cluster */
+				return kp_cli_usage("plan", "unknown option '-%c'", optopt);
+			return kp_cli_usage("plan", optopt && strchr(a, '=') ? "option '%s' takes no value" : "unknown option '%s'", a);
+		}
 		}
 	}
 	if (argc - optind != 1)

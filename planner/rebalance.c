@@ -13,7 +13,9 @@
  * home: the eviction is not proposed.  A pod moves at most once per run.
  *
  * Evictable (descheduler's DefaultEvictor defaults): a pod with a controller
- * owner that is not a DaemonSet, not a static/mirror pod (owned by a Node),
+ * owner (or none, with kplan's own evictBarePods / --evict-bare-pods: a trace
+ * such as openb has only bare pods) that is not a DaemonSet, not a
+ * static/mirror pod (owned by a Node),
  * not terminating, not system-critical (priority >= 2000000000, unless
  * evictSystemCriticalPods), without local storage (the importer records no
  * emptyDir/hostPath volumes: a pod that requests ephemeral-storage is taken
@@ -67,8 +69,8 @@ struct kp_rebalance {
 	int64_t prio;
 	char **ns_list;
 	int nns, ns_exclude;         /* ns_exclude: ns_list is excluded, else included (nns > 0) */
-	/* DefaultEvictor */
-	int evict_local, evict_critical, ignore_pvc;
+	/* DefaultEvictor; evict_bare: kplan's evictBarePods (descheduler has only evictFailedBarePods) */
+	int evict_local, evict_critical, ignore_pvc, evict_bare;
 	/* strategy arguments */
 	int taints_prefer;
 	char **excluded_taints;
@@ -237,6 +239,12 @@ int kp_rebalance_set(kp_rebalance *rb, const char *option, const char *value, kp
 		rb->prio = p;
 		return KP_OK;
 	}
+	if (!strcmp(option, "evict-bare-pods")) {   /* a flag: the CLI passes "true" */
+		if (strcmp(value, "true") && strcmp(value, "false"))
+			return usage(err, "--evict-bare-pods: expected true or false, got '%s'", value);
+		rb->evict_bare = value[0] == 't';
+		return KP_OK;
+	}
 	if (!strcmp(option, "namespaces") || !strcmp(option, "exclude-namespaces")) {
 		int ex = option[0] == 'e';
 		if (rb->nns && rb->ns_exclude != ex)
@@ -376,6 +384,8 @@ static int cfg_args(cfgctx *c, const char *name, const kp_ynode *nm, const kp_yn
 			rc = cfg_bool(c, v, k, &rb->evict_critical);
 		else if (evictor && !strcmp(k, "ignorePvcPods"))
 			rc = cfg_bool(c, v, k, &rb->ignore_pvc);
+		else if (evictor && !strcmp(k, "evictBarePods"))   /* kplan's own, not descheduler's */
+			rc = cfg_bool(c, v, k, &rb->evict_bare);
 		else if (evictor && !strcmp(k, "nodeFit")) {
 			int b;
 			rc = cfg_bool(c, v, k, &b);   /* kplan always re-places with the planner */
@@ -619,8 +629,9 @@ static void settings_json(const kp_rebalance *rb, kp_sb *sb)
 		json_list(sb, rb->ns_list, rb->nns);
 		kp_sb_addc(sb, '}');
 	}
-	kp_sb_printf(sb, ",\"evictLocalStoragePods\":%s,\"evictSystemCriticalPods\":%s,\"ignorePvcPods\":%s",
-		     rb->evict_local ? "true" : "false", rb->evict_critical ? "true" : "false", rb->ignore_pvc ? "true" : "false");
+	kp_sb_printf(sb, ",\"evictLocalStoragePods\":%s,\"evictSystemCriticalPods\":%s,\"ignorePvcPods\":%s,"
+		     "\"evictBarePods\":%s", rb->evict_local ? "true" : "false", rb->evict_critical ? "true" : "false",
+		     rb->ignore_pvc ? "true" : "false", rb->evict_bare ? "true" : "false");
 	if (rb->strategies & (1u << S_TAINTS)) {
 		kp_sb_printf(sb, ",\"RemovePodsViolatingNodeTaints\":{\"includePreferNoSchedule\":%s,\"excludedTaints\":",
 			     rb->taints_prefer ? "true" : "false");
@@ -703,7 +714,8 @@ static int evictable(kp_rebalance *rb, int32_t pi, int *limited)
 	const kp_pod *p = &s->pods[pi];
 	const kp_class *c = &s->classes[p->cls];
 	*limited = 0;
-	if (!h->movable[pi] || rb->moved[pi] || p->node < 0 || p->terminating || is_per_node(s, p) || p->owner_kind < 0)
+	if (!h->movable[pi] || rb->moved[pi] || p->node < 0 || p->terminating || is_per_node(s, p) ||
+	    (p->owner_kind < 0 && !rb->evict_bare))
 		return 0;
 	if (!rb->evict_critical && c->priority >= SYSTEM_CRITICAL)
 		return 0;

@@ -34,8 +34,9 @@ void kp_rebalance_free(kp_rebalance *rb); /* NULL ok */
 
 /* A command-line option without dashes: strategies, max-moves,
  * max-moves-per-node, max-moves-per-namespace, priority-threshold,
- * namespaces, exclude-namespaces.  KP_USAGE naming the option when the value
- * is bad.  Options override the --rebalance-config file. */
+ * namespaces, exclude-namespaces, evict-bare-pods (a flag: value "true" or
+ * "false").  KP_USAGE naming the option when the value is bad.  Options
+ * override the --rebalance-config file. */
 int kp_rebalance_set(kp_rebalance *rb, const char *option, const char *value, kp_err *err);
 /* A descheduler policy (descheduler/v1alpha2 DeschedulerPolicy, YAML or
  * JSON), or kplan's flat form; KP_USAGE / KP_IO with file, line, column. */

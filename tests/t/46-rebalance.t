@@ -6,8 +6,11 @@
 # threshold, excluded namespaces, bare pods), waves under a PDB with
 # maxUnavailable 1, the limits, the policy file, no ping-pong, the input
 # tables byte-identical, --reference giving the same rows, the report
-# section, usage errors, and the quality of a consolidation on a generated
-# cluster (nodes freed, std-dev of utilisation, against plan_quality's bound).
+# section, usage errors, kplan's --evict-bare-pods, each strategy alone on a
+# cluster whose constraints all hold (*-ok.yaml, balanced.yaml: nothing to
+# do), and the quality of a consolidation on a generated cluster and on the
+# openb trace (nodes freed, std-dev of utilisation, against plan_quality's
+# bound).
 . "$(dirname "$0")/../lib.sh"
 D="$TESTS_DIR/data/rebalance"
 
@@ -158,6 +161,69 @@ is "$(q "$db" "SELECT count(*) FROM plan WHERE pod IN ('h-2', 'lone-1', 'agent-n
 rb --strategies HighNodeUtilization --priority-threshold -5
 is "$(moves)" "(none)" "high: --priority-threshold -5: nothing moves"
 
+# --- --evict-bare-pods (kplan's own; DefaultEvictor arg evictBarePods): bare pods may move too
+rb --strategies HighNodeUtilization --evict-bare-pods
+is "$(moves)/$(rr nodes_freed)" "h-1 n3>n1 1; lone-1 n4>n2 1; h-2 n4>n1 1/2" \
+	"high --evict-bare-pods: the bare pod lone-1 moves too, and n4 is freed as well"
+is "$(q "$db" "SELECT count(*) FROM plan WHERE pod LIKE 'agent-%' AND action = 'keep'")" 4 \
+	"high --evict-bare-pods: DaemonSet pods still stay"
+is "$(rr "json_extract(settings, '$.evictBarePods')")/$(q "$db" "SELECT json_extract(options, '$.rebalance.evictBarePods')
+	FROM run WHERE id = (SELECT max(id) FROM run)")" "1/1" "--evict-bare-pods recorded in rebalance_run.settings and run.options"
+rb --strategies HighNodeUtilization
+is "$(rr "json_extract(settings, '$.evictBarePods')")" 0 "without it: evictBarePods false in the settings"
+printf 'profiles:\n- name: p\n  pluginConfig:\n  - name: DefaultEvictor\n    args: {evictBarePods: true}\n' >"$T/bare.yaml"
+rb --strategies HighNodeUtilization --rebalance-config "$T/bare.yaml"
+is "$(moves)" "h-1 n3>n1 1; lone-1 n4>n2 1; h-2 n4>n1 1" "the policy file: DefaultEvictor args evictBarePods: true"
+rb --strategies HighNodeUtilization --evict-bare-pods --priority-threshold 0
+is "$(moves)" "(none)" "--evict-bare-pods with --priority-threshold 0: the other rules still apply"
+fresh bare taints.yaml
+rb --strategies RemovePodsViolatingNodeTaints --evict-bare-pods
+is "$(moves)" "kv-0 n1>n3 1; bare-1 n1>n3 1; web-1 n1>n3 1" \
+	"taints --evict-bare-pods: bare-1 leaves the tainted node too; tol-1, agent-n1 and big-1 stay"
+
+# --- each strategy alone where it has nothing to do: every constraint holds.
+# The fixtures do have the constraints (checked below) and only pods a
+# controller owns (evictable); rebalance_run records the strategy run and no
+# eviction refused (no_home, limited): nothing was even a candidate.
+for c in RemovePodsViolatingNodeTaints:taints-ok RemovePodsViolatingNodeAffinity:affinity-ok \
+	RemovePodsViolatingInterPodAntiAffinity:anti-ok RemoveDuplicates:balanced \
+	RemovePodsViolatingTopologySpreadConstraint:spread-ok LowNodeUtilization:balanced HighNodeUtilization:balanced; do
+	st=${c%%:*} fx=${c#*:}   # not f: fresh() loops over f
+	fresh "ok-$st" "$fx.yaml"
+	is "$(q "$db" "SELECT count(*) FROM pod WHERE owner_kind IS NULL OR owner_kind IN ('DaemonSet', 'Node')")" 0 \
+		"$st, $fx.yaml: every pod has a controller owner (evictable)"
+	rb --strategies "$st"
+	is "$rc/$(moves)/$(changes)" "0/(none)/(none)" "$st alone on $fx.yaml: (none) moves, every pod keep"
+	is "$(rr "strategies || ' ' || moves || ' ' || waves || ' ' || no_home || ' ' || limited")" "$st 0 0 0 0" \
+		"$st alone on $fx.yaml: rebalance_run: the strategy ran, no eviction refused (no home 0, limited 0)"
+done
+# what makes each case meaningful: the constraints are there, and hold
+db="$T/ok-RemovePodsViolatingNodeTaints.db"
+is "$(q "$db" "SELECT group_concat(n.name || ' ' || t.key || ':' || t.effect || ' ' || (SELECT count(*) FROM pod p
+	WHERE p.node_name = n.name), '; ') FROM node n JOIN node_taint t ON t.node_id = n.id")" \
+	"n1 dedicated:NoSchedule 2; n2 maint:PreferNoSchedule 1" "taints-ok.yaml: a NoSchedule taint over 2 pods (tolerated), a PreferNoSchedule one"
+printf 'RemovePodsViolatingNodeTaints:\n  includePreferNoSchedule: true\n' >"$T/prefer.yaml"
+rb --strategies RemovePodsViolatingNodeTaints --rebalance-config "$T/prefer.yaml"
+is "$(moves)" "web-1 n2>n3 1" "taints-ok.yaml with includePreferNoSchedule: the untolerated PreferNoSchedule taint moves web-1"
+db="$T/ok-RemovePodsViolatingNodeAffinity.db"
+is "$(q "$db" "SELECT (SELECT count(DISTINCT pod_id) FROM pod_node_affinity WHERE required = 1) || ' ' ||
+	(SELECT count(DISTINCT pod_id) FROM pod_node_selector)")" "2 1" "affinity-ok.yaml: 2 pods with required node affinity, 1 with a nodeSelector"
+db="$T/ok-RemovePodsViolatingInterPodAntiAffinity.db"
+is "$(q "$db" "SELECT group_concat(topology_key || ' ' || k, '; ') FROM (SELECT topology_key, count(*) AS k FROM pod_affinity_term
+	WHERE anti = 1 AND required = 1 GROUP BY topology_key ORDER BY topology_key)")" \
+	"kubernetes.io/hostname 2; topology.kubernetes.io/zone 2" "anti-ok.yaml: required anti-affinity by hostname and by zone"
+db="$T/ok-RemovePodsViolatingTopologySpreadConstraint.db"
+is "$(q "$db" "SELECT group_concat(topology_key || ' ' || k, '; ') FROM (SELECT topology_key, count(*) AS k FROM pod_spread
+	WHERE when_unsatisfiable = 'DoNotSchedule' GROUP BY topology_key ORDER BY topology_key)")" \
+	"kubernetes.io/hostname 3; topology.kubernetes.io/zone 3" "spread-ok.yaml: hard spread constraints by hostname and by zone"
+db="$T/ok-RemoveDuplicates.db"
+is "$(q "$db" "SELECT group_concat(owner_name || ' ' || k || ' on ' || n, '; ') FROM (SELECT owner_name, count(*) AS k,
+	count(DISTINCT node_name) AS n FROM pod GROUP BY owner_kind, owner_name)")" "b 3 on 3" \
+	"balanced.yaml: one ReplicaSet of 3 pods on 3 nodes (RemoveDuplicates' case)"
+is "$(q "$db" "SELECT group_concat(node || ' ' || resource || ' ' || percent, '; ') FROM node_usage WHERE resource IN ('cpu', 'memory')")" \
+	"n1 cpu 40.0; n1 memory 25.0; n2 cpu 40.0; n2 memory 25.0; n3 cpu 40.0; n3 memory 25.0" \
+	"balanced.yaml: every node 40% cpu, 25% memory: none under 20% (Low, High), none over 50% (Low)"
+
 # --- pending pods first, then the rebalance
 fresh pend dups.yaml pending.yaml
 rb --strategies RemoveDuplicates
@@ -213,6 +279,9 @@ err_case() { # err_case STATUS MESSAGE ARGS...
 n_runs=$(q "$db" "SELECT count(*) FROM run")
 err_case 64 "--max-moves needs --mode rebalance" --max-moves 3
 err_case 64 "--strategies needs --mode rebalance" --strategies RemoveDuplicates
+err_case 64 "--evict-bare-pods needs --mode rebalance" --evict-bare-pods
+err_case 64 "--evict-bare-pods needs --mode rebalance" --evict-bare-pods --mode full
+err_case 64 "option '--evict-bare-pods=yes' takes no value" --mode rebalance --evict-bare-pods=yes
 err_case 64 "--strategies: unknown strategy 'Bogus'" --mode rebalance --strategies RemoveDuplicates,Bogus
 err_case 64 "--max-moves needs a non-negative integer, got '-1'" --mode rebalance --max-moves -1
 err_case 64 "--max-moves-per-node needs a non-negative integer, got 'x'" --mode rebalance --max-moves-per-node x
@@ -227,6 +296,8 @@ printf 'LowNodeUtilization:\n  thresholds: {cpu: 60}\n  targetThresholds: {cpu: 
 err_case 64 "thresholds.cpu (60) above targetThresholds.cpu (50)" --mode rebalance --rebalance-config "$T/bad3.yaml"
 printf 'profiles: [{name: x, plugins: {balance: {enabled: [Nope]}}}]\n' >"$T/bad4.yaml"
 err_case 64 "plugin 'Nope' is not supported" --mode rebalance --rebalance-config "$T/bad4.yaml"
+printf 'DefaultEvictor:\n  evictBarePods: yes\n' >"$T/bad6.yaml"
+err_case 64 "bad6.yaml:2:18: --rebalance-config: evictBarePods: expected true or false" --mode rebalance --rebalance-config "$T/bad6.yaml"
 printf 'a: [\n' >"$T/bad5.yaml"
 err_case 64 "--rebalance-config" --mode rebalance --rebalance-config "$T/bad5.yaml"
 # hostile policy files: a usage error or a run, never a crash
@@ -247,6 +318,7 @@ profiles: null\nLowNodeUtilization: null\n
 LowNodeUtilization: {thresholds: null, targetThresholds: [1]}\n
 DefaultEvictor: {priorityThreshold: {value: [1]}, namespaces: {include: [a], exclude: [b]}}\n
 DefaultEvictor: {priorityThreshold: 5, namespaces: [a]}\n
+DefaultEvictor: {evictBarePods: [true], evictFailedBarePods: true}\n
 RemovePodsViolatingNodeTaints: {excludedTaints: [{a: 1}], includePreferNoSchedule: yes}\n
 maxNoOfPodsToEvictTotal: -3\n
 maxNoOfPodsToEvictTotal: 99999999999999999999999\n
@@ -290,7 +362,7 @@ check_quality() { # check_quality LABEL: the latest run's numbers are consistent
 	is "$(printf '%.2f %.2f' "$sd_cpu" "$sd_mem")" "$mine_cpu $mine_mem" "$1: rebalance_util's std-dev after = node_usage's"
 	is "$(q "$db" "SELECT count(*) FROM plan WHERE action = 'move'")" "$(rr moves)" "$1: one move row per move_wave row"
 	echo "# $1: $(rr moves) moves in $(rr waves) waves, nodes used $base_used -> $used (bound $bound), freed $freed;" \
-		"$(q "$db" "SELECT group_concat(resource || ' ' || stddev_before || ' -> ' || stddev_after, ', ') FROM rebalance_util
+		"$(q "$db" "SELECT group_concat(resource || ' ' || stddev_before || ' -> ' || stddev_after, '; ') FROM rebalance_util
 		            WHERE run_id = (SELECT max(id) FROM run)") (std-dev of utilisation, %)"
 }
 rb --strategies HighNodeUtilization
@@ -342,4 +414,59 @@ is "$(q "$db" "SELECT count(*) FROM placement pl JOIN move_wave m ON m.run_id = 
 inputs "$db" >"$T/gen-now.sql"
 cmp -s "$T/gen-in.sql" "$T/gen-now.sql"
 ok $? "generated: the imported tables are byte-identical"
+
+# --- quality on the openb trace ($KP_SHARED_DATA/openb: 1213 GPU nodes, 8152 pods).
+# Every openb pod is bare (no owner): nothing moves unless --evict-bare-pods.  The
+# pods request alibabacloud.com/gpu-milli too; the utilisation strategies look at
+# cpu, memory and pods only, but every move is placed by the planner, so GPU fit holds.
+OB=$KP_SHARED_DATA/openb
+N_OPENB=22   # the tests below
+if [ ! -f "$OB/openb_node_list_gpu_node.csv" ] || [ ! -f "$OB/openb_pod_list_default.csv" ]; then
+	skip "shared data absent ($OB): no openb rebalance measurement" "$N_OPENB"
+	done_testing
+fi
+db="$T/openb.db"
+"$KPLAN" import -q "$db" "$OB/openb_node_list_gpu_node.csv" "$OB/openb_pod_list_default.csv" && "$KPLAN" plan -q "$db"
+ok $? "openb: imported and planned"
+sqlite3 "$db" "UPDATE pod SET phase = 'Running', node_name = (SELECT n.name FROM placement pl JOIN node n ON n.id = pl.node_id
+               WHERE pl.run_id = (SELECT max(id) FROM run) AND pl.pod_id = pod.id)"
+is "$(q "$db" "SELECT count(*) FROM pod WHERE node_name IS NOT NULL AND owner_kind IS NULL")" \
+	"$(q "$db" "SELECT count(*) FROM placement WHERE run_id = 1 AND action = 'bind'")" \
+	"openb: every pod the plan placed is bound, and bare (the rest stay pending, unschedulable)"
+"$KPLAN" plan -q "$db"
+base_used=$(q "$db" "SELECT nodes_used FROM plan_quality WHERE run_id = (SELECT max(id) FROM run)")
+echo "# openb, bound as planned: nodes used $base_used; $(q "$db" "SELECT 'bound ' || bound || ' (' || bound_by || ')' FROM plan_quality
+	WHERE run_id = (SELECT max(id) FROM run)"); gap $(q "$db" "SELECT gap_pct FROM plan_quality WHERE run_id = (SELECT max(id) FROM run)")%"
+# no node holds more than its allocatable of any resource (gpu-milli included) after the latest run
+over_alloc() { q "$db" "SELECT count(*) FROM node_usage WHERE requested_after > allocatable"; }
+gpu_moves() { q "$db" "SELECT count(*) FROM move_wave m JOIN pod p ON p.id = m.pod_id JOIN class_request r ON r.class_id = p.class_id
+	WHERE m.run_id = (SELECT max(id) FROM run) AND r.resource = 'alibabacloud.com/gpu-milli' AND r.value > 0"; }
+sd_up() { # sd_up RESOURCE: 1 when the latest run raised its std-dev
+	q "$db" "SELECT stddev_after > stddev_before FROM rebalance_util WHERE run_id = (SELECT max(id) FROM run) AND resource = '$1'"
+}
+rb
+is "$rc/$(moves)" "0/(none)" "openb, default strategies: nothing moves (bare pods never do)"
+rb --strategies HighNodeUtilization --rebalance-config "$T/h60.yaml"
+is "$rc/$(moves)" "0/(none)" "openb, HighNodeUtilization (60%) without --evict-bare-pods: nothing moves"
+rb --strategies HighNodeUtilization --evict-bare-pods
+is "$rc" 0 "openb: HighNodeUtilization --evict-bare-pods"
+check_quality "openb, HighNodeUtilization --evict-bare-pods (thresholds 20%)"
+[ "$(rr moves)" -gt 0 ] && [ "$(rr nodes_freed)" -gt 0 ]
+ok $? "openb, HighNodeUtilization (20%): bare pods move and free nodes"
+is "$(over_alloc)" 0 "openb, HighNodeUtilization (20%): no node over its allocatable (gpu-milli included; $(gpu_moves) GPU pods moved)"
+rb --strategies HighNodeUtilization --rebalance-config "$T/h60.yaml" --evict-bare-pods
+check_quality "openb, HighNodeUtilization --evict-bare-pods (thresholds 60%)"
+[ "$(rr nodes_freed)" -gt 0 ]
+ok $? "openb, HighNodeUtilization (60%): frees nodes"
+is "$(over_alloc)" 0 "openb, HighNodeUtilization (60%): no node over its allocatable ($(gpu_moves) GPU pods moved)"
+is "$(sd_up cpu)/$(sd_up memory)" "1/1" "openb, HighNodeUtilization (60%): consolidation raises the cpu and memory std-dev"
+rb --strategies LowNodeUtilization --evict-bare-pods
+check_quality "openb, LowNodeUtilization --evict-bare-pods (20% / 50%)"
+is "$(over_alloc)" 0 "openb, LowNodeUtilization: no node over its allocatable ($(gpu_moves) GPU pods moved)"
+is "$(q "$db" "SELECT count(*) FROM move_wave m JOIN node_usage u ON u.node = m.to_node WHERE m.run_id = (SELECT max(id) FROM run)
+	AND u.resource IN ('cpu', 'memory', 'pods') AND u.allocatable > 0 AND 100.0 * u.requested_after / u.allocatable > 50")" 0 \
+	"openb, LowNodeUtilization: no move lands on a node it takes above targetThresholds (50%)"
+is "$(sd_up cpu)" 0 "openb, LowNodeUtilization: the cpu std-dev does not rise"
+echo "# openb, LowNodeUtilization: $(rr no_home) evictions not proposed (no other node: the mean cpu is" \
+	"$(q "$db" "SELECT mean_before FROM rebalance_util WHERE run_id = (SELECT max(id) FROM run) AND resource = 'cpu'")%, above targetThresholds)"
 done_testing

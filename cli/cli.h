@@ -51,6 +51,11 @@ extern const char cmd_report_help[];
 int kp_cli_fail(const kp_err *err);
 /* Usage error: "kplan <cmd>: msg" + "see 'kplan <cmd> --help'"; returns KP_EXIT_USAGE. */
 int kp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage error for what getopt_long returned as c ('?' or, with an
+ * optstring starting with ':' after any '+', ':' for a missing value):
+ * "option '--x' needs a value", "option '--quiet' takes no value" (--quiet=1),
+ * "unknown option '-z'" or "unknown option '--zz'".  Returns KP_EXIT_USAGE. */
+int kp_cli_bad_option(const char *cmd, int c, char **argv);
 /* 1 when argv has -h/--help before a "--"; prints help to stdout. */
 int kp_cli_wants_help(int argc, char **argv, const char *help);
 /* Exit code for a KP_* code. */

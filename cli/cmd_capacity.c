@@ -358,8 +358,12 @@ static int plan_once(cap *c, const char *const *wopts, int nw, outcome *o)
 static void fmt_amount(const char *res, int64_t v, char *buf, size_t size)
 {
 	if (!strcmp(res, "cpu")) {
+		/* whole cpus; millicores below 10 cpus; else cpus with one decimal,
+		 * so that amounts side by side read in one unit */
 		if (v % 1000 == 0)
 			snprintf(buf, size, "%lld", (long long)(v / 1000));
+		else if (v >= 10000)
+			snprintf(buf, size, "%.1f", (double)v / 1000);
 		else
 			snprintf(buf, size, "%lldm", (long long)v);
 	} else if (!strcmp(res, "memory") || !strcmp(res, "ephemeral-storage")) {
@@ -1499,7 +1503,7 @@ int cmd_capacity(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "qh", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qh", opts, &li)) != -1) {
 		int u = KP_EXIT_OK;
 		switch (c) {
 		case 'p': pod_file = optarg; break;
@@ -1538,7 +1542,7 @@ int cmd_capacity(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		default:
-			return kp_cli_usage("capacity", optopt ? "option '%s' needs a value" : "unknown option '%s'", argv[optind - 1]);
+			return kp_cli_bad_option("capacity", c, argv);
 		}
 		if (u != KP_EXIT_OK)
 			return u;

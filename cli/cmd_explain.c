@@ -55,14 +55,14 @@ int cmd_explain(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
 		if (c == 'r') {
 			char *end;
 			run = strtoll(optarg, &end, 10);
 			if (*end || run <= 0)
 				return kp_cli_usage("explain", "--run needs a run id, got '%s'", optarg);
 		} else {
-			return kp_cli_usage("explain", "unknown option '%s'", argv[optind - 1]);
+			return kp_cli_bad_option("explain", c, argv);
 		}
 	}
 	if (argc - optind != 2)

@@ -1069,7 +1069,7 @@ int cmd_fix(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'r':
@@ -1099,7 +1099,7 @@ int cmd_fix(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		default:
-			return kp_cli_usage("fix", optopt ? "option '%s' needs a value" : "unknown option '%s'", argv[optind - 1]);
+			return kp_cli_bad_option("fix", c, argv);
 		}
 	}
 	if (argc - optind != 1)

@@ -143,7 +143,7 @@ int cmd_import(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "yaml") && strcmp(optarg, "json") && strcmp(optarg, "csv") &&
@@ -154,7 +154,7 @@ int cmd_import(int argc, char **argv)
 		case 's': io.skip_invalid = 1; break;
 		case 'q': quiet = 1; break;
 		default:
-			return kp_cli_usage("import", "unknown option '%s'", argv[optind - 1]);
+			return kp_cli_bad_option("import", c, argv);
 		}
 	}
 	if (argc - optind < 2)

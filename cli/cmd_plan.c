@@ -216,14 +216,8 @@ int cmd_plan(int argc, char **argv)
 		case 'f': gate = 1; break;
 		case 'r': o.reference = 1; break;
 		case 'q': quiet = 1; break;
-		case ':':
-			return kp_cli_usage("plan", "option '%s' needs a value", argv[optind - 1]);
-		default: {   /* '?': unknown, or a flag given a value (--quiet=1) */
-			const char *a = argv[optind - 1];
-			if (strncmp(a, "--", 2) && optopt > ' ' && optopt < 127)   /* a short option, maybe in a cluster */
-				return kp_cli_usage("plan", "unknown option '-%c'", optopt);
-			return kp_cli_usage("plan", optopt && strchr(a, '=') ? "option '%s' takes no value" : "unknown option '%s'", a);
-		}
+		default:   /* ':' a missing value, '?' unknown or a flag given a value */
+			return kp_cli_bad_option("plan", c, argv);
 		}
 	}
 	if (argc - optind != 1)

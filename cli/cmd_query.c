@@ -288,7 +288,7 @@ int cmd_query(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "table"))
@@ -304,7 +304,7 @@ int cmd_query(int argc, char **argv)
 			break;
 		case 'n': header = 0; break;
 		default:
-			return kp_cli_usage("query", "unknown option '%s'", argv[optind - 1]);
+			return kp_cli_bad_option("query", c, argv);
 		}
 	}
 	if (argc - optind != 2)

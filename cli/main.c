@@ -115,6 +115,19 @@ int kp_cli_usage(const char *cmd, const char *fmt, ...)
 	return KP_EXIT_USAGE;
 }
 
+int kp_cli_bad_option(const char *cmd, int c, char **argv)
+{
+	const char *a = argv[optind - 1];
+	if (c == ':')
+		return kp_cli_usage(cmd, "option '%s' needs a value", a);
+	if (strncmp(a, "--", 2) && optopt > ' ' && optopt < 127)   /* a short option, maybe in a cluster (-qz) */
+		return kp_cli_usage(cmd, "unknown option '-%c'", optopt);
+	const char *eq = strchr(a, '=');
+	if (optopt && eq)
+		return kp_cli_usage(cmd, "option '%.*s' takes no value", (int)(eq - a), a);
+	return kp_cli_usage(cmd, "unknown option '%s'", a);
+}
+
 int kp_cli_wants_help(int argc, char **argv, const char *help)
 {
 	for (int i = 1; i < argc; i++) {

@@ -31,6 +31,24 @@ run "$KPLAN" import --bogus x.db y.yaml
 is "$rc" 64 "unknown option: 64"
 like "$err" "unknown option '--bogus'" "unknown option is named"
 like "$err" "see 'kplan import --help'" "usage error points at help"
+# what getopt met, named the same way by every command that uses it
+while IFS='|' read -r cmd args want; do
+	run "$KPLAN" $cmd $args
+	is "$rc" 64 "$cmd $args: exit 64"
+	like "$err" "kplan $cmd: $want" "$cmd $args: $want"
+done <<'EOF_OPTS'
+plan|--seed|option '--seed' needs a value
+plan|--evict-bare-pods=yes x.db|option '--evict-bare-pods' takes no value
+plan|-qz x.db|unknown option '-z'
+capacity|-z x.db|unknown option '-z'
+capacity|--pod|option '--pod' needs a value
+capacity|--quiet=1 x.db|option '--quiet' takes no value
+fix|--bogus x.db|unknown option '--bogus'
+fix|--run|option '--run' needs a value
+import|--format|option '--format' needs a value
+query|-x x.db SELECT 1|unknown option '-x'
+explain|--run|option '--run' needs a value
+EOF_OPTS
 
 run "$KPLAN" import --format xml "$T/a.db" y.yaml
 is "$rc" 64 "bad --format: 64"

@@ -1464,28 +1464,34 @@ out:
 }
 
 /* kp_plan_opts.on_pod / on_node: each pod's outcome and each node after the run */
-/* kp_plan_pod.fits_empty_added for class c (profile prof) on added node a,
- * whose DaemonSet pods request over[] (per resource) and number nds */
-static int fits_empty_node(const planner *pl, const kp_class *c, int prof, int a, const int64_t *over, int64_t nds)
+/* NodeResourcesFit's filter for class c on node n holding npods pods that
+ * request used[] (per resource): 1 when it would pass */
+static int requests_fit(const kp_snap *s, const kp_class *c, const kp_profile *pf, int n, const int64_t *used,
+			int64_t npods)
 {
-	const kp_snap *s = &pl->s;
-	if (c->feasible && !(c->feasible[a >> 6] >> (a & 63) & 1))
-		return 0;   /* a static filter rejects the node */
-	const kp_profile *pf = &pl->cfg.profiles[prof];
 	if (!pf->filter[KP_P_NODE_RESOURCES_FIT])
 		return 1;
-	const int64_t *alloc = &s->alloc[(size_t)a * (size_t)s->nres];
-	if (nds + 1 > alloc[3])
+	const int64_t *alloc = &s->alloc[(size_t)n * (size_t)s->nres];
+	if (npods + 1 > alloc[3])
 		return 0;
 	for (uint32_t k = 0; k < c->nreq; k++) {
 		int r = c->req_res[k];
 		int64_t want = c->req_val[k];
 		if (want <= 0 || r == 3 || (r > 2 && kp_fit_ignored(pf, kp_str(&s->strs, s->res_name[r]))))
 			continue;
-		if (want > alloc[r] - over[r])
+		if (want > alloc[r] - used[r])
 			return 0;
 	}
 	return 1;
+}
+
+/* kp_plan_pod.fits_empty_added for class c (profile prof) on added node a,
+ * whose DaemonSet pods request over[] (per resource) and number nds */
+static int fits_empty_node(const planner *pl, const kp_class *c, int prof, int a, const int64_t *over, int64_t nds)
+{
+	if (c->feasible && !(c->feasible[a >> 6] >> (a & 63) & 1))
+		return 0;   /* a static filter rejects the node */
+	return requests_fit(&pl->s, c, &pl->cfg.profiles[prof], a, over, nds);
 }
 
 static int report_results(planner *pl)
@@ -1580,9 +1586,22 @@ static int rb_undo(void *ctx, int32_t pi, int32_t node)
 static int rb_place(void *ctx, int32_t pi, const uint8_t *avoid, int32_t *node)
 {
 	planner *pl = ctx;
-	int from = pl->s.pods[pi].node;
+	kp_snap *s = &pl->s;
+	int from = s->pods[pi].node, prof = pl->prof_of_class[s->pods[pi].cls];
 	*node = -1;
-	kp_snap_remove_pod(&pl->s, pi);
+	kp_snap_remove_pod(s, pi);
+	/* no node it may go to has room for its requests: the cycle would fail
+	 * on NodeResourcesFit alone; skip it (same outcome, decision order kept) */
+	const kp_class *c = &s->classes[s->pods[pi].cls];
+	int room = 0;
+	for (int n = 0; n < s->nnodes && !room; n++)
+		room = !(avoid && avoid[n]) &&
+		       requests_fit(s, c, &pl->cfg.profiles[prof], n, &s->used[(size_t)n * (size_t)s->nres], s->node_npods[n]);
+	if (!room && !pl->o->reference) {
+		pl->out[pi].last_bind_stamp = pl->binds;
+		pl->out[pi].seq = ++pl->seq;
+		return rb_undo(pl, pi, from);
+	}
 	pl->avoid = avoid;
 	int rc = schedule_one(pl, pi, pl->prof_of_class[pl->s.pods[pi].cls]);
 	pl->avoid = NULL;

@@ -281,7 +281,7 @@ err_case 64 "--max-moves needs --mode rebalance" --max-moves 3
 err_case 64 "--strategies needs --mode rebalance" --strategies RemoveDuplicates
 err_case 64 "--evict-bare-pods needs --mode rebalance" --evict-bare-pods
 err_case 64 "--evict-bare-pods needs --mode rebalance" --evict-bare-pods --mode full
-err_case 64 "option '--evict-bare-pods=yes' takes no value" --mode rebalance --evict-bare-pods=yes
+err_case 64 "option '--evict-bare-pods' takes no value" --mode rebalance --evict-bare-pods=yes
 err_case 64 "--strategies: unknown strategy 'Bogus'" --mode rebalance --strategies RemoveDuplicates,Bogus
 err_case 64 "--max-moves needs a non-negative integer, got '-1'" --mode rebalance --max-moves -1
 err_case 64 "--max-moves-per-node needs a non-negative integer, got 'x'" --mode rebalance --max-moves-per-node x
@@ -420,7 +420,7 @@ ok $? "generated: the imported tables are byte-identical"
 # pods request alibabacloud.com/gpu-milli too; the utilisation strategies look at
 # cpu, memory and pods only, but every move is placed by the planner, so GPU fit holds.
 OB=$KP_SHARED_DATA/openb
-N_OPENB=22   # the tests below
+N_OPENB=23   # the tests below
 if [ ! -f "$OB/openb_node_list_gpu_node.csv" ] || [ ! -f "$OB/openb_pod_list_default.csv" ]; then
 	skip "shared data absent ($OB): no openb rebalance measurement" "$N_OPENB"
 	done_testing
@@ -460,6 +460,15 @@ check_quality "openb, HighNodeUtilization --evict-bare-pods (thresholds 60%)"
 ok $? "openb, HighNodeUtilization (60%): frees nodes"
 is "$(over_alloc)" 0 "openb, HighNodeUtilization (60%): no node over its allocatable ($(gpu_moves) GPU pods moved)"
 is "$(sd_up cpu)/$(sd_up memory)" "1/1" "openb, HighNodeUtilization (60%): consolidation raises the cpu and memory std-dev"
+# evictions without room on any allowed node skip the planner's cycle; --reference runs every cycle
+rows() { sqlite3 "$db" "SELECT pod_id, action, node_id, from_node_id, seq FROM placement WHERE run_id = (SELECT max(id) FROM run);
+                        SELECT seq, wave, pod_id, from_node_id, to_node_id, strategy, gain, cost FROM move_wave
+                        WHERE run_id = (SELECT max(id) FROM run)"; }
+rows >"$T/ob-fast.txt"
+rb --strategies HighNodeUtilization --rebalance-config "$T/h60.yaml" --evict-bare-pods --reference
+rows >"$T/ob-ref.txt"
+cmp -s "$T/ob-fast.txt" "$T/ob-ref.txt"
+ok $? "openb, HighNodeUtilization (60%): --reference (every cycle run) gives the same placement and move_wave rows"
 rb --strategies LowNodeUtilization --evict-bare-pods
 check_quality "openb, LowNodeUtilization --evict-bare-pods (20% / 50%)"
 is "$(over_alloc)" 0 "openb, LowNodeUtilization: no node over its allocatable ($(gpu_moves) GPU pods moved)"

@@ -939,8 +939,9 @@ static void summary(fixer *f, long total, int json, const char *tmpl, kp_sb *out
 		kp_sb_adds(out, "]}\n");
 		return;
 	}
-	kp_sb_printf(out, "fix run %lld: %d of %d unschedulable pod%s examined have a fix (%ld unschedulable in the run; "
-		     "%ld dry-run plan%s)\n", (long long)f->run, nfix, f->ntargets, f->ntargets == 1 ? "" : "s", total,
+	kp_sb_printf(out, "fix run %lld: %d of %d unschedulable pod%s examined %s a fix (%ld unschedulable in the run; "
+		     "%ld dry-run plan%s)\n", (long long)f->run, nfix, f->ntargets, f->ntargets == 1 ? "" : "s",
+		     nfix == 1 ? "has" : "have", total,
 		     f->plans, f->plans == 1 ? "" : "s");
 	for (int i = 0; i < f->ntargets; i++) {
 		const target *t = &f->targets[i];

@@ -123,15 +123,15 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 	kp_whatif_print(c->whatif, NULL, stderr);
 	if (quiet)
 		return 0;
-	printf("run %lld: %ld pending pods: %ld placed, %ld unschedulable", (long long)r->run_id, r->pending, r->bound,
-	       r->unschedulable);
+	printf("run %lld: %ld pending pod%s: %ld placed, %ld unschedulable", (long long)r->run_id, r->pending,
+	       r->pending == 1 ? "" : "s", r->bound, r->unschedulable);
 	long rb_moves = kp_rebalance_moves(c->rebalance);
 	if (r->evicted || r->moved - rb_moves)
 		printf("; preemption: %ld evicted, %ld moved", r->evicted, r->moved - rb_moves);
 	if (r->ignored)
 		printf(", %ld left to other schedulers", r->ignored);
-	printf("; %ld bound pods kept; %ld nodes; %ld pass%s; %.2f s\n", r->kept, r->nodes, r->passes,
-	       r->passes == 1 ? "" : "es", r->elapsed);
+	printf("; %ld bound pod%s kept; %ld node%s; %ld pass%s; %.2f s\n", r->kept, r->kept == 1 ? "" : "s", r->nodes,
+	       r->nodes == 1 ? "" : "s", r->passes, r->passes == 1 ? "" : "es", r->elapsed);
 	kp_whatif_print(c->whatif, stdout, NULL);
 	if (c->rebalance)
 		kp_rebalance_print(c->rebalance, stdout);

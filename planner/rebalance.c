@@ -1560,8 +1560,7 @@ int kp_rebalance_write(sqlite3 *db, kp_rebalance *rb, const kp_snap *s, int64_t 
 	}
 	sqlite3_finalize(st);
 	if (sqlite3_prepare_v2(db, "INSERT INTO rebalance_util(run_id, resource, nodes, mean_before, stddev_before, "
-				   "mean_after, stddev_after) VALUES(?1, ?2, ?3, round(?4, 2), round(?5, 2), round(?6, 2), "
-				   "round(?7, 2))", -1, &st, NULL) != SQLITE_OK)
+				   "mean_after, stddev_after) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &st, NULL) != SQLITE_OK)
 		FAIL("rebalance_util");
 	for (int r = 0; r < R_COUNT; r++) {
 		sqlite3_reset(st);

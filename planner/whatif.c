@@ -1356,7 +1356,8 @@ static int apply_add(wctx *c, wi_op *op)
 					  "ORDER BY node_id", op->seq);
 		kp_sb_adds(&op->effect, ")");
 		if (op->added)
-			kp_sb_printf(&op->effect, "; %ld DaemonSet pod%s for them", op->added, op->added == 1 ? "" : "s");
+			kp_sb_printf(&op->effect, "; %ld DaemonSet pod%s for %s", op->added, op->added == 1 ? "" : "s",
+				     op->nodes == 1 ? "it" : "them");
 	}
 	tmpl_release(&t);
 	return rc;
@@ -2024,8 +2025,11 @@ static int results(wctx *c, wi_op *op, int64_t run)
 		sqlite3_finalize(s);
 		if (step != SQLITE_ROW)
 			return db_fail(c, "reading the run");
-		kp_sb_printf(r, "%lld pod%s placed on %lld of the added node%s", (long long)pods, pods == 1 ? "" : "s",
-			     (long long)used, op->nodes == 1 ? "" : "s");
+		if (op->nodes == 1)
+			kp_sb_printf(r, "%lld pod%s placed on the added node", (long long)pods, pods == 1 ? "" : "s");
+		else
+			kp_sb_printf(r, "%lld pod%s placed on %lld of the %ld added nodes", (long long)pods, pods == 1 ? "" : "s",
+				     (long long)used, (long)op->nodes);
 	}
 	if ((op->kind == WI_SCALE || op->kind == WI_ADD_PODS) && op->added) {
 		kp_sb_adds(r, "replicas added: ");

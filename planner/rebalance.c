@@ -84,7 +84,7 @@ struct kp_rebalance {
 	/* results */
 	move *moves;
 	int nmoves, cap_moves, nwaves;
-	long no_home, limited, nodes_freed;
+	long no_home, limited, kept, nodes_freed;   /* kept: by the evictor's rules */
 	double cost;
 	double mean_b[R_COUNT], sd_b[R_COUNT], mean_a[R_COUNT], sd_a[R_COUNT];
 	int nodes_r[R_COUNT];
@@ -92,7 +92,7 @@ struct kp_rebalance {
 	const kp_rb_host *h;
 	kp_err *err;
 	uint8_t *moved;              /* per pod */
-	uint8_t *refused;            /* per pod: 1 a limit or PDB said no, 2 no other home */
+	uint8_t *refused;            /* per pod: 1 a limit or PDB said no, 2 no other home, 4 the evictor's rules */
 	uint8_t *avoid;              /* per node, scratch */
 	int32_t *out_count;          /* per node: moves out */
 	int32_t *ns_count;           /* per namespace sid */
@@ -706,7 +706,10 @@ static int has_alloc(const kp_snap *s, int n, int r)
 static int ns_index(kp_rebalance *rb, kp_sid ns) { return ns >= 0 && ns < rb->nns_count ? ns : -1; }
 
 /* descheduler's DefaultEvictor, kplan's limits and the namespace filters;
- * 0 when the pod may not be evicted (*limited: because of a limit or PDB) */
+ * 0 when the pod may not be evicted, *limited saying why: 1 a limit or PDB,
+ * 2 the evictor's rules (bare, DaemonSet, static or terminating pod,
+ * system-critical, priority threshold, local storage, PVC, namespaces), 0
+ * not a candidate (placed by this run, moved already) */
 static int evictable(kp_rebalance *rb, int32_t pi, int *limited)
 {
 	const kp_rb_host *h = rb->h;
@@ -714,8 +717,10 @@ static int evictable(kp_rebalance *rb, int32_t pi, int *limited)
 	const kp_pod *p = &s->pods[pi];
 	const kp_class *c = &s->classes[p->cls];
 	*limited = 0;
-	if (!h->movable[pi] || rb->moved[pi] || p->node < 0 || p->terminating || is_per_node(s, p) ||
-	    (p->owner_kind < 0 && !rb->evict_bare))
+	if (!h->movable[pi] || rb->moved[pi] || p->node < 0)
+		return 0;
+	*limited = 2;
+	if (p->terminating || is_per_node(s, p) || (p->owner_kind < 0 && !rb->evict_bare))
 		return 0;
 	if (!rb->evict_critical && c->priority >= SYSTEM_CRITICAL)
 		return 0;
@@ -804,7 +809,7 @@ static int try_move(kp_rebalance *rb, int32_t pi, const uint8_t *avoid, int stra
 	kp_snap *s = rb->h->s;
 	int limited;
 	if (!evictable(rb, pi, &limited)) {
-		rb->refused[pi] |= (uint8_t)(limited ? 1 : 0);
+		rb->refused[pi] |= (uint8_t)(limited == 1 ? 1 : limited == 2 ? 4 : 0);
 		return 0;
 	}
 	int from = s->pods[pi].node;
@@ -1471,11 +1476,13 @@ int kp_rebalance_run(kp_rebalance *rb, const kp_rb_host *h, kp_err *err)
 		rb->cost += rb->moves[i].cost;
 	for (int n = 0; !rc && n < s->nnodes; n++)
 		rb->nodes_freed += rb->had_app[n] && !app_pods(s, n);
-	/* pods, not attempts: a pod refused by a limit and later without a home counts once, as no home */
+	/* pods, not attempts: a pod refused by a limit and later without a home
+	 * counts once, as no home; the evictor's rules do not change in a run */
 	for (int i = 0; !rc && i < s->npods; i++)
 		if (!rb->moved[i] && rb->refused[i]) {
-			rb->no_home += rb->refused[i] >> 1;
-			rb->limited += rb->refused[i] == 1;
+			rb->no_home += (rb->refused[i] & 2) != 0;
+			rb->limited += (rb->refused[i] & 3) == 1;
+			rb->kept += rb->refused[i] == 4;
 		}
 	kp_free(rb->moved);
 	kp_free(rb->refused);
@@ -1491,7 +1498,16 @@ int kp_rebalance_run(kp_rebalance *rb, const kp_rb_host *h, kp_err *err)
 
 static int ensure_tables(sqlite3 *db, kp_err *err)
 {
-	return kp_db_schema_section(db, "rebalance", "plan (rebalance tables)", err);
+	int rc = kp_db_schema_section(db, "rebalance", "plan (rebalance tables)", err);
+	/* rebalance_run.kept came later: add it to a table made without it */
+	sqlite3_stmt *st;
+	if (!rc && sqlite3_prepare_v2(db, "SELECT kept FROM rebalance_run LIMIT 0", -1, &st, NULL) != SQLITE_OK &&
+	    sqlite3_exec(db, "ALTER TABLE rebalance_run ADD COLUMN kept INTEGER NOT NULL DEFAULT 0", NULL, NULL, NULL) !=
+		    SQLITE_OK)
+		return kp_err_set(err, KP_IO, "cannot write the plan (rebalance tables): %s", sqlite3_errmsg(db));
+	if (!rc)
+		sqlite3_finalize(st);
+	return rc;
 }
 
 int kp_rebalance_write(sqlite3 *db, kp_rebalance *rb, const kp_snap *s, int64_t run_id, kp_err *err)
@@ -1518,7 +1534,7 @@ int kp_rebalance_write(sqlite3 *db, kp_rebalance *rb, const kp_snap *s, int64_t 
 		goto done;
 	}
 	if (sqlite3_prepare_v2(db, "INSERT INTO rebalance_run(run_id, strategies, settings, moves, waves, nodes_freed, cost, "
-				   "no_home, limited) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", -1, &st, NULL) != SQLITE_OK)
+				   "no_home, limited, kept) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", -1, &st, NULL) != SQLITE_OK)
 		FAIL("rebalance_run");
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, kp_sb_str(&names), -1, SQLITE_STATIC);
@@ -1529,6 +1545,7 @@ int kp_rebalance_write(sqlite3 *db, kp_rebalance *rb, const kp_snap *s, int64_t 
 	sqlite3_bind_double(st, 7, rb->cost);
 	sqlite3_bind_int64(st, 8, rb->no_home);
 	sqlite3_bind_int64(st, 9, rb->limited);
+	sqlite3_bind_int64(st, 10, rb->kept);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		FAIL("rebalance_run");
 	sqlite3_finalize(st);
@@ -1613,8 +1630,8 @@ void kp_rebalance_print(const kp_rebalance *rb, FILE *out)
 	if (!rb)
 		return;
 	fprintf(out, "rebalance: %d move%s in %d wave%s, %ld node%s freed, cost %g; not proposed: %ld without another "
-		     "node, %ld over a limit or budget; utilisation std-dev cpu %.1f -> %.1f, memory %.1f -> %.1f, pods %.1f -> %.1f\n",
+		     "node, %ld over a limit or budget, %ld kept by the evictor's rules; utilisation std-dev cpu %.1f -> %.1f, memory %.1f -> %.1f, pods %.1f -> %.1f\n",
 		rb->nmoves, rb->nmoves == 1 ? "" : "s", rb->nwaves, rb->nwaves == 1 ? "" : "s", rb->nodes_freed,
-		rb->nodes_freed == 1 ? "" : "s", rb->cost, rb->no_home, rb->limited, rb->sd_b[R_CPU], rb->sd_a[R_CPU],
+		rb->nodes_freed == 1 ? "" : "s", rb->cost, rb->no_home, rb->limited, rb->kept, rb->sd_b[R_CPU], rb->sd_a[R_CPU],
 		rb->sd_b[R_MEM], rb->sd_a[R_MEM], rb->sd_b[R_PODS], rb->sd_a[R_PODS]);
 }

@@ -586,7 +586,9 @@ CREATE TABLE IF NOT EXISTS rebalance_run(
   nodes_freed INTEGER NOT NULL,               -- nodes with app pods before and none after
   cost        REAL NOT NULL,                  -- sum of the moves' disruption costs
   no_home     INTEGER NOT NULL,               -- evictions not proposed: the pod found no other node
-  limited     INTEGER NOT NULL                -- evictions not proposed: a limit or a PDB said no
+  limited     INTEGER NOT NULL,               -- evictions not proposed: a limit or a PDB said no
+  kept        INTEGER NOT NULL DEFAULT 0      -- pods a strategy picked that the evictor's rules keep (bare, DaemonSet,
+                                              -- static, terminating, system-critical, priority, local storage, PVC, namespaces)
 );
 
 -- The move plan, in order: every wave can be executed at once.

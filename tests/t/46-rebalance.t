@@ -56,6 +56,10 @@ is "$(q "$db" "SELECT json_extract(options, '$.mode') || ' ' || json_extract(opt
 	"rebalance RemovePodsViolatingNodeTaints" "run.options records the mode and the settings"
 rb --strategies RemovePodsViolatingNodeTaints --exclude-namespaces shop,batch
 is "$(moves)" "(none)" "taints: nothing moves when the namespaces are excluded"
+is "$(rr "no_home || ' ' || limited || ' ' || kept")" "0 0 5" \
+	"taints: the five pods on n1 without a toleration are kept by the evictor's rules (a DaemonSet pod, a bare one, three by namespace)"
+run "$KPLAN" plan --mode rebalance --strategies RemovePodsViolatingNodeTaints --exclude-namespaces shop,batch "$db"
+like "$out" "not proposed: 0 without another node, 0 over a limit or budget, 5 kept by the evictor's rules" "taints: the summary says why"
 rb --strategies RemovePodsViolatingNodeTaints --namespaces batch
 is "$(moves)/$(rr no_home)" "(none)/1" "taints: --namespaces batch: only big-1 is a candidate, and it has no home"
 rb --strategies RemovePodsViolatingNodeTaints --priority-threshold 0
@@ -255,6 +259,9 @@ fresh old dups.yaml
 sqlite3 "$db" "DROP TABLE move_wave; DROP TABLE rebalance_run; DROP TABLE rebalance_util; DROP TABLE rebalance_node"
 rb --strategies RemoveDuplicates
 is "$rc/$(moves)" "0/d-3 n1>n3 1; d-2 n1>n2 1" "an old database gets the rebalance tables"
+sqlite3 "$db" "ALTER TABLE rebalance_run DROP COLUMN kept"
+rb --strategies RemoveDuplicates
+is "$rc/$(moves)/$(rr kept)" "0/d-3 n1>n3 1; d-2 n1>n2 1/0" "a rebalance_run made before its kept column gets it"
 
 # --- report
 run "$KPLAN" report "$db"
@@ -420,7 +427,7 @@ ok $? "generated: the imported tables are byte-identical"
 # pods request alibabacloud.com/gpu-milli too; the utilisation strategies look at
 # cpu, memory and pods only, but every move is placed by the planner, so GPU fit holds.
 OB=$KP_SHARED_DATA/openb
-N_OPENB=23   # the tests below
+N_OPENB=24   # the tests below
 if [ ! -f "$OB/openb_node_list_gpu_node.csv" ] || [ ! -f "$OB/openb_pod_list_default.csv" ]; then
 	skip "shared data absent ($OB): no openb rebalance measurement" "$N_OPENB"
 	done_testing
@@ -446,6 +453,8 @@ sd_up() { # sd_up RESOURCE: 1 when the latest run raised its std-dev
 }
 rb
 is "$rc/$(moves)" "0/(none)" "openb, default strategies: nothing moves (bare pods never do)"
+[ "$(rr kept)" -gt 0 ] && [ "$(rr "no_home + limited")" -eq 0 ]
+ok $? "openb, default strategies: the pods picked are counted as kept by the evictor's rules ($(rr kept)), none as without a home"
 rb --strategies HighNodeUtilization --rebalance-config "$T/h60.yaml"
 is "$rc/$(moves)" "0/(none)" "openb, HighNodeUtilization (60%) without --evict-bare-pods: nothing moves"
 rb --strategies HighNodeUtilization --evict-bare-pods

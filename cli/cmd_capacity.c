@@ -996,6 +996,27 @@ static int eval_k(search_ctx *sc, long k, long *unsched)
 	return KP_OK;
 }
 
+/* plan with k, 2k, 4k, ... nodes added (at most cap, planned last) while
+ * below stop: the first count that fits every pod sets *hi, each that does
+ * not *lo */
+static int double_until_fit(search_ctx *sc, long k, long cap, long stop, long *lo, long *hi)
+{
+	for (; k < stop; k = k > cap / 2 ? cap : k * 2) {
+		long u;
+		int rc = eval_k(sc, k, &u);
+		if (rc)
+			return rc;
+		if (u == 0) {
+			*hi = k;
+			return KP_OK;
+		}
+		*lo = k;
+		if (k == cap)
+			break;
+	}
+	return KP_OK;
+}
+
 /* per resource: ceil((pending requests - free capacity) / template allocatable), the max, >= 0 */
 static int lower_bound(cap *c, const outcome *tmpl, int64_t *bound, char *by, size_t nby, kp_sb *detail)
 {
@@ -1163,17 +1184,9 @@ static int mode_nodes_needed(cap *c, const char *tmpl, long max_nodes, answer *a
 			/* none shown never to fit: the added nodes also took pods that
 			 * fit elsewhere before, so more may help: double until all fit */
 			lo = kcheck;
-			for (long k = kcheck; k < max_nodes && !rc;) {
-				long uk;
-				k = k > max_nodes / 2 ? max_nodes : k * 2;
-				if ((rc = eval_k(&sc, k, &uk)))
-					break;
-				if (uk == 0) {
-					hi = k;
-					break;
-				}
-				lo = k;
-			}
+			if (kcheck < max_nodes)
+				rc = double_until_fit(&sc, kcheck > max_nodes / 2 ? max_nodes : kcheck * 2, max_nodes,
+						      max_nodes + 1, &lo, &hi);
 		} else {
 			/* by the plan 1 does not fit, by the bound lb - 1 does not */
 			hi = kcheck;
@@ -1181,16 +1194,7 @@ static int mode_nodes_needed(cap *c, const char *tmpl, long max_nodes, answer *a
 			if (lo >= hi)
 				lo = hi - 1;
 			/* exponential from the bound */
-			for (long k = lb > 2 ? (long)lb : 2; k < hi && !rc; k *= 2) {
-				long uk;
-				if ((rc = eval_k(&sc, k, &uk)))
-					break;
-				if (uk == 0) {
-					hi = k;
-					break;
-				}
-				lo = k;
-			}
+			rc = double_until_fit(&sc, lb > 2 ? (long)lb : 2, hi, hi, &lo, &hi);
 		}
 		if (!rc && hi < 0) {
 			found = -1;   /* --max-nodes reached */

@@ -154,22 +154,22 @@ typedef struct outcome {
 	qual q;                               /* with cap.want_quality: the plan's quality certificate */
 } outcome;
 
+static void unfits_release(unfit *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		kp_free(v[i].ns);
+		kp_free(v[i].name);
+		kp_free(v[i].msg);
+	}
+	kp_free(v);
+}
+
 static void outcome_release(outcome *o)
 {
 	kp_free(o->first_fail_msg);
 	kp_free(o->copy_nodes);
-	for (int i = 0; i < o->nunfits; i++) {
-		kp_free(o->unfits[i].ns);
-		kp_free(o->unfits[i].name);
-		kp_free(o->unfits[i].msg);
-	}
-	kp_free(o->unfits);
-	for (int i = 0; i < o->nnevers; i++) {
-		kp_free(o->nevers[i].ns);
-		kp_free(o->nevers[i].name);
-		kp_free(o->nevers[i].msg);
-	}
-	kp_free(o->nevers);
+	unfits_release(o->unfits, o->nunfits);
+	unfits_release(o->nevers, o->nnevers);
 	qual_release(&o->q);
 	memset(o, 0, sizeof *o);
 }
@@ -228,14 +228,8 @@ static int on_pod(void *ctx, const kp_plan_pod *p)
 		}
 		if (placed) {
 			o->copies_placed++;
-			if (o->ncopy_nodes == o->cap_copy_nodes) {
-				long n = o->cap_copy_nodes ? o->cap_copy_nodes * 2 : 256;
-				int64_t *v = kp_realloc(o->copy_nodes, (size_t)n * sizeof *v);
-				if (!v)
-					return kp_err_set(c->err, KP_NOMEM, "out of memory");
-				o->copy_nodes = v;
-				o->cap_copy_nodes = n;
-			}
+			if (KP_GROW(o->copy_nodes, o->ncopy_nodes, o->cap_copy_nodes, 256))
+				return kp_err_set(c->err, KP_NOMEM, "out of memory");
 			o->copy_nodes[o->ncopy_nodes++] = p->node_id;
 		} else if (lost && (!o->first_fail_id || p->pod_id < o->first_fail_id)) {
 			kp_free(o->first_fail_msg);
@@ -302,15 +296,9 @@ static int on_quality(void *ctx, sqlite3 *db, int64_t run_id)
 		sqlite3_bind_int64(s, 1, run_id);
 		int nc = sqlite3_column_count(s), rc = KP_OK, step;
 		while (rc == KP_OK && (step = sqlite3_step(s)) == SQLITE_ROW) {
-			if (q->n == q->cap) {
-				int n = q->cap ? q->cap * 2 : 16;
-				qrow *v = kp_realloc(q->v, (size_t)n * sizeof *v);
-				if (!v) {
-					rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
-					break;
-				}
-				q->v = v;
-				q->cap = n;
+			if (KP_GROW(q->v, q->n, q->cap, 16)) {
+				rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
+				break;
 			}
 			qrow *r = &q->v[q->n++];
 			r->table = t;
@@ -391,38 +379,6 @@ static int ensure_tables(sqlite3 *db, kp_err *err)
 	return kp_db_schema_section(db, "capacity", "capacity tables", err);
 }
 
-/* Execute sql with text/integer parameters: fmt has one letter per
- * parameter, 't' (const char *, NULL: NULL), 'i' (int64_t), 'n' (int64_t,
- * INT64_MIN: NULL), 'd' (double). */
-static int exec_params(sqlite3 *db, kp_err *err, const char *sql, const char *fmt, ...)
-{
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-		return kp_err_set(err, KP_IO, "cannot write the capacity tables: %s", sqlite3_errmsg(db));
-	va_list ap;
-	va_start(ap, fmt);
-	for (int i = 0; fmt[i]; i++) {
-		if (fmt[i] == 't') {
-			const char *v = va_arg(ap, const char *);
-			if (v)
-				sqlite3_bind_text(s, i + 1, v, -1, SQLITE_TRANSIENT);
-		} else if (fmt[i] == 'd') {
-			sqlite3_bind_double(s, i + 1, va_arg(ap, double));
-		} else {
-			int64_t v = va_arg(ap, int64_t);
-			if (fmt[i] == 'i' || v != INT64_MIN)
-				sqlite3_bind_int64(s, i + 1, v);
-		}
-	}
-	va_end(ap);
-	int rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return kp_err_set(err, kp_interrupted || rc == SQLITE_INTERRUPT ? KP_INTR : rc == SQLITE_BUSY ? KP_BUSY : KP_IO,
-				  "cannot write the capacity tables: %s", kp_interrupted ? "interrupted" : sqlite3_errmsg(db));
-	return KP_OK;
-}
-
 /* the answer, as the modes fill it */
 typedef struct answer {
 	const char *kind;
@@ -453,14 +409,8 @@ typedef struct rows {
 static int add_row(rows *r, int table, const char *a, const char *b, int64_t v0, int64_t v1, int64_t v2, int64_t v3,
 		   int64_t v4, int64_t v5)
 {
-	if (r->n == r->cap) {
-		int n = r->cap ? r->cap * 2 : 64;
-		row *v = kp_realloc(r->v, (size_t)n * sizeof *v);
-		if (!v)
-			return -1;
-		r->v = v;
-		r->cap = n;
-	}
+	if (KP_GROW(r->v, r->n, r->cap, 64))
+		return -1;
 	row *x = &r->v[r->n++];
 	x->table = table;
 	x->a = a ? kp_strdup(a) : NULL;
@@ -509,7 +459,7 @@ static int write_answer(cap *c, write_ctx *w, int64_t *id_out)
 	char now[32];
 	kp_format_time((int64_t)time(NULL), now, sizeof now);
 	if ((rc = ensure_tables(db, err)) ||
-	    (rc = exec_params(db, err, "INSERT INTO capacity_run(started, kind, subject, options, answer, bound, status, "
+	    (rc = kp_db_exec(db, err, "cannot write the capacity tables", "INSERT INTO capacity_run(started, kind, subject, options, answer, bound, status, "
 				       "reason, result, plans, elapsed, kplan) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
 			      "ttttnnttt" "idt", now, a->kind, a->subject, w->options, a->value, a->bound, a->status, a->reason,
 			      kp_sb_str(&a->result), (int64_t)w->plans, kp_cli_now() - w->t0, KPLAN_VERSION)))
@@ -703,14 +653,9 @@ static int load_nodes(cap *c, const char *label, node_pool **out, int *n)
 	sqlite3_bind_text(s, 1, label, -1, SQLITE_STATIC);
 	int cap_ = 0, rc = KP_OK, step;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		if (*n == cap_) {
-			cap_ = cap_ ? cap_ * 2 : 64;
-			node_pool *v = kp_realloc(*out, (size_t)cap_ * sizeof *v);
-			if (!v) {
-				rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
-				break;
-			}
-			*out = v;
+		if (KP_GROW(*out, *n, cap_, 64)) {
+			rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
+			break;
 		}
 		node_pool *x = &(*out)[(*n)++];
 		x->id = sqlite3_column_int64(s, 0);
@@ -1311,14 +1256,9 @@ static int load_domains(cap *c, int zone, domain **out, int *n)
 		return kp_err_set(c->err, KP_IO, "%s", sqlite3_errmsg(c->db));
 	int capn = 0, rc = KP_OK;
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		if (*n == capn) {
-			capn = capn ? capn * 2 : 64;
-			domain *v = kp_realloc(*out, (size_t)capn * sizeof *v);
-			if (!v) {
-				rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
-				break;
-			}
-			*out = v;
+		if (KP_GROW(*out, *n, capn, 64)) {
+			rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
+			break;
 		}
 		domain *d = &(*out)[(*n)++];
 		d->name = kp_strdup((const char *)sqlite3_column_text(s, 0));

@@ -5,6 +5,7 @@
 #include "../planner/udf.h"
 
 #include <stdio.h>
+#include <stdarg.h>
 #include <string.h>
 #include <errno.h>
 #include <sys/stat.h>
@@ -250,4 +251,36 @@ int kp_db_schema_section(sqlite3 *db, const char *name, const char *what, kp_err
 		return kp_err_set(err, kp_interrupted ? KP_INTR : KP_IO, "cannot write the %s: %s", what,
 				  sqlite3_errmsg(db));
 	return KP_OK;
+}
+
+int kp_db_exec(sqlite3 *db, kp_err *err, const char *what, const char *sql, const char *fmt, ...)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &s, NULL);
+	if (rc == SQLITE_OK) {
+		va_list ap;
+		va_start(ap, fmt);
+		for (int i = 0; fmt[i]; i++) {
+			if (fmt[i] == 't') {
+				const char *v = va_arg(ap, const char *);
+				if (v)
+					sqlite3_bind_text(s, i + 1, v, -1, SQLITE_TRANSIENT);
+			} else if (fmt[i] == 'd') {
+				sqlite3_bind_double(s, i + 1, va_arg(ap, double));
+			} else {
+				int64_t v = va_arg(ap, int64_t);
+				if (fmt[i] == 'i' || v != INT64_MIN)
+					sqlite3_bind_int64(s, i + 1, v);
+			}
+		}
+		va_end(ap);
+		rc = sqlite3_step(s);
+		sqlite3_finalize(s);
+	}
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return KP_OK;
+	if (kp_interrupted || rc == SQLITE_INTERRUPT)
+		return kp_err_set(err, KP_INTR, "%s: interrupted", what);
+	return kp_err_set(err, rc == SQLITE_BUSY ? KP_BUSY : rc == SQLITE_NOMEM ? KP_NOMEM : KP_IO, "%s: %s", what,
+			  sqlite3_errmsg(db));
 }

@@ -42,4 +42,11 @@ extern const char kp_schema_sql[];
  * error ("cannot write the capacity tables: ...").  KP_OK or an error. */
 int kp_db_schema_section(sqlite3 *db, const char *name, const char *what, kp_err *err);
 
+/* Run one statement with parameters: fmt has a letter per parameter, 't'
+ * (const char *; NULL binds NULL), 'i' (int64_t), 'n' (int64_t; INT64_MIN
+ * binds NULL), 'd' (double); a letter past the statement's parameters binds
+ * nothing.  KP_OK, or KP_INTR / KP_BUSY / KP_NOMEM / KP_IO with "WHAT: the
+ * SQLite message" in err. */
+int kp_db_exec(sqlite3 *db, kp_err *err, const char *what, const char *sql, const char *fmt, ...);
+
 #endif

@@ -108,6 +108,17 @@ char *kp_strndup(const char *s, size_t n)
 	return d;
 }
 
+int kp_grow_array(void *arrp, size_t elem, size_t newcap)
+{
+	/* through memcpy: arrp points at a T *, not a void * */
+	void *old, *p;
+	memcpy(&old, arrp, sizeof old);
+	if (!elem || newcap > SIZE_MAX / elem || !(p = kp_realloc(old, newcap * elem)))
+		return -1;
+	memcpy(arrp, &p, sizeof p);
+	return 0;
+}
+
 char *kp_strdup(const char *s) { return s ? kp_strndup(s, strlen(s)) : NULL; }
 
 /* ---- arena ---- */

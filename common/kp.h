@@ -63,6 +63,16 @@ const char *kp_err_format(const kp_err *err, char *buf, size_t size);
 void *kp_malloc(size_t n);
 void *kp_calloc(size_t count, size_t size);
 void *kp_realloc(void *p, size_t n);
+/* KP_GROW(arr, n, cap, first): room for element n of the array arr, of
+ * which cap elements are allocated (cap: an integer lvalue of any type).
+ * When n >= cap, arr is reallocated to twice cap (first when cap is 0) and cap
+ * set.  0, or -1 when out of memory (arr and cap unchanged). */
+#define KP_GROW(arr, n, cap, first)                                                                        \
+	((size_t)(n) < (size_t)(cap) ? 0                                                                   \
+	 : kp_grow_array(&(arr), sizeof *(arr), (size_t)(cap) ? (size_t)(cap) * 2 : (size_t)(first)) ? -1 \
+	 : ((cap) = (cap) ? (cap) * 2 : (first), 0))
+/* KP_GROW's reallocation: the array pointer at arrp to newcap elements of elem bytes; 0 or -1 */
+int kp_grow_array(void *arrp, size_t elem, size_t newcap);
 char *kp_strdup(const char *s);
 char *kp_strndup(const char *s, size_t n);
 void kp_free(void *p);

@@ -512,14 +512,8 @@ static class_slot *class_cache_find(kp_import *imp, int64_t id)
 
 static int class_cache_add(kp_import *imp, int64_t id, const char *spec, kp_err *err)
 {
-	if (imp->nclasses == imp->cap_classes) {
-		size_t cap = imp->cap_classes ? imp->cap_classes * 2 : 64;
-		class_slot *v = kp_realloc(imp->classes, cap * sizeof *v);
-		if (!v)
-			return kp_err_set(err, KP_NOMEM, "out of memory");
-		imp->classes = v;
-		imp->cap_classes = cap;
-	}
+	if (KP_GROW(imp->classes, imp->nclasses, imp->cap_classes, 64))
+		return kp_err_set(err, KP_NOMEM, "out of memory");
 	char *copy = kp_strdup(spec);
 	if (!copy)
 		return kp_err_set(err, KP_NOMEM, "out of memory");

@@ -37,14 +37,8 @@ static unsigned anchor_hash(const char *s) { return (unsigned)(kp_hash64(s, strl
 
 static int anchors_add(anchors *t, const char *name, kp_ynode *node)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		anchor *v = kp_realloc(t->v, cap * sizeof *v);
-		if (!v)
-			return KP_NOMEM;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (KP_GROW(t->v, t->n, t->cap, 16))
+		return KP_NOMEM;
 	char *copy = kp_strdup(name);
 	if (!copy)
 		return KP_NOMEM;
@@ -214,14 +208,8 @@ static int open_frame(builder *b, kp_ynode *n, long anchor)
 {
 	if (b->nframes >= KP_YAML_MAX_DEPTH)
 		return fail_at(b, KP_PARSE, n->line, n->col, "nesting deeper than %s levels", "512");
-	if (b->nframes == b->cap_frames) {
-		size_t cap = b->cap_frames ? b->cap_frames * 2 : 32;
-		frame *v = kp_realloc(b->frames, cap * sizeof *v);
-		if (!v)
-			return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
-		b->frames = v;
-		b->cap_frames = cap;
-	}
+	if (KP_GROW(b->frames, b->nframes, b->cap_frames, 32))
+		return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
 	int streaming = 0;
 	/* only kp_yaml_each_object streams (kp_yaml_parse_one has no callback) */
 	if (b->fn && n->type == KP_Y_SEQ && b->nframes == 1) {

@@ -213,14 +213,8 @@ int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel, int terminating)
 	/* new: a persistent copy of the selector, counts from one scan */
 	if ((cs->n + 1) * 2 > (int)cs->nslots && grow_slots(cs))
 		return -1;
-	if (cs->n == cs->cap) {
-		int cap = cs->cap ? cs->cap * 2 : 64;
-		kp_counter *v = kp_realloc(cs->v, (size_t)cap * sizeof *v);
-		if (!v)
-			return -1;
-		cs->v = v;
-		cs->cap = cap;
-	}
+	if (KP_GROW(cs->v, cs->n, cs->cap, 64))
+		return -1;
 	kp_counter *c = &cs->v[cs->n];
 	c->hash = h;
 	c->ns = ns;
@@ -263,14 +257,8 @@ int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel, int terminating)
 			if (kp_multimap_add(&cs->trig, ((int64_t)trig->key << 32) | (uint32_t)trig->vals[k], idx))
 				return -1;
 	} else if (sel->present) {
-		if (cs->nalways == cs->cap_always) {
-			int cap = cs->cap_always ? cs->cap_always * 2 : 16;
-			int32_t *a = kp_realloc(cs->always, (size_t)cap * sizeof *a);
-			if (!a)
-				return -1;
-			cs->always = a;
-			cs->cap_always = cap;
-		}
+		if (KP_GROW(cs->always, cs->nalways, cs->cap_always, 16))
+			return -1;
 		cs->always[cs->nalways++] = idx;
 	}
 	/* the placed pods: those carrying a trigger label, else every one */

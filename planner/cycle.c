@@ -111,14 +111,8 @@ int kp_cycle_fail(kp_cycle *cy, int node, int plugin, int reason, int unresolvab
 		cy->rstart[node] = (int32_t)cy->rlen;
 		cy->rcount[node] = 0;
 	}
-	if (cy->rlen == cy->rcap) {
-		size_t cap = cy->rcap ? cy->rcap * 2 : 1024;
-		int32_t *v = kp_realloc(cy->rbuf, cap * sizeof *v);
-		if (!v)
-			return KP_NOMEM;
-		cy->rbuf = v;
-		cy->rcap = cap;
-	}
+	if (KP_GROW(cy->rbuf, cy->rlen, cy->rcap, 1024))
+		return KP_NOMEM;
 	cy->rbuf[cy->rlen++] = reason;
 	cy->rcount[node]++;
 	return KP_OK;

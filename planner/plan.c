@@ -326,14 +326,8 @@ static int heap_less(const planner *pl, int32_t a, int32_t b)
 
 static int heap_push(planner *pl, int32_t pi)
 {
-	if (pl->nheap == pl->cap_heap) {
-		int cap = pl->cap_heap ? pl->cap_heap * 2 : 1024;
-		int32_t *h = kp_realloc(pl->heap, (size_t)cap * sizeof *h);
-		if (!h)
-			return KP_NOMEM;
-		pl->heap = h;
-		pl->cap_heap = cap;
-	}
+	if (KP_GROW(pl->heap, pl->nheap, pl->cap_heap, 1024))
+		return KP_NOMEM;
 	int i = pl->nheap++;
 	pl->heap[i] = pi;
 	while (i > 0 && heap_less(pl, pl->heap[i], pl->heap[(i - 1) / 2])) {
@@ -503,14 +497,8 @@ static void explain_capture(planner *pl, int profile_idx, int chosen, int scorin
 
 static int push_pod(int32_t **v, int *n, int *cap, int32_t pi)
 {
-	if (*n == *cap) {
-		int c = *cap ? *cap * 2 : 64;
-		int32_t *nv = kp_realloc(*v, (size_t)c * sizeof *nv);
-		if (!nv)
-			return KP_NOMEM;
-		*v = nv;
-		*cap = c;
-	}
+	if (KP_GROW(*v, *n, *cap, 64))
+		return KP_NOMEM;
 	(*v)[(*n)++] = pi;
 	return KP_OK;
 }
@@ -644,15 +632,9 @@ static int evict_victims(planner *pl, int32_t pi, const kp_candidate *c)
 			kp_sb_release(&pdbs);
 			return nomem(pl);
 		}
-		if (pl->nev == pl->cap_ev) {
-			int cap = pl->cap_ev ? pl->cap_ev * 2 : 64;
-			struct eviction_rec *e = kp_realloc(pl->ev, (size_t)cap * sizeof *e);
-			if (!e) {
-				kp_sb_release(&pdbs);
-				return nomem(pl);
-			}
-			pl->ev = e;
-			pl->cap_ev = cap;
+		if (KP_GROW(pl->ev, pl->nev, pl->cap_ev, 64)) {
+			kp_sb_release(&pdbs);
+			return nomem(pl);
 		}
 		pl->ev[pl->nev++] = (struct eviction_rec){ v, from, pi, c->violating[i], pdbs.buf };
 		if (++vp->evictions >= MAX_EVICTIONS_PER_POD)
@@ -1872,15 +1854,14 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	r->t_schedule = now_s() - t0 - r->t_load - r->t_static;
 	if ((o->on_pod || o->on_node) && (rc = report_results(&pl)))
 		goto out;
-	if (o->dry_run && o->on_quality) {
-		/* the run written in its transaction, which is rolled back below:
-		 * its plan_quality and plan_stranded rows, read by the callback */
+	if (!o->dry_run || o->on_quality) {
+		/* a dry run with on_quality is written too, in its transaction
+		 * (rolled back below), for its plan_quality and plan_stranded rows */
 		rc = write_run(&pl, r, t0);
-		if (!rc)
+		if (!rc && o->dry_run)
 			rc = o->on_quality(o->result_ctx, db, r->run_id);
 	}
 	if (!o->dry_run) {
-		rc = write_run(&pl, r, t0);
 		if (!rc)
 			rc = kp_whatif_record(db, o->whatif, r->run_id, err);
 		if (!rc && o->rebalance)

@@ -186,40 +186,17 @@ static int ensure_tables(sqlite3 *db, kp_err *err)
 	return kp_db_schema_section(db, "plan quality", "plan (plan quality tables)", err);
 }
 
-/* one statement; ?1 the run, ?2 the pool label where it uses them */
-static int exec1(sqlite3 *db, const char *sql, const char *what, int64_t run_id, const char *pool_label, kp_err *err)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		int np = sqlite3_bind_parameter_count(st);
-		if (np >= 1)
-			sqlite3_bind_int64(st, 1, run_id);
-		if (np >= 2)
-			sqlite3_bind_text(st, 2, pool_label, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-	}
-	int ret = KP_OK;
-	if (rc != SQLITE_DONE)
-		ret = kp_interrupted || rc == SQLITE_INTERRUPT
-			? kp_err_set(err, KP_INTR, "interrupted")
-			: kp_err_set(err, rc == SQLITE_NOMEM ? KP_NOMEM : KP_IO, "cannot write the plan (%s): %s", what,
-				     sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	return ret;
-}
-
 int kp_quality_write(sqlite3 *db, int64_t run_id, const char *pool_label, kp_err *err)
 {
 	if (!pool_label)
 		pool_label = KP_QUALITY_POOL_LABEL;
 	int rc = ensure_tables(db, err);
 	for (size_t i = 0; rc == KP_OK && i < sizeof sql_setup / sizeof *sql_setup; i++)
-		rc = exec1(db, sql_setup[i], "plan quality", run_id, pool_label, err);
+		rc = kp_db_exec(db, err, "cannot write the plan (plan quality)", sql_setup[i], "it", run_id, pool_label);
 	if (rc == KP_OK)
-		rc = exec1(db, sql_quality, "plan_quality", run_id, pool_label, err);
+		rc = kp_db_exec(db, err, "cannot write the plan (plan_quality)", sql_quality, "it", run_id, pool_label);
 	if (rc == KP_OK)
-		rc = exec1(db, sql_stranded, "plan_stranded", run_id, pool_label, err);
+		rc = kp_db_exec(db, err, "cannot write the plan (plan_stranded)", sql_stranded, "it", run_id, pool_label);
 	sqlite3_exec(db, sql_cleanup, NULL, NULL, NULL);
 	return rc;
 }

@@ -766,14 +766,8 @@ static double move_cost(const kp_snap *s, int32_t pi)
 
 static int add_move(kp_rebalance *rb, int32_t pi, int from, int to, int strategy, double gain, const char *detail)
 {
-	if (rb->nmoves == rb->cap_moves) {
-		int cap = rb->cap_moves ? rb->cap_moves * 2 : 32;
-		move *m = kp_realloc(rb->moves, (size_t)cap * sizeof *m);
-		if (!m)
-			return kp_err_set(rb->err, KP_NOMEM, "out of memory");
-		rb->moves = m;
-		rb->cap_moves = cap;
-	}
+	if (KP_GROW(rb->moves, rb->nmoves, rb->cap_moves, 32))
+		return kp_err_set(rb->err, KP_NOMEM, "out of memory");
 	char *d = kp_strdup(detail);
 	if (!d)
 		return kp_err_set(rb->err, KP_NOMEM, "out of memory");

@@ -1221,30 +1221,13 @@ static int load_pdbs(loader *L)
 
 /* ---- placing pods ---- */
 
-static int grow(void **v, uint32_t *cap, size_t elem)
-{
-	uint32_t c = *cap ? *cap * 2 : 4;
-	void *p = kp_realloc(*v, c * elem);
-	if (!p)
-		return KP_NOMEM;
-	*v = p;
-	*cap = c;
-	return KP_OK;
-}
-
 const kp_topo *kp_snap_topo(kp_snap *s, kp_sid key)
 {
 	for (int i = 0; i < s->ntopo; i++)
 		if (s->topo[i].key == key)
 			return &s->topo[i];
-	if (s->ntopo == s->cap_topo) {
-		int cap = s->cap_topo ? s->cap_topo * 2 : 8;
-		kp_topo *t = kp_realloc(s->topo, (size_t)cap * sizeof *t);
-		if (!t)
-			return NULL;
-		s->topo = t;
-		s->cap_topo = cap;
-	}
+	if (KP_GROW(s->topo, s->ntopo, s->cap_topo, 8))
+		return NULL;
 	size_t nn = (size_t)(s->nnodes ? s->nnodes : 1);
 	kp_topo t = { key, 0, kp_malloc(nn * sizeof *t.val), kp_malloc(nn * sizeof *t.dom) };
 	/* value -> domain: a scratch map over the interned strings */
@@ -1277,14 +1260,11 @@ int kp_snap_add_pod(kp_snap *s, int32_t pi, int32_t node)
 	kp_pod *p = &s->pods[pi];
 	const kp_class *c = &s->classes[p->cls];
 	size_t base = (size_t)node * (size_t)s->nres;
-	if (s->nnode_pods[node] == s->cap_node_pods[node] &&
-	    grow((void **)&s->node_pods[node], &s->cap_node_pods[node], sizeof(int32_t)))
+	if (KP_GROW(s->node_pods[node], s->nnode_pods[node], s->cap_node_pods[node], 4))
 		return KP_NOMEM;
-	if (s->nports[node] + c->nports > s->cap_ports[node]) {
-		while (s->nports[node] + c->nports > s->cap_ports[node])
-			if (grow((void **)&s->ports[node], &s->cap_ports[node], sizeof(kp_hport)))
-				return KP_NOMEM;
-	}
+	while (s->nports[node] + c->nports > s->cap_ports[node])
+		if (KP_GROW(s->ports[node], s->cap_ports[node], s->cap_ports[node], 4))
+			return KP_NOMEM;
 	for (uint32_t k = 0; k < c->nreq; k++)
 		s->used[base + c->req_res[k]] += c->req_val[k];
 	s->nz_used[2 * node] += c->nz_cpu;

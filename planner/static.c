@@ -32,14 +32,8 @@ int kp_reason_intern(kp_snap *s, const char *plugin, const char *msg, int unreso
 	for (int i = 0; i < s->nreasons; i++)
 		if (s->reasons[i].plugin == plugin && !strcmp(s->reasons[i].msg, msg))
 			return i;
-	if (s->nreasons == s->cap_reasons) {
-		int cap = s->cap_reasons ? s->cap_reasons * 2 : 64;
-		kp_reason *v = kp_realloc(s->reasons, (size_t)cap * sizeof *v);
-		if (!v)
-			return -1;
-		s->reasons = v;
-		s->cap_reasons = cap;
-	}
+	if (KP_GROW(s->reasons, s->nreasons, s->cap_reasons, 64))
+		return -1;
 	char *copy = kp_strdup(msg);
 	if (!copy)
 		return -1;

@@ -144,44 +144,41 @@ static void bind_opt_text(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_null(s, i);
 }
 
-/* Run one statement with ?1 = a (integer) and ?2 = b (text, may be NULL);
- * *changes = rows changed (may be NULL). */
-static int exec2(wctx *c, const char *sql, int64_t a, const char *b, long *changes)
+/* Run one statement with ?1 = a (integer) and ?2 = b (text, may be NULL):
+ * *out = the first row's first column as an integer (0 when no row), and
+ * *changes = rows changed (each may be NULL); `what` names it in errors. */
+static int run2(wctx *c, const char *what, const char *sql, int64_t a, const char *b, int64_t *out, long *changes)
 {
 	sqlite3_stmt *s;
+	if (out)
+		*out = 0;
 	if (sqlite3_prepare_v2(c->db, sql, -1, &s, NULL) != SQLITE_OK)
-		return db_fail(c, "building the scenario");
+		return db_fail(c, what);
 	if (sqlite3_bind_parameter_count(s) >= 1)
 		sqlite3_bind_int64(s, 1, a);
 	if (sqlite3_bind_parameter_count(s) >= 2)
 		bind_opt_text(s, 2, b);
 	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && out)
+		*out = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return db_fail(c, "building the scenario");
+		return db_fail(c, what);
 	if (changes)
 		*changes = sqlite3_changes(c->db);
 	return KP_OK;
 }
 
-/* The single integer a query returns (?1 = a, ?2 = b); 0 when no row. */
+/* a statement that changes the scenario's tables */
+static int exec2(wctx *c, const char *sql, int64_t a, const char *b, long *changes)
+{
+	return run2(c, "building the scenario", sql, a, b, NULL, changes);
+}
+
+/* the single integer a query returns; 0 when no row */
 static int query_int(wctx *c, const char *sql, int64_t a, const char *b, int64_t *out)
 {
-	sqlite3_stmt *s;
-	*out = 0;
-	if (sqlite3_prepare_v2(c->db, sql, -1, &s, NULL) != SQLITE_OK)
-		return db_fail(c, "reading the cluster");
-	if (sqlite3_bind_parameter_count(s) >= 1)
-		sqlite3_bind_int64(s, 1, a);
-	if (sqlite3_bind_parameter_count(s) >= 2)
-		bind_opt_text(s, 2, b);
-	int rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return db_fail(c, "reading the cluster");
-	return KP_OK;
+	return run2(c, "reading the cluster", sql, a, b, out, NULL);
 }
 
 /* "a, b, c, d, e, ... (12)": the names a query returns (?1 = a), for messages */
@@ -653,15 +650,9 @@ int kp_whatif_add(kp_whatif *w, const char *option, const char *value, kp_err *e
 			return KP_OK;
 		}
 	}
-	if (w->nops == w->cap) {
-		int cap = w->cap ? w->cap * 2 : 8;
-		wi_op *v = kp_realloc(w->ops, (size_t)cap * sizeof *v);
-		if (!v) {
-			op_release(&op);
-			return kp_err_set(err, KP_NOMEM, "out of memory");
-		}
-		w->ops = v;
-		w->cap = cap;
+	if (KP_GROW(w->ops, w->nops, w->cap, 8)) {
+		op_release(&op);
+		return kp_err_set(err, KP_NOMEM, "out of memory");
 	}
 	op.given = w->ngiven++;
 	w->ops[w->nops++] = op;

@@ -87,14 +87,8 @@ int kp_ipa_add_pod(kp_cycle *cy, int32_t pi)
 	if (!gi) {
 		if (!(gi = kp_dmap_put(&cy->agroup_index, key)))
 			return KP_NOMEM;
-		if (cy->nagroups == cy->cap_agroups) {
-			int cap = cy->cap_agroups ? cy->cap_agroups * 2 : 16;
-			kp_agroup *v = kp_realloc(cy->agroups, (size_t)cap * sizeof *v);
-			if (!v)
-				return KP_NOMEM;
-			cy->agroups = v;
-			cy->cap_agroups = cap;
-		}
+		if (KP_GROW(cy->agroups, cy->nagroups, cy->cap_agroups, 16))
+			return KP_NOMEM;
 		int32_t g = cy->nagroups++;
 		cy->agroups[g] = (kp_agroup){ p->cls, p->ns, NULL, 0, 0, 0 };
 		*gi = g;

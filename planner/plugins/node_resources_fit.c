@@ -21,6 +21,8 @@ int kp_fit_ignored(const kp_profile *pf, const char *name)
 	for (int i = 0; i < pf->nignored; i++)
 		if (!strcmp(pf->ignored[i], name))
 			return 1;
+	if (!pf->nignored_groups)   /* the usual case: no scan of the name (called per node and resource) */
+		return 0;
 	const char *slash = strchr(name, '/');
 	if (slash)
 		for (int i = 0; i < pf->nignored_groups; i++)

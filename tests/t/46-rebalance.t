@@ -305,6 +305,8 @@ printf 'profiles: [{name: x, plugins: {balance: {enabled: [Nope]}}}]\n' >"$T/bad
 err_case 64 "plugin 'Nope' is not supported" --mode rebalance --rebalance-config "$T/bad4.yaml"
 printf 'DefaultEvictor:\n  evictBarePods: yes\n' >"$T/bad6.yaml"
 err_case 64 "bad6.yaml:2:18: --rebalance-config: evictBarePods: expected true or false" --mode rebalance --rebalance-config "$T/bad6.yaml"
+printf 'DefaultEvictor:\n  evictBarePods: maybe\n' >"$T/bad6.yaml"
+err_case 64 "bad6.yaml:2:18: --rebalance-config: evictBarePods: expected true or false" --mode rebalance --rebalance-config "$T/bad6.yaml"
 printf 'a: [\n' >"$T/bad5.yaml"
 err_case 64 "--rebalance-config" --mode rebalance --rebalance-config "$T/bad5.yaml"
 # hostile policy files: a usage error or a run, never a crash

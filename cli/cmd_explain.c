@@ -79,7 +79,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	kp_err err = { 0 };
 	sqlite3 *db;
-	if (kp_db_open(path, 0, &db, NULL, &err) != KP_OK)
+	if (kp_db_open(path, KP_DB_READONLY, &db, NULL, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	sqlite3_stmt *st;
 	int64_t pod_id = 0;

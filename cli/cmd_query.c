@@ -14,10 +14,15 @@ const char cmd_query_help[] =
 	"\n"
 	"Run SQL (one or more statements; - reads them from standard input) on DB with\n"
 	"kplan's SQL functions (kplan_quantity, ...) registered, and print each result.\n"
+	"DB is opened read-only: a statement that would change it (INSERT, DELETE,\n"
+	"CREATE TABLE, ...) or ATTACH another file is refused before it runs; TEMP\n"
+	"tables may be written.  --write opens DB for writing and allows everything.\n"
 	"\n"
 	"Options:\n"
 	"  --format FMT   table (default), csv, json or markdown\n"
 	"  --no-header    leave out the header row (table, csv, markdown)\n"
+	"  --write        allow statements that change DB (one transaction per statement\n"
+	"                 unless the SQL has its own BEGIN/COMMIT)\n"
 	"  -h, --help     this help\n"
 	"\n"
 	"Examples:\n"
@@ -275,15 +280,27 @@ static char *read_stdin(void)
 	return sb.buf;
 }
 
+/* the message for statement n that the read-only guard refused */
+static int refused(kp_err *err, int n, const char *sql, const char *denied)
+{
+	while (sql && (*sql == ' ' || *sql == '\t' || *sql == '\n' || *sql == '\r'))
+		sql++;
+	if (sql && !sqlite3_strnicmp(sql, "vacuum", 6))
+		denied = "vacuum (VACUUM and VACUUM INTO write files)";
+	return kp_err_set(err, KP_ERROR, "statement %d would %s: the database is opened read-only (use --write to "
+			  "change it)", n, denied);
+}
+
 int cmd_query(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "no-header", no_argument, NULL, 'n' },
+		{ "write", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int fmt = F_TABLE, header = 1, c;
+	int fmt = F_TABLE, header = 1, write = 0, c;
 	if (kp_cli_wants_help(argc, argv, cmd_query_help))
 		return KP_EXIT_OK;
 	optind = 1;
@@ -303,6 +320,7 @@ int cmd_query(int argc, char **argv)
 				return kp_cli_usage("query", "unknown format '%s' (want table, csv, json or markdown)", optarg);
 			break;
 		case 'n': header = 0; break;
+		case 'w': write = 1; break;
 		default:
 			return kp_cli_bad_option("query", c, argv);
 		}
@@ -318,25 +336,34 @@ int cmd_query(int argc, char **argv)
 		return kp_cli_fail(&err);
 	}
 	sqlite3 *db;
-	if (kp_db_open(path, KP_DB_CREATE, &db, NULL, &err) != KP_OK) {
+	if (kp_db_open(path, write ? 0 : KP_DB_READONLY, &db, NULL, &err) != KP_OK) {
 		kp_free(sql);
 		return kp_cli_fail(&err);
 	}
 	kp_cli_on_interrupt(db);
+	kp_db_guard guard;
+	if (!write)
+		kp_db_guard_on(db, &guard, KP_GUARD_QUERY);
 	const char *tail = sql;
-	int first_json = 1, rc = KP_OK;
+	int first_json = 1, rc = KP_OK, nstmt = 0;
 	while (rc == KP_OK && tail && *tail) {
 		sqlite3_stmt *s = NULL;
 		const char *next;
 		if (sqlite3_prepare_v2(db, tail, -1, &s, &next) != SQLITE_OK) {
-			rc = kp_err_set(&err, KP_ERROR, "%s", sqlite3_errmsg(db));
+			rc = !write && guard.denied[0] ? refused(&err, nstmt + 1, tail, guard.denied)
+						       : kp_err_set(&err, KP_ERROR, "%s", sqlite3_errmsg(db));
 			break;
 		}
+		nstmt += s != NULL;
 		tail = next;
 		if (!s)
 			continue;   /* whitespace or a comment */
 		result r = { 0 };
 		rc = run_stmt(db, s, &r, &err);
+		if (rc != KP_OK && !write && guard.denied[0]) {   /* VACUUM's ATTACH is asked when it runs */
+			err.code = KP_OK;
+			rc = refused(&err, nstmt, sqlite3_sql(s), guard.denied);
+		}
 		if (rc == KP_OK && r.ncols)
 			print_result(&r, fmt, header, &first_json);
 		result_free(&r);
@@ -344,6 +371,8 @@ int cmd_query(int argc, char **argv)
 	}
 	kp_free(sql);
 	kp_cli_on_interrupt(NULL);
+	if (!write)
+		kp_db_guard_off(db);
 	kp_db_close(db);
 	if (rc != KP_OK) {
 		kp_err_locate(&err, NULL, 0, 0, NULL);

@@ -60,6 +60,9 @@ static int fail(sqlite3 *db, kp_err *err, const char *path, const char *what)
 	const char *why = os_reason(db);
 	if (!why && (rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY || rc == SQLITE_IOERR) && on_readonly_fs(path))
 		why = "the file system is read-only (kplan needs to write the database and its WAL files)";
+	if (!why && rc == SQLITE_READONLY)
+		why = "the file is read-only for this user (its permissions or attributes); kplan needs to write "
+		      "it and, in its directory, its -wal and -shm files";
 	if (why)
 		return kp_err_set(err, KP_IO, "%s '%s': %s", what, path, why);
 	if (rc == SQLITE_FULL)
@@ -71,6 +74,17 @@ static int fail(sqlite3 *db, kp_err *err, const char *path, const char *what)
 		return kp_err_set(err, KP_BUSY, "database '%s' is busy (another kplan is writing to it); "
 				  "waited %d s", path, BUSY_TIMEOUT_MS / 1000);
 	return kp_err_set(err, code, "%s '%s': %s", what, path, db ? sqlite3_errmsg(db) : "out of memory");
+}
+
+/* SQLite opened PATH read-only although kplan asked to write (the file or
+ * its file system is read-only): say so before the first write fails */
+static int fail_readonly(kp_err *err, const char *path)
+{
+	if (on_readonly_fs(path))
+		return kp_err_set(err, KP_IO, "cannot write database '%s': the file system is read-only", path);
+	return kp_err_set(err, KP_IO, "cannot write database '%s': the file is read-only for this user (its "
+			  "permissions or attributes); kplan needs to write it and, in its directory, its -wal and "
+			  "-shm files", path);
 }
 
 static int query_int(sqlite3 *db, const char *sql, int64_t *out)
@@ -96,6 +110,64 @@ void kp_db_remove_files(const char *path)
 		snprintf(buf, sizeof buf, "%s%s", path, sfx[i]);
 		unlink(buf);
 	}
+}
+
+/* 1 when PATH-wal is missing or empty: the database file holds every commit */
+static int wal_empty(const char *path)
+{
+	char buf[4200];
+	struct stat st;
+	snprintf(buf, sizeof buf, "%s-wal", path);
+	return stat(buf, &st) != 0 || st.st_size == 0;
+}
+
+/* PATH as an SQLite URI with immutable=1 (file:///abs or file:rel, with %, ?
+ * and # escaped) */
+static void immutable_uri(const char *path, char *out, size_t n)
+{
+	size_t o = (size_t)snprintf(out, n, "%s", path[0] == '/' ? "file://" : "file:");
+	for (const char *p = path; *p && o + 4 < n; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			o += (size_t)snprintf(out + o, n - o, "%%%02X", (unsigned char)*p);
+		else
+			out[o++] = *p;
+	}
+	snprintf(out + o, n - o, "?immutable=1");
+}
+
+static void setup(sqlite3 *db, int flags)
+{
+	sqlite3_busy_handler(db, on_busy, NULL);
+	sqlite3_extended_result_codes(db, 0);
+	/* the WAL is checkpointed by kp_db_close without blocking readers */
+	if (!(flags & KP_DB_READONLY))
+		sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
+}
+
+/* Read user_version and the table count.  A read-only open of a WAL database
+ * whose -wal and -shm files are missing and cannot be created (a read-only
+ * mount or directory) fails with CANTOPEN: when no -wal file holds commits,
+ * the database file alone is the database, and it is read as immutable. */
+static int read_header(sqlite3 **db, const char *path, int flags, int64_t *version, int64_t *tables)
+{
+	setup(*db, flags);
+	int rc = query_int(*db, "PRAGMA user_version", version);
+	if ((rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY) && (flags & KP_DB_READONLY) && wal_empty(path)) {
+		char uri[8500];
+		immutable_uri(path, uri, sizeof uri);
+		sqlite3 *im = NULL;
+		if (sqlite3_open_v2(uri, &im, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
+			sqlite3_close(im);
+			return rc;
+		}
+		sqlite3_close(*db);
+		*db = im;
+		setup(im, flags);
+		rc = query_int(im, "PRAGMA user_version", version);
+	}
+	if (rc == SQLITE_OK)
+		rc = query_int(*db, "SELECT count(*) FROM sqlite_schema", tables);
+	return rc;
 }
 
 /* close, and when this open created the file, remove it and its WAL files */
@@ -128,12 +200,8 @@ int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err 
 	if (!existed && created)
 		*created = 1;
 	int made = !existed;   /* this call created the file: a failure removes it again */
-	sqlite3_busy_handler(db, on_busy, NULL);
-	sqlite3_extended_result_codes(db, 0);
 	int64_t version = 0, tables = 0;
-	int rc = query_int(db, "PRAGMA user_version", &version);
-	if (rc == SQLITE_OK)
-		rc = query_int(db, "SELECT count(*) FROM sqlite_schema", &tables);
+	int rc = read_header(&db, path, flags, &version, &tables);
 	if (rc != SQLITE_OK) {
 		rc = fail(db, err, path, "cannot read database");
 		close_new(db, path, made);
@@ -191,12 +259,21 @@ int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err 
 
 void kp_db_close(sqlite3 *db)
 {
-	if (db)
-		sqlite3_close(db);
+	if (!db)
+		return;
+	if (sqlite3_db_readonly(db, "main") == 0) {
+		/* no waiting: with a reader on an older snapshot the checkpoint
+		 * does what it can and the rest waits for the next writer */
+		sqlite3_busy_handler(db, NULL, NULL);
+		sqlite3_exec(db, "PRAGMA main.wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+	}
+	sqlite3_close(db);
 }
 
 int kp_db_begin(sqlite3 *db, kp_err *err)
 {
+	if (sqlite3_db_readonly(db, "main") == 1)
+		return fail_readonly(err, sqlite3_db_filename(db, "main"));
 	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		return KP_OK;
@@ -209,6 +286,15 @@ int kp_db_begin(sqlite3 *db, kp_err *err)
 		return kp_err_set(err, KP_INTR, "interrupted");
 	const char *why = os_reason(db);
 	return kp_err_set(err, KP_IO, "cannot start a transaction: %s", why ? why : sqlite3_errmsg(db));
+}
+
+int kp_db_begin_read(sqlite3 *db, kp_err *err)
+{
+	if (sqlite3_exec(db, "BEGIN DEFERRED", NULL, NULL, NULL) == SQLITE_OK)
+		return KP_OK;
+	if (kp_interrupted)
+		return kp_err_set(err, KP_INTR, "interrupted");
+	return kp_err_set(err, KP_IO, "cannot start a transaction: %s", sqlite3_errmsg(db));
 }
 
 int kp_db_commit(sqlite3 *db, kp_err *err)
@@ -283,4 +369,108 @@ int kp_db_exec(sqlite3 *db, kp_err *err, const char *what, const char *sql, cons
 		return kp_err_set(err, KP_INTR, "%s: interrupted", what);
 	return kp_err_set(err, rc == SQLITE_BUSY ? KP_BUSY : rc == SQLITE_NOMEM ? KP_NOMEM : KP_IO, "%s: %s", what,
 			  sqlite3_errmsg(db));
+}
+
+/* ---- statements run on a user's behalf ---- */
+
+/* what an authorizer action would do, for the message */
+static void describe(char *out, size_t n, int action, const char *a1, const char *a2, const char *dbn)
+{
+	const char *tbl = a1 ? a1 : "?";
+	switch (action) {
+	case SQLITE_INSERT: snprintf(out, n, "insert into %s", tbl); break;
+	case SQLITE_UPDATE: snprintf(out, n, "update %s.%s", tbl, a2 ? a2 : "?"); break;
+	case SQLITE_DELETE: snprintf(out, n, "delete from %s", tbl); break;
+	case SQLITE_ATTACH: snprintf(out, n, "attach '%s'", a1 ? a1 : ""); break;
+	case SQLITE_DETACH: snprintf(out, n, "detach %s", tbl); break;
+	case SQLITE_PRAGMA: snprintf(out, n, "run PRAGMA %s%s%s", tbl, a2 ? "=" : "", a2 ? a2 : ""); break;
+	case SQLITE_TRANSACTION:
+		snprintf(out, n, "%s a transaction", !a1 ? "control" : !sqlite3_stricmp(a1, "BEGIN") ? "begin"
+			 : !sqlite3_stricmp(a1, "COMMIT") ? "commit" : "roll back");
+		break;
+	case SQLITE_SAVEPOINT: snprintf(out, n, "use savepoint %s", a2 ? a2 : "?"); break;
+	case SQLITE_CREATE_TABLE: case SQLITE_CREATE_TEMP_TABLE: snprintf(out, n, "create table %s", tbl); break;
+	case SQLITE_CREATE_INDEX: case SQLITE_CREATE_TEMP_INDEX: snprintf(out, n, "create index %s", tbl); break;
+	case SQLITE_CREATE_VIEW: case SQLITE_CREATE_TEMP_VIEW: snprintf(out, n, "create view %s", tbl); break;
+	case SQLITE_CREATE_TRIGGER: case SQLITE_CREATE_TEMP_TRIGGER: snprintf(out, n, "create trigger %s", tbl); break;
+	case SQLITE_CREATE_VTABLE: snprintf(out, n, "create virtual table %s", tbl); break;
+	case SQLITE_DROP_TABLE: case SQLITE_DROP_TEMP_TABLE: snprintf(out, n, "drop table %s", tbl); break;
+	case SQLITE_DROP_INDEX: case SQLITE_DROP_TEMP_INDEX: snprintf(out, n, "drop index %s", tbl); break;
+	case SQLITE_DROP_VIEW: case SQLITE_DROP_TEMP_VIEW: snprintf(out, n, "drop view %s", tbl); break;
+	case SQLITE_DROP_TRIGGER: case SQLITE_DROP_TEMP_TRIGGER: snprintf(out, n, "drop trigger %s", tbl); break;
+	case SQLITE_DROP_VTABLE: snprintf(out, n, "drop virtual table %s", tbl); break;
+	case SQLITE_ALTER_TABLE: snprintf(out, n, "alter table %s", a2 ? a2 : "?"); break;
+	case SQLITE_REINDEX: snprintf(out, n, "reindex %s", tbl); break;
+	case SQLITE_ANALYZE: snprintf(out, n, "analyze %s", tbl); break;
+	default: snprintf(out, n, "change the database (action %d)", action); break;
+	}
+	if (dbn && strcmp(dbn, "main") && action != SQLITE_ATTACH && action != SQLITE_DETACH &&
+	    action != SQLITE_TRANSACTION && action != SQLITE_SAVEPOINT && action != SQLITE_PRAGMA) {
+		size_t l = strlen(out);
+		snprintf(out + l, n - l, " (schema %s)", dbn);
+	}
+}
+
+/* PRAGMAs that take an argument and only read */
+static int reading_pragma(const char *name)
+{
+	static const char *const reads[] = {
+		"table_info", "table_xinfo", "table_list", "index_info", "index_xinfo", "index_list",
+		"foreign_key_list", "foreign_key_check", "integrity_check", "quick_check", "function_list",
+		"pragma_list", "module_list", "collation_list", "database_list", "compile_options", NULL,
+	};
+	for (int i = 0; name && reads[i]; i++)
+		if (!sqlite3_stricmp(name, reads[i]))
+			return 1;
+	return 0;
+}
+
+static int authorize(void *ctx, int action, const char *a1, const char *a2, const char *dbn, const char *trig)
+{
+	kp_db_guard *g = ctx;
+	(void)trig;
+	switch (action) {
+	case SQLITE_SELECT: case SQLITE_READ: case SQLITE_FUNCTION: case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	case SQLITE_TRANSACTION: case SQLITE_SAVEPOINT:
+		if (g->mode == KP_GUARD_QUERY)
+			return SQLITE_OK;
+		break;
+	case SQLITE_PRAGMA:
+		if (g->mode == KP_GUARD_QUERY && (!a2 || reading_pragma(a1)))
+			return SQLITE_OK;
+		break;
+	case SQLITE_ATTACH: case SQLITE_DETACH:
+		break;
+	case SQLITE_UPDATE: case SQLITE_INSERT: case SQLITE_DELETE:
+		/* the schema table: SQLite asks for UPDATE when a pragma
+		 * table-valued function (a read) reads the schema, and for INSERT
+		 * or DELETE before or after the CREATE or DROP it also asks for
+		 * (refused then, by name); a statement that writes the schema
+		 * table itself is refused by SQLite (PRAGMA writable_schema is
+		 * refused here) */
+		if (a1 && (!strcmp(a1, "sqlite_master") || !strcmp(a1, "sqlite_temp_master")))
+			return SQLITE_OK;
+		/* fall through */
+	default:
+		/* every other action writes: in TEMP only, and only for a query */
+		if (g->mode == KP_GUARD_QUERY && dbn && !strcmp(dbn, "temp"))
+			return SQLITE_OK;
+		break;
+	}
+	if (!g->denied[0])
+		describe(g->denied, sizeof g->denied, action, a1, a2, dbn);
+	return SQLITE_DENY;
+}
+
+void kp_db_guard_on(sqlite3 *db, kp_db_guard *g, int mode)
+{
+	g->mode = mode;
+	g->denied[0] = 0;
+	sqlite3_set_authorizer(db, authorize, g);
+}
+
+void kp_db_guard_off(sqlite3 *db)
+{
+	sqlite3_set_authorizer(db, NULL, NULL);
 }

@@ -15,7 +15,8 @@
 #define KP_SCHEMA_VERSION 1
 
 enum {
-	KP_DB_READONLY = 1,   /* open an existing database read-only */
+	KP_DB_READONLY = 1,   /* open an existing database read-only (works on a
+	                       * read-only file or mount: see kp_db_open) */
 	KP_DB_CREATE = 2,     /* create the file and schema when missing */
 };
 
@@ -26,10 +27,34 @@ enum {
 int kp_db_open(const char *path, int flags, sqlite3 **db, int *created, kp_err *err);
 /* Remove PATH and its -wal, -shm and -journal files (a database this run created). */
 void kp_db_remove_files(const char *path);
+/* Close.  A connection that may write first checkpoints the WAL into the
+ * database file and truncates it (PRAGMA wal_checkpoint(TRUNCATE), without
+ * waiting: readers are never blocked), then closes without SQLite's own
+ * checkpoint on close, which holds an exclusive lock that makes a reader
+ * without a busy timeout fail with "database is locked".  DB-wal (empty when
+ * the checkpoint could finish) and DB-shm stay beside the database. */
 void kp_db_close(sqlite3 *db);
+
+/* Statements run on a user's behalf (SQL extenders, `kplan query`) run under
+ * an authorizer that allows reading only.  KP_GUARD_READ: SELECT, reads and
+ * functions, nothing else (no write to any schema, no transaction control,
+ * no PRAGMA, no ATTACH).  KP_GUARD_QUERY: as READ, plus writes to the TEMP
+ * schema, transactions and read-only PRAGMAs, for a read-only `kplan query`
+ * (main is opened read-only anyway; ATTACH and DETACH stay refused).  A
+ * refused statement fails to prepare (SQLITE_AUTH); g->denied then says what
+ * it would have done ("delete from node_label").  g must outlive the guard. */
+enum { KP_GUARD_READ = 1, KP_GUARD_QUERY = 2 };
+typedef struct kp_db_guard {
+	int mode;
+	char denied[160];    /* the first refused action, "" when none */
+} kp_db_guard;
+void kp_db_guard_on(sqlite3 *db, kp_db_guard *g, int mode);
+void kp_db_guard_off(sqlite3 *db);
 
 /* BEGIN IMMEDIATE with a bounded wait; KP_BUSY names the cause. */
 int kp_db_begin(sqlite3 *db, kp_err *err);
+/* BEGIN DEFERRED: the reads that follow see one snapshot; no write lock */
+int kp_db_begin_read(sqlite3 *db, kp_err *err);
 int kp_db_commit(sqlite3 *db, kp_err *err);
 void kp_db_rollback(sqlite3 *db);
 

@@ -11,6 +11,7 @@
  */
 #include "extender.h"
 #include "static.h"
+#include "../common/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,68 @@ static int cmp_row(const void *a, const void *b)
 	if (x->pod != y->pod)
 		return x->pod < y->pod ? -1 : 1;
 	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* past blanks and SQL comments */
+static const char *skip_blank(const char *p)
+{
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f')
+			p++;
+		if (p[0] == '-' && p[1] == '-') {
+			while (*p && *p != '\n')
+				p++;
+		} else if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+			p = e ? e + 2 : p + strlen(p);
+		} else {
+			return p;
+		}
+	}
+}
+
+/* The extender's one statement, which may only read (db.h's guard and
+ * sqlite3_stmt_readonly both say so): a write, a PRAGMA, ATTACH or a
+ * transaction statement is refused before it runs, and so is SQL after the
+ * first statement (it would never run). */
+static int prepare_one(sqlite3 *db, const struct kp_extender *x, kp_db_guard *g, sqlite3_stmt **out, kp_err *err)
+{
+	const char *tail = NULL;
+	*out = NULL;
+	if (sqlite3_prepare_v2(db, x->sql, -1, out, &tail) != SQLITE_OK) {
+		if (g->denied[0])
+			return kp_err_set(err, KP_ERROR, "SQL extender %s: extenders may only read the database; "
+					  "this one would %s", x->origin, g->denied);
+		return kp_err_set(err, KP_ERROR, "SQL extender %s: %s", x->origin, sqlite3_errmsg(db));
+	}
+	if (*out && !sqlite3_stmt_readonly(*out)) {
+		sqlite3_finalize(*out);
+		*out = NULL;
+		return kp_err_set(err, KP_ERROR, "SQL extender %s: extenders may only read the database", x->origin);
+	}
+	/* what follows the first statement: blanks and comments only */
+	const char *rest = tail;
+	while (rest && *rest) {
+		sqlite3_stmt *more = NULL;
+		const char *next = NULL;
+		int prc = sqlite3_prepare_v2(db, rest, -1, &more, &next);
+		sqlite3_finalize(more);
+		if (prc != SQLITE_OK || more || !next || next == rest)
+			break;
+		rest = next;
+	}
+	g->denied[0] = 0;
+	if (rest && *rest) {
+		rest = skip_blank(rest);
+		int line = 1;
+		for (const char *p = x->sql; p < rest; p++)
+			line += *p == '\n';
+		sqlite3_finalize(*out);
+		*out = NULL;
+		return kp_err_set(err, KP_ERROR, "SQL extender %s: one statement only; more SQL follows on line %d",
+				  x->origin, line);
+	}
+	return KP_OK;
 }
 
 int kp_extenders_run(sqlite3 *db, kp_snap *s, const kp_profile *pf, const int32_t *pods, int n, kp_cycle *cy,
@@ -53,14 +116,13 @@ int kp_extenders_run(sqlite3 *db, kp_snap *s, const kp_profile *pf, const int32_
 	sqlite3_finalize(ins);
 	row *rows = NULL;
 	size_t nrows = 0, cap = 0;
+	kp_db_guard guard;
+	kp_db_guard_on(db, &guard, KP_GUARD_READ);
 	for (int k = 0; k < pf->next && !rc; k++) {
 		const struct kp_extender *x = &pf->ext[k];
 		sqlite3_stmt *st;
-		const char *tail;
-		if (sqlite3_prepare_v2(db, x->sql, -1, &st, &tail) != SQLITE_OK) {
-			rc = kp_err_set(err, KP_ERROR, "SQL extender %s: %s", x->origin, sqlite3_errmsg(db));
+		if ((rc = prepare_one(db, x, &guard, &st, err)))
 			break;
-		}
 		if (!st || sqlite3_column_count(st) < 3) {
 			sqlite3_finalize(st);
 			rc = kp_err_set(err, KP_ERROR, "SQL extender %s: must return (pod_id, node_id, %s)", x->origin,
@@ -112,6 +174,7 @@ int kp_extenders_run(sqlite3 *db, kp_snap *s, const kp_profile *pf, const int32_
 			rc = kp_err_set(err, KP_ERROR, "SQL extender %s: %s", x->origin, sqlite3_errmsg(db));
 		sqlite3_finalize(st);
 	}
+	kp_db_guard_off(db);
 	if (rc)
 		goto out;
 	/* sort and merge rows of the same pair: an exclusion wins, scores add up */

@@ -1635,7 +1635,9 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	pl.err = err;
 	pl.ex = o->explain;
 	double t0 = now_s();
-	int rc = kp_db_begin(db, err);
+	/* a dry run that writes no rows only reads: a read transaction, so that
+	 * explain works on a database opened read-only */
+	int rc = o->dry_run && !o->on_quality ? kp_db_begin_read(db, err) : kp_db_begin(db, err);
 	if (rc)
 		return rc;
 	if ((rc = load_config(&pl)) || (rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) ||

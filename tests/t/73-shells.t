@@ -29,6 +29,7 @@ perl "$TESTS_DIR/data/shells/udf-fuzz.pl" <"$T/functions" >"$T/fuzz.sql"
 nst=$(wc -l <"$T/fuzz.sql")
 [ "$nst" -ge 2000 ]
 ok $? "$nst hostile calls generated"
+"$KPLAN" init "$T/q.db" >/dev/null
 is "$(q "$T/q.db" "SELECT name || ' ' || narg FROM pragma_function_list WHERE name LIKE 'kplan%' ORDER BY 1" | sort)" \
 	"$(sort "$T/functions")" "kplan query registers exactly udf.c's functions (pragma function_list)"
 

@@ -11,8 +11,8 @@ const char cmd_init_help[] =
 	"\n"
 	"Create the kplan schema in DB (a SQLite file).  Running it on an existing kplan\n"
 	"database does nothing; a database of a newer kplan, or a SQLite file that is not\n"
-	"a kplan database, is refused.  Every other command creates DB the same way when\n"
-	"the file does not exist yet.\n"
+	"a kplan database, is refused.  `kplan import` creates DB the same way when the\n"
+	"file does not exist yet; the other commands refuse a DB that does not exist.\n"
 	"\n"
 	"Example:\n"
 	"  kplan init cluster.db\n";

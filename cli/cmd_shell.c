@@ -25,7 +25,7 @@ const char cmd_shell_help[] =
 	"Open DB in the sqlite3 command-line shell with kplan's SQL functions loaded\n"
 	"(the extension kplan.so, as `.load`), for interactive queries.  SQL arguments\n"
 	"are run by sqlite3 and the shell exits; without them it reads standard input\n"
-	"(interactive on a terminal).  DB is created with kplan's schema when missing.\n"
+	"(interactive on a terminal).  DB must exist (kplan init or import makes one).\n"
 	"\n"
 	"Options:\n"
 	"  --sqlite3 PATH  the sqlite3 shell to run (default: sqlite3 from PATH)\n"
@@ -149,10 +149,10 @@ int cmd_shell(int argc, char **argv)
 	}
 	kp_sb_release(&tried);
 
-	/* create or check the database as every kplan command does */
+	/* check the database as every kplan command does (only init and import create one) */
 	sqlite3 *db;
 	kp_err err = { 0 };
-	if (kp_db_open(path, KP_DB_CREATE, &db, NULL, &err) != KP_OK)
+	if (kp_db_open(path, 0, &db, NULL, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	kp_db_close(db);
 

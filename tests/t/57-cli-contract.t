@@ -8,6 +8,23 @@
 D="$TESTS_DIR/data/plan"
 db="$T/c.db"
 
+# ---- only init and import create a database
+while IFS='|' read -r cmd before after; do
+	rm -f "$T/typo.db"
+	run "$KPLAN" $cmd $before "$T/typo.db" $after
+	is "$rc" 1 "$cmd typo.db: exit 1"
+	like "$err" "kplan: no such database '$T/typo.db' (create it with 'kplan init" "$cmd typo.db: says so"
+	is "$(test -e "$T/typo.db" && echo created)" "" "$cmd typo.db: no file created"
+done <<EOF_DB
+plan||
+plan|--drain n1|
+shell|--sqlite3 $(type -P true)|SELECT 1
+explain||default/p
+fix||
+report||
+capacity||--pod $D/three-nodes.yaml
+EOF_DB
+
 # ---- the built-in PriorityClasses, not imported (tests/data/plan/system-priority.yaml)
 db="$T/sys.db"
 "$KPLAN" import -q "$db" "$D/system-priority.yaml" || fail "import system-priority.yaml"

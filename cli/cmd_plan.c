@@ -181,7 +181,7 @@ int cmd_plan(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:qh", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qh", opts, &li)) != -1) {
 		switch (c) {
 		case 'W':
 			if (nwi == MAX_WHATIF)

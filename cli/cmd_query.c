@@ -288,7 +288,7 @@ int cmd_query(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "table"))

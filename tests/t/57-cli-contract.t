@@ -8,6 +8,62 @@
 D="$TESTS_DIR/data/plan"
 db="$T/c.db"
 
+# ---- options after the arguments; "--" ends them
+run "$KPLAN" import "$db" "$ROOT/examples" -q
+is "$rc:$out" "0:" "import DB DIR -q: -q is an option, nothing printed"
+is "$(q "$db" "SELECT count(*) > 0 FROM pod")" 1 "import DB DIR -q: imported"
+run "$KPLAN" plan --seed 3 -q "$db"
+is "$rc" 0 "plan --seed 3 DB"
+run "$KPLAN" plan "$db" --seed 3 -q
+is "$rc:$out" "0:" "plan DB --seed 3 -q: exit 0, quiet"
+is "$(q "$db" "SELECT json_extract(options, '\$.seed') FROM run WHERE id = 2")" 3 "plan DB --seed 3: the seed is taken"
+placements() { q "$db" "SELECT group_concat(pod_id || ':' || action || ':' || COALESCE(node_id, '-'), ' ')
+                         FROM (SELECT * FROM placement WHERE run_id = $1 ORDER BY pod_id)"; }
+like "$(placements 1)" ":bind:" "plan --seed 3 DB binds pods"
+is "$(placements 2)" "$(placements 1)" "plan DB --seed 3 places every pod as plan --seed 3 DB"
+run "$KPLAN" plan "$db" --drain gen-a-1 -q
+is "$(q "$db" "SELECT option || ' ' || value FROM run_scenario WHERE run_id = 3")" "drain gen-a-1" "a what-if option after DB"
+run "$KPLAN" query "$db" "SELECT 1 AS one" --format csv
+is "$rc:$out" "0:one
+1" "query DB SQL --format csv"
+pod=$(q "$db" "SELECT namespace || '/' || name FROM pod ORDER BY id LIMIT 1")
+run "$KPLAN" explain "$db" "$pod" --run 1
+like "$out" "pod $pod, run 1 " "explain DB POD --run 1"
+
+# a file named -q, after "--"
+mkdir -p "$T/odd"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: dash-q, namespace: odd}\nspec:\n  containers: [{name: c, image: x}]\n' >"$T/odd/-q"
+run sh -c 'cd "$1" && "$2" import "$3" -- -q' sh "$T/odd" "$KPLAN" "$db"
+is "$rc" 0 "import DB -- -q: exit 0"
+like "$out" "imported into $db" "import DB -- -q: -q is a file, the summary is printed"
+is "$(q "$db" "SELECT count(*) FROM pod WHERE name = 'dash-q'")" 1 "import DB -- -q: the file named -q is imported"
+run sh -c 'cd "$1" && "$2" init -- -x.db' sh "$T/odd" "$KPLAN"
+is "$rc:$(test -f "$T/odd/-x.db" && echo made)" 0:made "init -- -x.db: a database named -x.db"
+
+# SQL that starts with a comment is an argument that starts with '-': after "--"
+run "$KPLAN" query --format csv "$db" "-- a comment
+SELECT 2 AS two"
+is "$rc" 64 "query DB '-- comment ...': exit 64"
+is "$(head -1 <<<"$err")" "kplan query: '-- a comment...' is not an option: put '--' before an argument that starts with '-'" \
+	"query DB '-- comment ...': says to put '--' before it"
+run "$KPLAN" query "$db" -- "-- a comment
+SELECT 2 AS two" --format
+is "$rc" 64 "query DB -- SQL --format: after '--' nothing is an option"
+run "$KPLAN" query "$db" --format csv -- "-- a comment
+SELECT 2 AS two"
+is "$rc:$out" "0:two
+2" "query DB --format csv -- '-- comment ...': runs"
+
+# shell: what follows DB goes to sqlite3 as it is
+if command -v sqlite3 >/dev/null; then
+	run env ASAN_OPTIONS=detect_leaks=0 "$KPLAN" shell "$db" .tables
+	like "$out" "placement" "shell DB .tables: a dot-command for sqlite3"
+	run env ASAN_OPTIONS=detect_leaks=0 "$KPLAN" shell "$db" -csv "SELECT 1, 'a b'"
+	is "$rc:$out" '0:1,"a b"' "shell DB -csv SQL: sqlite3's own option, after DB"
+else
+	skip "sqlite3 shell not installed" 2
+fi
+
 # ---- only init and import create a database
 while IFS='|' read -r cmd before after; do
 	rm -f "$T/typo.db"
@@ -24,6 +80,29 @@ fix||
 report||
 capacity||--pod $D/three-nodes.yaml
 EOF_DB
+
+# ---- did you mean
+while IFS='|' read -r args want; do
+	run "$KPLAN" $args
+	is "$rc" 64 "$args: exit 64"
+	is "$(head -1 <<<"$err")" "$want" "$args: $want"
+done <<'EOF_MEAN'
+plan --sed 3 x.db|kplan plan: unknown option '--sed'; did you mean '--seed'?
+plan x.db --fail-on-unschedulabel|kplan plan: unknown option '--fail-on-unschedulabel'; did you mean '--fail-on-unschedulable'?
+plan --bogus x.db|kplan plan: unknown option '--bogus'
+plan --s 3 x.db|kplan plan: option '--s' is ambiguous: '--seed', '--strategy', '--scale', '--strategies'
+import x.db f.yaml --qiuet|kplan import: unknown option '--qiuet'; did you mean '--quiet'?
+query --no-headr x.db SELECT 1|kplan query: unknown option '--no-headr'; did you mean '--no-header'?
+explain --rnu 1 x.db a/b|kplan explain: unknown option '--rnu'; did you mean '--run'?
+capacity x.db --preemptoin|kplan capacity: unknown option '--preemptoin'; did you mean '--preemption'?
+report --no-timng x.db|kplan report: unknown option '--no-timng'; did you mean '--no-timing'?
+report --no-timing=1 x.db|kplan report: option '--no-timing' takes no value
+shell --sqlte3 x.db|kplan shell: unknown option '--sqlte3'; did you mean '--sqlite3'?
+pln x.db|kplan: 'pln' is not a kplan command; did you mean 'plan'? See 'kplan --help'.
+qeury x.db|kplan: 'qeury' is not a kplan command; did you mean 'query'? See 'kplan --help'.
+frobnicate|kplan: 'frobnicate' is not a kplan command. See 'kplan --help'.
+help reprot|kplan help: 'reprot' is not a kplan command; did you mean 'report'?
+EOF_MEAN
 
 # ---- the built-in PriorityClasses, not imported (tests/data/plan/system-priority.yaml)
 db="$T/sys.db"

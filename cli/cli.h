@@ -54,8 +54,20 @@ int kp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 /* The usage error for what getopt_long returned as c ('?' or, with an
  * optstring starting with ':' after any '+', ':' for a missing value):
  * "option '--x' needs a value", "option '--quiet' takes no value" (--quiet=1),
- * "unknown option '-z'" or "unknown option '--zz'".  Returns KP_EXIT_USAGE. */
+ * "unknown option '-z'", "unknown option '--sed'; did you mean '--seed'?" (the
+ * closest long option cmd's help names) or "option '--s' is ambiguous".
+ * Returns KP_EXIT_USAGE. */
 int kp_cli_bad_option(const char *cmd, int c, char **argv);
+/* The same for an argument a that is not one of cmd's options ("--x=v" too). */
+int kp_cli_unknown_option(const char *cmd, const char *a);
+/* "did you mean" (cli/suggest.c): optimal string alignment distance; the
+ * name closest to typed, one edit away (two from 6 characters on), else NULL;
+ * the long options (without "--") a help text names in its usage lines and
+ * at the start of its option lines, how many. */
+enum { KP_CLI_OPTNAME = 48 };
+int kp_cli_distance(const char *a, const char *b);
+const char *kp_cli_closest(const char *typed, const char *const *names, size_t n);
+size_t kp_cli_help_options(const char *help, char (*names)[KP_CLI_OPTNAME], size_t max);
 /* 1 when argv has -h/--help before a "--"; prints help to stdout. */
 int kp_cli_wants_help(int argc, char **argv, const char *help);
 /* Exit code for a KP_* code. */

@@ -55,7 +55,7 @@ int cmd_explain(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		if (c == 'r') {
 			char *end;
 			run = strtoll(optarg, &end, 10);

@@ -143,7 +143,7 @@ int cmd_import(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "yaml") && strcmp(optarg, "json") && strcmp(optarg, "csv") &&

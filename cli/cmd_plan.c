@@ -181,7 +181,7 @@ int cmd_plan(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:qh", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qh", opts, &li)) != -1) {
 		switch (c) {
 		case 'W':
 			if (nwi == MAX_WHATIF)
@@ -280,7 +280,7 @@ int cmd_plan(int argc, char **argv)
 		o.progress_ctx = &t0;
 	}
 	sqlite3 *db;
-	if (kp_db_open(path, KP_DB_CREATE, &db, NULL, &err) != KP_OK) {
+	if (kp_db_open(path, 0, &db, NULL, &err) != KP_OK) {
 		kp_sb_release(&opt);
 		kp_whatif_free(w);
 		kp_rebalance_free(rb);

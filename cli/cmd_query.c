@@ -17,6 +17,7 @@ const char cmd_query_help[] =
 	"DB is opened read-only: a statement that would change it (INSERT, DELETE,\n"
 	"CREATE TABLE, ...) or ATTACH another file is refused before it runs; TEMP\n"
 	"tables may be written.  --write opens DB for writing and allows everything.\n"
+	"Options may come anywhere; SQL that starts with - (a -- comment) goes after --.\n"
 	"\n"
 	"Options:\n"
 	"  --format FMT   table (default), csv, json or markdown\n"
@@ -305,7 +306,7 @@ int cmd_query(int argc, char **argv)
 		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "table"))

@@ -140,7 +140,7 @@ int cmd_report(int argc, char **argv)
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = 1;
 		} else if (a[0] == '-' && a[1]) {
-			return kp_cli_usage("report", "unknown option '%s'", a);
+			return kp_cli_unknown_option("report", a);
 		} else if (path) {
 			return kp_cli_usage("report", "too many arguments: '%s'", a);
 		} else {

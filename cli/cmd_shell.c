@@ -25,7 +25,9 @@ const char cmd_shell_help[] =
 	"Open DB in the sqlite3 command-line shell with kplan's SQL functions loaded\n"
 	"(the extension kplan.so, as `.load`), for interactive queries.  SQL arguments\n"
 	"are run by sqlite3 and the shell exits; without them it reads standard input\n"
-	"(interactive on a terminal).  DB is created with kplan's schema when missing.\n"
+	"(interactive on a terminal).  DB must exist (kplan init or import makes one).\n"
+	"The options come before DB: what follows DB goes to sqlite3 as it is, its own\n"
+	"options too (kplan shell DB -csv -header \"SELECT ...\").\n"
 	"\n"
 	"Options:\n"
 	"  --sqlite3 PATH  the sqlite3 shell to run (default: sqlite3 from PATH)\n"
@@ -109,17 +111,15 @@ int cmd_shell(int argc, char **argv)
 	};
 	const char *shell = NULL;
 	int c;
-	if (kp_cli_wants_help(argc, argv, cmd_shell_help))
-		return KP_EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	/* options before DB only ('+'): what follows DB goes to sqlite3 as it is,
+	 * SQL and sqlite3's own options (-csv, -header, --help) alike */
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': shell = optarg; break;
-		default:
-			if (optopt == 's')
-				return kp_cli_usage("shell", "--sqlite3 needs a PATH");
-			return kp_cli_usage("shell", "unknown option '%s'", argv[optind - 1]);
+		case 'h': fputs(cmd_shell_help, stdout); return KP_EXIT_OK;
+		default: return kp_cli_bad_option("shell", c, argv);
 		}
 	}
 	if (argc - optind < 1)
@@ -149,10 +149,10 @@ int cmd_shell(int argc, char **argv)
 	}
 	kp_sb_release(&tried);
 
-	/* create or check the database as every kplan command does */
+	/* check the database as every kplan command does (only init and import create one) */
 	sqlite3 *db;
 	kp_err err = { 0 };
-	if (kp_db_open(path, KP_DB_CREATE, &db, NULL, &err) != KP_OK)
+	if (kp_db_open(path, 0, &db, NULL, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	kp_db_close(db);
 

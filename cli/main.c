@@ -56,7 +56,8 @@ static void print_usage(FILE *f)
 		   "Commands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nSee 'kplan help <command>' or 'kplan <command> --help' for one command.\n"
+	fprintf(f, "\nSee 'kplan help <command>' or 'kplan <command> --help' for one command.  Options may\n"
+		   "come before or after the arguments ('--' ends them; shell: before DB only).\n"
 		   "Exit status: 0 ok, 1 error, 2 unschedulable pods (plan --fail-on-unschedulable),\n"
 		   "3 database busy, 64 usage error, 130 interrupted.\n");
 }
@@ -67,6 +68,15 @@ static const kp_command *find_command(const char *name)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+/* the command closest to a mistyped one, NULL when none is close */
+static const char *closest_command(const char *typed)
+{
+	const char *names[NCOMMANDS];
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	return kp_cli_closest(typed, names, NCOMMANDS);
 }
 
 static int cmd_help(int argc, char **argv)
@@ -80,8 +90,10 @@ static int cmd_help(int argc, char **argv)
 	if (argc > 2)
 		return kp_cli_usage("help", "too many arguments");
 	const kp_command *c = find_command(argv[1]);
+	const char *near = c ? NULL : closest_command(argv[1]);
 	if (!c)
-		return kp_cli_usage("help", "'%s' is not a kplan command", argv[1]);
+		return kp_cli_usage("help", "'%s' is not a kplan command%s%s%s", argv[1], near ? "; did you mean '" : "",
+				    near ? near : "", near ? "'?" : "");
 	fputs(c->help, stdout);
 	return KP_EXIT_OK;
 }
@@ -115,6 +127,41 @@ int kp_cli_usage(const char *cmd, const char *fmt, ...)
 	return KP_EXIT_USAGE;
 }
 
+int kp_cli_unknown_option(const char *cmd, const char *a)
+{
+	const kp_command *k = find_command(cmd);
+	size_t w = strcspn(a, " \t\n\r="), line = strcspn(a, "\n");
+	if (a[w] && a[w] != '=') {   /* no option has a space in its name: SQL starting with a comment "-- ..." */
+		int cut = line > 40 ? 40 : (int)line;
+		while (cut > 0 && (a[cut] & 0xC0) == 0x80)   /* not inside a UTF-8 character */
+			cut--;
+		return kp_cli_usage(cmd, "'%.*s%s' is not an option: put '--' before an argument that starts with '-'",
+				    cut, a, a[cut] ? "..." : "");
+	}
+	if (strncmp(a, "--", 2) || !a[2] || !k)
+		return kp_cli_usage(cmd, "unknown option '%s'", a);
+	/* a long option that was not taken: given a value, ambiguous, or close to one */
+	static char names[64][KP_CLI_OPTNAME];
+	const char *ptr[64], *name = a + 2, *eq = strchr(name, '=');
+	int len = eq ? (int)(eq - name) : (int)strlen(name);
+	size_t n = kp_cli_help_options(k->help, names, 64), prefixed = 0;
+	char typed[KP_CLI_OPTNAME * 2], list[512] = "";
+	snprintf(typed, sizeof typed, "%.*s", len, name);
+	for (size_t i = 0; i < n; i++) {
+		ptr[i] = names[i];
+		if (eq && !strcmp(names[i], typed))
+			return kp_cli_usage(cmd, "option '--%s' takes no value", typed);
+		if (len && !strncmp(names[i], typed, (size_t)len) && strlen(list) + strlen(names[i]) + 8 < sizeof list)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s'--%s'", prefixed++ ? ", " : "", names[i]);
+	}
+	if (prefixed > 1)
+		return kp_cli_usage(cmd, "option '--%s' is ambiguous: %s", typed, list);
+	const char *best = kp_cli_closest(typed, ptr, n);
+	if (best)
+		return kp_cli_usage(cmd, "unknown option '--%s'; did you mean '--%s'?", typed, best);
+	return kp_cli_usage(cmd, "unknown option '--%s'", typed);
+}
+
 int kp_cli_bad_option(const char *cmd, int c, char **argv)
 {
 	const char *a = argv[optind - 1];
@@ -125,7 +172,7 @@ int kp_cli_bad_option(const char *cmd, int c, char **argv)
 	const char *eq = strchr(a, '=');
 	if (optopt && eq)
 		return kp_cli_usage(cmd, "option '%.*s' takes no value", (int)(eq - a), a);
-	return kp_cli_usage(cmd, "unknown option '%s'", a);
+	return kp_cli_unknown_option(cmd, a);
 }
 
 int kp_cli_wants_help(int argc, char **argv, const char *help)
@@ -173,7 +220,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	const kp_command *c = find_command(name);
 	if (!c) {
-		fprintf(stderr, "kplan: '%s' is not a kplan command. See 'kplan --help'.\n", name);
+		const char *near = closest_command(name);
+		fprintf(stderr, "kplan: '%s' is not a kplan command%s%s%s See 'kplan --help'.\n", name,
+			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : ".");
 		return KP_EXIT_USAGE;
 	}
 	int rc = c->fn(argc - 1, argv + 1);

@@ -2,6 +2,7 @@
  * db.c — opening kplan databases (see db.h).
  */
 #include "db.h"
+#include "priority.h"
 #include "../planner/udf.h"
 
 #include <stdio.h>
@@ -178,6 +179,30 @@ static void close_new(sqlite3 *db, const char *path, int made)
 		kp_db_remove_files(path);
 }
 
+/* Bring the pod_priority view of a database an older kplan made up to date
+ * (the built-in PriorityClasses, common/priority.h).  Best effort: when
+ * another writer holds the lock or the file is read-only it stays as it was
+ * (the planner resolves priorities without it). */
+static void update_views(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'view' AND name = 'pod_priority' "
+			       "AND instr(sql, ?1) = 0", -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(st, 1, KP_KNOWN_PRIORITY_CLASSES, -1, SQLITE_STATIC);
+	int stale = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	const char *v = strstr(kp_schema_sql, "\nCREATE VIEW pod_priority AS"), *e = v ? strstr(v, ";\n") : NULL;
+	if (!stale || !e)
+		return;
+	char *sql = sqlite3_mprintf("BEGIN IMMEDIATE; DROP VIEW pod_priority;%.*s; COMMIT", (int)(e - v), v);
+	sqlite3_busy_handler(db, NULL, NULL);
+	if (!sql || sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_busy_handler(db, on_busy, NULL);
+	sqlite3_free(sql);
+}
+
 int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err *err)
 {
 	sqlite3 *db = NULL;
@@ -247,8 +272,10 @@ int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err 
 			return err->code;
 		}
 	}
-	if (!(flags & KP_DB_READONLY))
+	if (!(flags & KP_DB_READONLY)) {
 		sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
+		update_views(db);
+	}
 	if (kp_udf_register(db) != SQLITE_OK) {
 		close_new(db, path, made);
 		return kp_err_set(err, KP_NOMEM, "cannot register kplan SQL functions");

@@ -18,6 +18,7 @@
 #include "import.h"
 #include "ydom.h"
 #include "quantity.h"
+#include "../common/priority.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1075,6 +1076,12 @@ static int read_priority_class(kctx *c, const objhead *h)
 		return bad(c, h->obj, "value: required");
 	if (pc.value < INT32_MIN || pc.value > INT32_MAX)
 		return bad(c, kp_ymap_get(h->obj, "value"), "value: out of the int32 range");
+	char why[256];
+	const char *f, *no = kp_priority_class_refused(pc.name, pc.value, pc.global_default, pc.preemption_policy, &f,
+						       why, sizeof why);
+	if (no)   /* the API server refuses it (common/priority.h) */
+		return bad(c, kp_ymap_get(strcmp(f, "name") ? h->obj : h->meta, f), "%s%s: %s",
+			   strcmp(f, "name") ? "" : "metadata.", f, no);
 	return kp_import_priority_class(c->imp, c->file, &pc, c->err);
 }
 

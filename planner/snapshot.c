@@ -6,6 +6,7 @@
 #include "snapshot.h"
 #include "json.h"
 #include "scores.h"
+#include "../common/priority.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -635,7 +636,8 @@ static int load_classes(loader *L)
 	L->class_ids = kp_malloc((size_t)(s->nclasses ? s->nclasses : 1) * sizeof *L->class_ids);
 	if (!s->classes || !L->class_ids)
 		return nomem(L);
-	/* priority resolved as the Priority admission plugin does (pod_priority view) */
+	/* priority resolved as the Priority admission plugin does (pod_priority view),
+	 * the API server's built-in classes known without an import */
 	if (prepare(L,
 		    "SELECT c.id, c.namespace, c.scheduler_name, "
 		    " COALESCE(c.priority, pc.value, CASE WHEN c.priority_class IS NULL THEN "
@@ -644,8 +646,9 @@ static int load_classes(loader *L)
 		    "  (SELECT preemption_policy FROM priority_class WHERE global_default ORDER BY value ASC LIMIT 1) END, "
 		    "  'PreemptLowerPriority'), "
 		    " c.nonzero_cpu, c.nonzero_memory, c.scheduling_gates, c.pvc_volumes, c.has_required_node_affinity, "
-		    " c.priority_class IS NOT NULL AND pc.id IS NULL "
-		    "FROM pod_class c LEFT JOIN priority_class pc ON pc.name = c.priority_class ORDER BY c.id", &st))
+		    " c.priority_class IS NOT NULL AND pc.name IS NULL "
+		    "FROM pod_class c LEFT JOIN " KP_KNOWN_PRIORITY_CLASSES " pc ON pc.name = c.priority_class ORDER BY c.id",
+		    &st))
 		return L->err->code;
 	int i = 0;
 	while (sqlite3_step(st) == SQLITE_ROW && i < s->nclasses) {

@@ -300,6 +300,9 @@ CREATE TABLE scheduler_config(
 -- Effective priority and preemption policy, resolved as the Priority
 -- admission plugin would: spec.priority, else the named PriorityClass, else
 -- the globalDefault class (the lowest one if several claim it), else 0.
+-- A pod may name the API server's built-in classes without an import:
+-- system-node-critical and system-cluster-critical (the subquery is
+-- KP_KNOWN_PRIORITY_CLASSES of common/priority.h, which the planner uses).
 CREATE VIEW pod_priority AS
 SELECT p.id AS pod_id,
        COALESCE(c.priority, pc.value,
@@ -310,9 +313,9 @@ SELECT p.id AS pod_id,
                 CASE WHEN c.priority_class IS NULL
                      THEN (SELECT preemption_policy FROM priority_class WHERE global_default ORDER BY value ASC LIMIT 1) END,
                 'PreemptLowerPriority') AS preemption_policy,
-       c.priority_class IS NOT NULL AND pc.id IS NULL AS missing_class
+       c.priority_class IS NOT NULL AND pc.name IS NULL AS missing_class
 FROM pod p JOIN pod_class c ON c.id = p.class_id
-LEFT JOIN priority_class pc ON pc.name = c.priority_class;
+LEFT JOIN (SELECT id, name, value, preemption_policy FROM priority_class UNION ALL SELECT NULL, column1, column2, 'PreemptLowerPriority' FROM (VALUES ('system-node-critical', 2000001000), ('system-cluster-critical', 2000000000)) WHERE column1 NOT IN (SELECT name FROM priority_class)) pc ON pc.name = c.priority_class;
 
 CREATE VIEW pod_request AS
 SELECT p.id AS pod_id, r.resource, r.value

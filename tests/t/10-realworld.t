@@ -179,8 +179,8 @@ is "$(q "${DB[kubectl-neat_pod_list_kind.yaml]}" "SELECT group_concat(class_id, 
 db=${DB[insights-operator_pod_statefulset_antiaffinity_nokind.json]}
 is "$(q "$db" "SELECT namespace || '/' || owner_kind || '/' || owner_name FROM pod")" openshift-monitoring/StatefulSet/prometheus-k8s \
 	"prometheus: no kind, read as a Pod; controller owner StatefulSet"
-is "$(q "$db" "SELECT priority || '/' || missing_class FROM pod_priority")" 2000000000/1 \
-	"prometheus: spec.priority 2000000000 (class system-cluster-critical not imported)"
+is "$(q "$db" "SELECT priority || '/' || missing_class FROM pod_priority")" 2000000000/0 \
+	"prometheus: spec.priority 2000000000 (class system-cluster-critical: built in, known without an import)"
 is "$(preq "$db" prometheus-k8s-0 cpu)/$(preq "$db" prometheus-k8s-0 memory)" 76/1262485504 "prometheus: 70m+6x1m, 1Gi+10+100+20+20+20+10Mi"
 is "$(q "$db" "SELECT anti || ' ' || required || ' ' || weight || ' ' || topology_key || ' ' || $(J selector) || ' ' || $(J namespaces) FROM pod_affinity_term")" \
 	"1 0 100 kubernetes.io/hostname [[prometheus In [k8s]]] [openshift-monitoring]" "prometheus: preferred anti-affinity with namespaces"

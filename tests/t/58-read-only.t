@@ -133,6 +133,9 @@ is "$(dump "$db")" "$before" "query: after every refused statement, the database
 run "$KPLAN" query --write "$db" "INSERT INTO namespace(name, batch_id) VALUES('from-query', 1)"
 is "$rc" 0 "query --write: an INSERT works"
 is "$(q "$db" "SELECT count(*) FROM namespace WHERE name = 'from-query'")" 1 "query --write: the row is there"
+run "$KPLAN" query "$db" "DELETE FROM namespace WHERE name = 'from-query'" --write
+is "$rc" 0 "query: --write after the positional arguments is taken"
+is "$(q "$db" "SELECT count(*) FROM namespace WHERE name = 'from-query'")" 0 "query --write: the row is deleted"
 
 # ---- 3. reading a database the user cannot write ----
 ro_checks() { # ro_checks DB DESC: report, query and explain read it; plan and import refuse

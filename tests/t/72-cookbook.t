@@ -305,7 +305,7 @@ ok $? "at least 15 cookbook queries ($n)"
 bad=""
 for f in "$CB"/*.sql; do
 	for fmt in table csv json markdown; do
-		"$KPLAN" query --format "$fmt" "$db" "$(cat "$f")" >/dev/null 2>"$T/e" || bad="$bad $(basename "$f")/$fmt"
+		"$KPLAN" query --format "$fmt" "$db" -- "$(cat "$f")" >/dev/null 2>"$T/e" || bad="$bad $(basename "$f")/$fmt"
 	done
 done
 is "$bad" "" "every query runs as an argument in every format"

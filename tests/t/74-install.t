@@ -26,6 +26,7 @@ like "$out" "kplan " "the installed kplan runs"
 if command -v sqlite3 >/dev/null; then
 	preload=""
 	[ "$SAN" = 1 ] && preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+	"$prefix/bin/kplan" init "$T/s.db" >/dev/null   # shell refuses a database that does not exist
 	run env -u KPLAN_SO LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 "$prefix/bin/kplan" shell "$T/s.db" "SELECT kplan_quantity('1Mi')"
 	is "$rc:$out" "0:1048576" "the installed kplan shell loads the installed extension"
 else

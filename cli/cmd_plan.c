@@ -123,8 +123,11 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 	kp_whatif_print(c->whatif, NULL, stderr);
 	if (quiet)
 		return 0;
-	printf("run %lld: %ld pending pod%s: %ld placed, %ld unschedulable", (long long)r->run_id, r->pending,
-	       r->pending == 1 ? "" : "s", r->bound, r->unschedulable);
+	printf("run %lld: %ld pending pod%s: %ld placed", (long long)r->run_id, r->pending, r->pending == 1 ? "" : "s",
+	       r->bound);
+	if (r->stayed)
+		printf(" (%ld back on the node %s had, as keep rows)", r->stayed, r->stayed == 1 ? "it" : "they");
+	printf(", %ld unschedulable", r->unschedulable);
 	long rb_moves = kp_rebalance_moves(c->rebalance);
 	if (r->evicted || r->moved - rb_moves)
 		printf("; preemption: %ld evicted, %ld moved", r->evicted, r->moved - rb_moves);

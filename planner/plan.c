@@ -1684,8 +1684,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 			continue;
 		}
 		if (p->orig_node >= 0 || p->node >= 0) {
-			po->action = A_KEEP;
-			r->kept++;
+			po->action = A_KEEP;   /* counted in r->kept at the end: preemption may evict it */
 			continue;
 		}
 		r->pending++;
@@ -1821,15 +1820,19 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	}
 	if (rc || (o->rebalance && !o->io_floor && (rc = run_rebalance(&pl))))   /* --mode rebalance */
 		goto out;
-	r->kept -= kp_rebalance_moves(o->rebalance);   /* moved pods are counted in r->moved */
 	r->nodes = s->nnodes;
 	for (int i = 0; i < s->npods; i++) {
 		const pod_out *po = &pl.out[i];
 		int was_bound = s->pods[i].orig_node >= 0;
-		if (po->action == A_BIND && was_bound)
+		if (po->action == A_KEEP)   /* the 'keep' rows: not victims, not moved by rebalance */
+			r->kept++;
+		else if (po->action == A_BIND && was_bound)
 			r->moved++;
-		else if (po->action == A_BIND)
+		else if (po->action == A_BIND) {
 			r->bound++;
+			int64_t from = s->pods[i].moved_from;
+			r->stayed += from && s->node_db_id[po->node] == from;
+		}
 		else if (po->action == A_EVICTED || (po->action == A_UNSCHED && was_bound))
 			r->evicted++;
 		else if (po->action == A_UNSCHED)

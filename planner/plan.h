@@ -107,6 +107,7 @@ typedef struct kp_plan_opts {
 typedef struct kp_plan_result {
 	int64_t run_id;
 	long nodes, pending, bound, unschedulable, kept, ignored, evicted, moved, passes;
+	long stayed;                 /* of bound: a pod a scenario took off a node, placed back there ('keep' rows) */
 	double elapsed;
 	double t_load, t_static, t_schedule, t_write;   /* phases (seconds); KPLAN_TIMING=1 prints them */
 	char config_source[1024];

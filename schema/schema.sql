@@ -376,8 +376,9 @@ CREATE TABLE run(
   kplan       TEXT NOT NULL
 );
 
--- One row per pod and run.  action: keep (bound, untouched; or pending and not
--- this scheduler's), bind, move, evict, unschedulable.
+-- One row per pod and run.  action: keep (bound, untouched; with --mode full or a
+-- what-if scenario also a pod placed back on its node; node_id NULL: a finished
+-- pod, or a pending pod not this scheduler's), bind, move, evict, unschedulable.
 CREATE TABLE placement(
   run_id   INTEGER NOT NULL REFERENCES run(id),
   pod_id   INTEGER NOT NULL,                  -- pod.id (no FK: history outlives pods)

@@ -84,6 +84,15 @@ static void warn(void *ctx, const kp_err *err)
 	fprintf(stderr, "kplan: skipped invalid object: %s\n", kp_err_format(err, buf, sizeof buf));
 }
 
+static void note(void *ctx, const kp_err *err)
+{
+	(void)ctx;
+	char buf[4096];
+	if (progress_of)
+		kp_progress_clear(&progress_of->p);
+	fprintf(stderr, "kplan: warning: %s\n", kp_err_format(err, buf, sizeof buf));
+}
+
 static void plural(FILE *f, int *first, long n, const char *one, const char *many)
 {
 	if (!n)
@@ -119,8 +128,14 @@ static int print_summary(void *ctx, const kp_import_stats *st, int64_t batch)
 		printf("no objects kplan uses");
 	printf("; %ld file%s, %.1f MB, %.2f s", st->files, st->files == 1 ? "" : "s", (double)st->bytes / 1e6,
 	       kp_cli_now() - c->t0);
-	if (st->skipped_kinds)
-		printf("; %ld object%s of other kinds skipped", st->skipped_kinds, st->skipped_kinds == 1 ? "" : "s");
+	if (st->skipped_kinds) {
+		printf("; %ld object%s of other kinds skipped (", st->skipped_kinds, st->skipped_kinds == 1 ? "" : "s");
+		for (size_t i = 0; i < st->nskipped && i < 8; i++)
+			printf("%s%ld %s", i ? ", " : "", st->skipped_counts[i], st->skipped_names[i]);
+		if (st->nskipped > 8)
+			printf(", %zu more kinds: SELECT counts FROM import_batch", st->nskipped - 8);
+		printf(")");
+	}
 	if (st->invalid)
 		printf("; %ld invalid object%s skipped", st->invalid, st->invalid == 1 ? "" : "s");
 	printf("\n");
@@ -161,6 +176,7 @@ int cmd_import(int argc, char **argv)
 		return kp_cli_usage("import", argc - optind < 1 ? "missing DB and FILE" : "missing FILE (a file, a directory or -)");
 	const char *path = argv[optind];
 	io.warn = warn;
+	io.note = note;
 
 	kp_err err = { 0 };
 	sqlite3 *db;

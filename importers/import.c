@@ -1166,6 +1166,29 @@ void kp_import_skipped(kp_import *imp, const char *kind)
 	c[imp->nskipped++] = 1;
 }
 
+void kp_import_note(kp_import *imp, kp_err *err)
+{
+	if (imp->opts.note)
+		imp->opts.note(imp->opts.note_ctx, err);
+	kp_err_clear(err);
+}
+
+/* the skipped kinds, most first, then by name (insertion sort: a few kinds) */
+static void sort_skipped(kp_import *imp)
+{
+	for (size_t i = 1; i < imp->nskipped; i++)
+		for (size_t j = i; j > 0; j--) {
+			long a = imp->skipped_counts[j - 1], b = imp->skipped_counts[j];
+			if (a > b || (a == b && strcmp(imp->skipped_kinds[j - 1], imp->skipped_kinds[j]) <= 0))
+				break;
+			char *k = imp->skipped_kinds[j];
+			imp->skipped_kinds[j] = imp->skipped_kinds[j - 1];
+			imp->skipped_kinds[j - 1] = k;
+			imp->skipped_counts[j] = a;
+			imp->skipped_counts[j - 1] = b;
+		}
+}
+
 /* ---- workload expansion ---- */
 
 typedef struct wl_row {
@@ -1974,6 +1997,32 @@ int kp_import_finish(kp_import *imp, kp_err *err)
 		     "\"files\":%ld,\"bytes\":%lld,\"skipped\":{",
 		     st->nodes, st->pods, st->generated_pods, st->workloads, st->priority_classes, st->pdbs,
 		     st->services, st->namespaces, st->scheduler_configs, st->invalid, st->files, st->bytes);
+	/* "skipped": per kind (as before apiVersions were kept), summed over
+	 * apiVersions; "skipped_api": per "apiVersion Kind" */
+	int first = 1;
+	for (size_t i = 0; i < imp->nskipped; i++) {
+		const char *kind = strrchr(imp->skipped_kinds[i], ' ');
+		kind = kind ? kind + 1 : imp->skipped_kinds[i];
+		size_t j = 0;
+		for (; j < i; j++) {
+			const char *k2 = strrchr(imp->skipped_kinds[j], ' ');
+			if (!strcmp(k2 ? k2 + 1 : imp->skipped_kinds[j], kind))
+				break;
+		}
+		if (j < i)
+			continue;   /* summed at its first apiVersion */
+		long n = 0;
+		for (j = i; j < imp->nskipped; j++) {
+			const char *k2 = strrchr(imp->skipped_kinds[j], ' ');
+			n += strcmp(k2 ? k2 + 1 : imp->skipped_kinds[j], kind) ? 0 : imp->skipped_counts[j];
+		}
+		if (!first)
+			kp_sb_addc(&counts, ',');
+		first = 0;
+		kp_sb_add_json_str(&counts, kind);
+		kp_sb_printf(&counts, ":%ld", n);
+	}
+	kp_sb_adds(&counts, "},\"skipped_api\":{");
 	for (size_t i = 0; i < imp->nskipped; i++) {
 		if (i)
 			kp_sb_addc(&counts, ',');
@@ -2022,6 +2071,10 @@ int kp_import_finish(kp_import *imp, kp_err *err)
 		sqlite3_finalize(imp->st[i]);
 		imp->st[i] = NULL;
 	}
+	sort_skipped(imp);
+	imp->stats.nskipped = imp->nskipped;
+	imp->stats.skipped_names = (const char *const *)imp->skipped_kinds;
+	imp->stats.skipped_counts = imp->skipped_counts;
 	if (imp->opts.before_commit && imp->opts.before_commit(imp->opts.commit_ctx, &imp->stats, imp->batch_id))
 		return kp_err_set(err, KP_IO, "error writing output");
 	rc = kp_db_commit(imp->db, err);

@@ -32,6 +32,11 @@ typedef struct kp_import_stats {
 	long nodes, pods, generated_pods, workloads, priority_classes, pdbs, services,
 	     namespaces, scheduler_configs, skipped_kinds, invalid, files;
 	long long bytes;
+	/* the skipped objects per "apiVersion Kind", most first (set before
+	 * before_commit is called) */
+	size_t nskipped;
+	const char *const *skipped_names;
+	const long *skipped_counts;
 } kp_import_stats;
 
 /* Progress of an import (kp_import_opts.progress), every few objects while
@@ -50,6 +55,10 @@ typedef struct kp_import_opts {
 	const char *format;         /* NULL = detect; "yaml", "json", "csv", "openb" */
 	kp_import_warn_fn warn;     /* may be NULL */
 	void *warn_ctx;
+	/* may be NULL: an object kept or skipped that the user should know
+	 * about (a kind kplan skips that makes pods), with its position */
+	kp_import_warn_fn note;
+	void *note_ctx;
 	/* called just before COMMIT with the final counts; non-zero rolls the
 	 * batch back (the CLI prints its summary here, so a lost summary means
 	 * nothing was imported) */
@@ -98,8 +107,11 @@ int kp_k8s_read(kp_import *imp, const char *file, const char *data, size_t len, 
  * err->code so the caller stops.  err must be set and located. */
 int kp_import_invalid(kp_import *imp, kp_err *err);
 
-/* Count an object of a kind kplan does not use (ConfigMap, CRDs, ...). */
+/* Count an object of a kind kplan does not use (ConfigMap, CRDs, ...); kind
+ * is "apiVersion Kind" ("batch/v1 CronJob"). */
 void kp_import_skipped(kp_import *imp, const char *kind);
+/* Pass err (set and located) to the note callback, then clear it. */
+void kp_import_note(kp_import *imp, kp_err *err);
 
 /* CSV reader (csv.c): format NULL/"csv" detects by header; "openb" forces the
  * openb trace mapping. */

@@ -1202,6 +1202,35 @@ static int read_sched_config(kctx *c, const objhead *h)
 
 static int on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err *err);
 
+/* A kind kplan does not read: counted per apiVersion and kind.  One that
+ * makes pods (a pod template: a CRD workload, a CronJob) gets a note, since
+ * its pods are then missing from the plan unless the dump holds them. */
+static int skip(kctx *c, const objhead *h)
+{
+	char key[300];
+	snprintf(key, sizeof key, "%s%s%s", h->api_version ? h->api_version : "", h->api_version ? " " : "", h->kind);
+	kp_import_skipped(c->imp, key);
+	const kp_ynode *tmpl = h->spec ? kp_ymap_get(h->spec, "template") : NULL, *where = tmpl;
+	const char *path = "spec.template";
+	if (!tmpl && h->spec && (tmpl = kp_ymap_get(h->spec, "jobTemplate"))) {
+		where = tmpl;
+		path = "spec.jobTemplate";
+		tmpl = kp_ymap_get(tmpl, "spec") ? kp_ymap_get(kp_ymap_get(tmpl, "spec"), "template") : NULL;
+	}
+	const kp_ynode *ps = tmpl && tmpl->type == KP_Y_MAP ? kp_ymap_get(tmpl, "spec") : NULL;
+	if (!ps || ps->type != KP_Y_MAP || !kp_ymap_get(ps, "containers"))
+		return KP_OK;
+	const kp_ynode *rep = kp_ymap_get(h->spec, "replicas");
+	char reps[64] = "";
+	if (rep && rep->type == KP_Y_SCALAR)
+		snprintf(reps, sizeof reps, " and %s replica%s", rep->u.str, strcmp(rep->u.str, "1") ? "s" : "");
+	kp_err_set(c->err, KP_OK, "skipped: kplan does not read %s, but it has a pod template (%s)%s: the pods it "
+		   "makes are planned only if the input holds them (kubectl get pods)", key, path, reps);
+	kp_err_locate(c->err, c->file, where->line, where->col, c->object);
+	kp_import_note(c->imp, c->err);
+	return KP_OK;
+}
+
 /* A ConfigMap that carries a KubeSchedulerConfiguration (the usual way to
  * mount one): its data value is read as a YAML stream of its own. */
 static int read_configmap(kctx *c, const objhead *h)
@@ -1230,7 +1259,7 @@ static int read_configmap(kctx *c, const objhead *h)
 		found = 1;
 	}
 	if (!found)
-		kp_import_skipped(c->imp, "ConfigMap");
+		kp_import_skipped(c->imp, h->api_version ? "v1 ConfigMap" : "ConfigMap");
 	return KP_OK;
 }
 
@@ -1264,8 +1293,7 @@ static int dispatch(kctx *c, objhead *h)
 	 * parsing the text of all the levels inside it again */
 	if (!strcmp(k, "ConfigMap") && !c->in_configmap)
 		return read_configmap(c, h);
-	kp_import_skipped(c->imp, k);
-	return KP_OK;
+	return skip(c, h);
 }
 
 static int on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err *err)
@@ -1373,6 +1401,15 @@ fail:
 	return rc;
 }
 
+/* 1 when data holds "{{" (Go template syntax) */
+static int has_braces(const char *data, size_t len)
+{
+	for (const char *p = data; len > 1 && (p = memchr(p, '{', len - 1 - (size_t)(p - data))); p++)
+		if (p[1] == '{')
+			return 1;
+	return 0;
+}
+
 int kp_k8s_read(kp_import *imp, const char *file, const char *data, size_t len, kp_err *err)
 {
 	kctx c;
@@ -1381,5 +1418,11 @@ int kp_k8s_read(kp_import *imp, const char *file, const char *data, size_t len, 
 	c.file = file;
 	c.a = kp_import_arena(imp);
 	c.err = err;
-	return kp_yaml_each_object(data, len, file, c.a, on_object, &c, err);
+	int rc = kp_yaml_each_object(data, len, file, c.a, on_object, &c, err);
+	if (rc == KP_PARSE && has_braces(data, len) && !strstr(err->msg, "Helm")) {
+		size_t l = strlen(err->msg);
+		snprintf(err->msg + l, sizeof err->msg - l, " (the file holds '{{': an unrendered Helm template? "
+			 "import the output of 'helm template' instead)");
+	}
+	return rc;
 }

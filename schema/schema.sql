@@ -27,7 +27,7 @@ CREATE TABLE import_batch(
   started    TEXT NOT NULL,        -- UTC, RFC 3339
   sources    TEXT NOT NULL,        -- JSON array of the paths given
   kplan      TEXT NOT NULL,        -- kplan version
-  counts     TEXT                  -- JSON object: objects per kind, skipped, invalid
+  counts     TEXT                  -- JSON object: objects per kind, skipped (per kind), skipped_api (per 'apiVersion Kind'), invalid
 );
 
 CREATE TABLE namespace(

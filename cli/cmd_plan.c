@@ -39,11 +39,15 @@ const char cmd_plan_help[] =
 	"                            NodeResourcesFit scoring in every profile: spread\n"
 	"                            (LeastAllocated), pack (MostAllocated), or spread with\n"
 	"                            resources in proportion (BalancedAllocation x3)\n"
+	"  --from-run N              start from the state run N left: the pods it placed\n"
+	"                            or moved are bound there, its victims gone (or pending\n"
+	"                            again when a controller re-creates them); not a run\n"
+	"                            with a what-if scenario\n"
 	"  -q, --quiet               no summary line\n"
 	"  -h, --help                this help\n"
 	"\n"
 	"What-if (this run only; the imported tables are not changed; repeatable; applied\n"
-	"in this order: remove, cordon, drain, add, scale, then --mode full):\n"
+	"in this order: --from-run, remove, cordon, drain, add, scale, then --mode full):\n"
 	"  --remove-nodes NODE|SELECTOR  the nodes are gone; their pods become pending\n"
 	"  --cordon NODE|SELECTOR    spec.unschedulable\n"
 	"  --drain NODE|SELECTOR     cordon, and re-place its pods (DaemonSet pods stay)\n"
@@ -151,6 +155,7 @@ int cmd_plan(int argc, char **argv)
 		{ "fail-on-unschedulable", no_argument, NULL, 'f' },
 		{ "reference", no_argument, NULL, 'r' },
 		{ "mode", required_argument, NULL, 'W' },
+		{ "from-run", required_argument, NULL, 'W' },
 		{ "strategy", required_argument, NULL, 'W' },
 		{ "remove-nodes", required_argument, NULL, 'W' },
 		{ "cordon", required_argument, NULL, 'W' },

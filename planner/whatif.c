@@ -52,10 +52,13 @@
  * dropped, or the whole required node affinity — in TEMP copies of the class
  * tables, like the node and pod tables) are what `kplan fix` checks its
  * candidates with; `plan` has no option for them */
-enum { WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_ADD_PODS, WI_REMOVE_PODS, WI_UNTAINT, WI_RELAX, WI_MODE,
-       WI_STRATEGY, WI_NKINDS };
-static const char *const kind_names[WI_NKINDS] = { "remove-nodes", "cordon", "drain", "add-nodes", "scale", "add-pods",
-						   "remove-pods", "untaint", "relax", "mode", "strategy" };
+/* from-run N (first of all): the state run N left — the pods it bound or
+ * moved are bound there, its victims gone (or pending again when a
+ * controller re-creates them, as the run modelled them) */
+enum { WI_FROM_RUN, WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_ADD_PODS, WI_REMOVE_PODS, WI_UNTAINT,
+       WI_RELAX, WI_MODE, WI_STRATEGY, WI_NKINDS };
+static const char *const kind_names[WI_NKINDS] = { "from-run", "remove-nodes", "cordon", "drain", "add-nodes", "scale",
+						   "add-pods", "remove-pods", "untaint", "relax", "mode", "strategy" };
 
 enum { STRAT_LEAST, STRAT_MOST, STRAT_BALANCED };
 static const char *const strat_names[] = { "least", "most", "balanced" };
@@ -602,6 +605,15 @@ static int parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 		}
 		return KP_OK;
 	}
+	case WI_FROM_RUN: {
+		char *end;
+		errno = 0;
+		long long id = strtoll(v, &end, 10);
+		if (!*v || *end || errno || id <= 0)
+			return usage(err, option, v, "needs a run id (a positive integer)");
+		op->count = (long)id;
+		return KP_OK;
+	}
 	case WI_MODE:
 		if (strcmp(v, "full") && strcmp(v, "pending"))
 			return usage(err, option, v, "the mode is 'pending' (the default: plan the pending pods), 'full' "
@@ -636,8 +648,8 @@ int kp_whatif_add(kp_whatif *w, const char *option, const char *value, kp_err *e
 		op_release(&op);
 		return err->code ? err->code : kp_err_set(err, KP_NOMEM, "out of memory");
 	}
-	/* --mode and --strategy: the last one counts; --mode pending is the default */
-	if (kind == WI_MODE || kind == WI_STRATEGY) {
+	/* --from-run, --mode and --strategy: the last one counts; --mode pending is the default */
+	if (kind == WI_MODE || kind == WI_STRATEGY || kind == WI_FROM_RUN) {
 		for (int i = 0; i < w->nops; i++)
 			if (w->ops[i].kind == kind) {
 				op_release(&w->ops[i]);
@@ -1759,6 +1771,47 @@ static int apply_full(wctx *c, wi_op *op)
 	return KP_OK;
 }
 
+/* ---- --from-run ---- */
+
+static int apply_from_run(wctx *c, wi_op *op)
+{
+	int64_t n = 0, whatif = 0;
+	if (query_int(c, "SELECT count(*) FROM run WHERE id = ?1", op->count, NULL, &n))
+		return c->err->code;
+	if (!n)
+		return kp_err_set(c->err, KP_ERROR, "--from-run %ld: no run %ld in the database", op->count, op->count);
+	if (query_int(c, "SELECT json_extract(options, '$.whatif') IS NOT NULL FROM run WHERE id = ?1", op->count, NULL,
+		      &whatif))
+		return c->err->code;
+	if (whatif)
+		return kp_err_set(c->err, KP_ERROR, "--from-run %ld: run %ld planned a what-if scenario (%s), not the "
+				  "imported cluster: start from a run without one", op->count, op->count,
+				  "see run.options");
+	long bound = 0, gone = 0, again = 0, unplaced = 0;
+	/* bound where the run put them (a node removed since: pending); a
+	 * bound pod it left unschedulable (--mode full) pending */
+	if (exec2(c, "UPDATE temp.pod SET node_name = (SELECT n.name FROM placement pl JOIN main.node n ON n.id = pl.node_id "
+		     "WHERE pl.run_id = ?1 AND pl.pod_id = temp.pod.id) WHERE id IN (SELECT pod_id FROM placement "
+		     "WHERE run_id = ?1 AND action IN ('bind', 'move'))", op->count, NULL, &bound) ||
+	    exec2(c, "UPDATE temp.pod SET node_name = NULL WHERE node_name IS NOT NULL AND id IN (SELECT pod_id FROM "
+		     "placement WHERE run_id = ?1 AND action = 'unschedulable')", op->count, NULL, &unplaced) ||
+	    /* victims: gone without a controller, else re-created, pending */
+	    exec2(c, "DELETE FROM temp.pod_label WHERE pod_id IN (SELECT p.id FROM temp.pod p JOIN placement pl "
+		     "ON pl.pod_id = p.id AND pl.run_id = ?1 AND pl.action = 'evict' "
+		     "WHERE COALESCE(p.owner_kind, '') IN ('', 'Node'))", op->count, NULL, NULL) ||
+	    exec2(c, "DELETE FROM temp.pod WHERE id IN (SELECT pod_id FROM placement WHERE run_id = ?1 AND action = 'evict') "
+		     "AND COALESCE(owner_kind, '') IN ('', 'Node')", op->count, NULL, &gone) ||
+	    exec2(c, "UPDATE temp.pod SET node_name = NULL WHERE id IN (SELECT pod_id FROM placement WHERE run_id = ?1 "
+		     "AND action = 'evict')", op->count, NULL, &again))
+		return c->err->code;
+	again += unplaced;
+	op->removed = gone;
+	kp_sb_printf(&op->effect, "the state run %ld left: %ld pod%s it placed or moved bound there, %ld victim%s gone, "
+		     "%ld re-created by %s controller%s and pending again", op->count, bound, bound == 1 ? "" : "s", gone,
+		     gone == 1 ? "" : "s", again, again == 1 ? "its" : "their", again == 1 ? "" : "s");
+	return KP_OK;
+}
+
 /* ---- --strategy ---- */
 
 static void apply_strategy(kp_config *cfg, wi_op *op)
@@ -1919,6 +1972,7 @@ int kp_whatif_apply(sqlite3 *db, kp_whatif *w, kp_config *cfg, kp_err *err)
 	for (int i = 0; i < w->nops && !rc; i++) {
 		wi_op *op = &w->ops[i];
 		switch (op->kind) {
+		case WI_FROM_RUN: rc = apply_from_run(&c, op); break;
 		case WI_REMOVE: rc = apply_remove(&c, op); break;
 		case WI_CORDON: rc = apply_cordon(&c, op, 0); break;
 		case WI_DRAIN: rc = apply_cordon(&c, op, 1); break;

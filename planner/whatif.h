@@ -28,6 +28,8 @@
  * `move` (or `keep` when they land on the same node, or `unschedulable`).
  *
  * Order of application (whatever the order on the command line):
+ *   0. --from-run N (the state run N left: its placements bound, its victims
+ *      gone or pending again; not a what-if run)
  *   1. --remove-nodes   2. --cordon   3. --drain   4. --add-nodes
  *   5. --scale          6. add-pods     7. remove-pods, untaint, relax (kplan fix's, below)
  *   8. --mode full

@@ -185,6 +185,7 @@ int cmd_import(int argc, char **argv)
 		return kp_cli_usage("import", argc - optind < 1 ? "missing DB and FILE" : "missing FILE (a file, a directory or -)");
 	const char *path = argv[optind];
 	io.warn = warn;
+	io.size_hint = "raise the limit with --max-input-size SIZE";
 
 	kp_err err = { 0 };
 	sqlite3 *db;

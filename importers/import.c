@@ -1725,7 +1725,7 @@ static int import_file(kp_import *imp, const char *path, kp_err *err)
 	kp_read_opts ro = text_checks;
 	ro.name = name;
 	ro.limit = imp->opts.max_input_size ? imp->opts.max_input_size : KP_READ_IMPORT_LIMIT;
-	ro.hint = "raise the limit with --max-input-size SIZE";
+	ro.hint = imp->opts.size_hint;
 	kp_sb sb;
 	kp_sb_init(&sb);
 	int rc = kp_read_stream(f, &ro, &sb, err);

@@ -49,6 +49,7 @@ typedef struct kp_import_opts {
 	int skip_invalid;           /* report bad objects and go on */
 	const char *format;         /* NULL = detect; "yaml", "json", "csv", "openb" */
 	size_t max_input_size;      /* the most bytes of one file or stream; 0 = KP_READ_IMPORT_LIMIT (4 GiB) */
+	const char *size_hint;      /* ends the message of a bigger one: how to raise the limit; may be NULL */
 	kp_import_warn_fn warn;     /* may be NULL */
 	void *warn_ctx;
 	/* called just before COMMIT with the final counts; non-zero rolls the

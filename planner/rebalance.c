@@ -527,7 +527,7 @@ int kp_rebalance_load_config(kp_rebalance *rb, const char *file, kp_err *err)
 	FILE *f = fopen(file, "rb");
 	if (!f)
 		return usage(err, "--rebalance-config: cannot open '%s': %s", file, strerror(errno));
-	kp_read_opts ro = { .name = file, .kind = "YAML", .hint = "the most kplan reads for a policy" };
+	kp_read_opts ro = { .name = file, .kind = "YAML or JSON", .hint = "the most kplan reads for a policy" };
 	kp_sb sb;
 	kp_sb_init(&sb);
 	int rc = kp_read_stream(f, &ro, &sb, err);

@@ -57,6 +57,7 @@ static FILE *pipe_of(const char *data, size_t len, int delay_ms, pid_t *child)
 static void reap(FILE *f, pid_t child)
 {
 	fclose(f);
+	kill(child, SIGKILL);   /* done writing, or still waiting to */
 	waitpid(child, NULL, 0);
 }
 
@@ -193,7 +194,7 @@ static void on_alarm_interrupt(int sig)
 	kp_interrupted = 1;
 }
 
-/* a read that blocks on a pipe the child writes after 300 ms, and SIGALRM
+/* a read that blocks on a pipe the child writes after 1 s, and SIGALRM
  * (no SA_RESTART) after 50 ms */
 static int blocked_read(void (*handler)(int), kp_sb *sb, kp_err *err)
 {
@@ -203,7 +204,7 @@ static int blocked_read(void (*handler)(int), kp_sb *sb, kp_err *err)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL);
 	pid_t child;
-	FILE *f = pipe_of("a: b\n", 5, 300, &child);
+	FILE *f = pipe_of("a: b\n", 5, 1000, &child);
 	alarms = 0;
 	struct itimerval it = { { 0, 0 }, { 0, 50000 } };
 	setitimer(ITIMER_REAL, &it, NULL);

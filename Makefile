@@ -25,7 +25,7 @@ LIBS := -lsqlite3 -lyaml -lcsv -lm
 BUILD_DEPS := libsqlite3-dev libyaml-dev libcsv-dev
 TEST_DEPS := sqlite3 perl
 
-LIB_SRC := common/kp.c common/db.c common/priority.c \
+LIB_SRC := common/kp.c common/db.c common/priority.c common/read.c \
 	importers/quantity.c importers/ydom.c importers/k8s.c importers/csv.c importers/requests.c \
 	importers/import.c planner/udf.c planner/json.c planner/scores.c planner/snapshot.c planner/static.c \
 	planner/profile.c planner/cycle.c planner/plan.c planner/extender.c planner/counters.c planner/quality.c $(wildcard planner/plugins/*.c)

@@ -6,8 +6,10 @@
 #include "cli.h"
 #include "../common/db.h"
 #include "../importers/import.h"
+#include "../importers/quantity.h"
 
 #include <getopt.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #include <signal.h>
@@ -24,10 +26,16 @@ const char cmd_import_help[] =
 	"\n"
 	"Any bad object stops the import: the message names FILE:LINE:COL, the object and\n"
 	"what is wrong, the exit status is 1 and the database is left exactly as it was.\n"
+	"Each file (or stdin) is checked as it is read, so an endless stream ends too: at\n"
+	"its first NUL byte or invalid UTF-8, beyond --max-input-size, or at SIGINT or\n"
+	"SIGTERM (exit status 130, nothing imported).\n"
 	"\n"
 	"Options:\n"
 	"  --format FMT     yaml, json, csv or openb (default: by file extension, or by\n"
 	"                   content for stdin; csv detects node/pod/openb by the header)\n"
+	"  --max-input-size SIZE\n"
+	"                   the most bytes of one file or of stdin (default 4Gi): a byte\n"
+	"                   count or a quantity such as 512Mi, 16Gi or 10G (10^9 bytes)\n"
 	"  --skip-invalid   import the valid objects; report each invalid one on stderr\n"
 	"  -q, --quiet      no summary line, no progress line on a terminal\n"
 	"  -h, --help       this help\n"
@@ -143,10 +151,21 @@ static int print_summary(void *ctx, const kp_import_stats *st, int64_t batch)
 	return ferror(stdout) ? -1 : 0;
 }
 
+/* --max-input-size: bytes or a quantity ("512Mi", "10G"), at least 1 */
+static int parse_size(const char *s, size_t *out)
+{
+	int64_t v;
+	if (kp_quantity_parse(s, 0, &v, NULL) != KP_OK || v < 1 || (uint64_t)v > SIZE_MAX / 4)
+		return KP_PARSE;
+	*out = (size_t)v;
+	return KP_OK;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "max-input-size", required_argument, NULL, 'm' },
 		{ "skip-invalid", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -166,6 +185,11 @@ int cmd_import(int argc, char **argv)
 				return kp_cli_usage("import", "unknown format '%s' (want yaml, json, csv or openb)", optarg);
 			io.format = optarg;
 			break;
+		case 'm':
+			if (parse_size(optarg, &io.max_input_size) != KP_OK)
+				return kp_cli_usage("import", "--max-input-size needs a size of at least 1 byte such as 512Mi "
+					"or 16Gi, got '%s'", optarg);
+			break;
 		case 's': io.skip_invalid = 1; break;
 		case 'q': quiet = 1; break;
 		default:
@@ -177,6 +201,7 @@ int cmd_import(int argc, char **argv)
 	const char *path = argv[optind];
 	io.warn = warn;
 	io.note = note;
+	io.size_hint = "raise the limit with --max-input-size SIZE";
 
 	kp_err err = { 0 };
 	sqlite3 *db;

@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "../common/db.h"
+#include "../common/read.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -268,11 +269,14 @@ static int run_stmt(sqlite3 *db, sqlite3_stmt *s, result *r, kp_err *err)
 	return KP_OK;
 }
 
-static char *read_stdin(void)
+/* the SQL of `query DB -`; NULL with err set */
+static char *read_stdin(kp_err *err)
 {
+	kp_read_opts ro = { .name = "<stdin>", .limit = KP_READ_SMALL_LIMIT, .kind = "SQL",
+			    .hint = "the most kplan reads as SQL" };
 	kp_sb sb;
 	kp_sb_init(&sb);
-	if (kp_read_stream(stdin, &sb) != KP_OK) {
+	if (kp_read_stream(stdin, &ro, &sb, err) != KP_OK) {
 		kp_sb_release(&sb);
 		return NULL;
 	}
@@ -330,8 +334,8 @@ int cmd_query(int argc, char **argv)
 		return kp_cli_usage("query", argc - optind < 2 ? "missing DB or SQL" : "too many arguments "
 			"(quote the SQL as one argument)");
 	const char *path = argv[optind];
-	char *sql = strcmp(argv[optind + 1], "-") ? kp_strdup(argv[optind + 1]) : read_stdin();
 	kp_err err = { 0 };
+	char *sql = strcmp(argv[optind + 1], "-") ? kp_strdup(argv[optind + 1]) : read_stdin(&err);
 	if (!sql) {
 		kp_err_set(&err, KP_NOMEM, "out of memory reading SQL");
 		return kp_cli_fail(&err);

@@ -324,17 +324,6 @@ void kp_sb_add_json_str(kp_sb *sb, const char *s)
 	kp_sb_addc(sb, '"');
 }
 
-int kp_read_stream(FILE *f, kp_sb *sb)
-{
-	char buf[1 << 16];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		kp_sb_add(sb, buf, n);
-	if (ferror(f))
-		return KP_IO;
-	return kp_sb_ok(sb) ? KP_OK : KP_NOMEM;
-}
-
 /* ---- hash ---- */
 
 uint64_t kp_hash64(const void *data, size_t n, uint64_t seed)

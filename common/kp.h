@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <signal.h>
+#include <stdio.h>
 
 #define KPLAN_VERSION "0.1.0"
 
@@ -114,11 +115,6 @@ void kp_sb_printf(kp_sb *sb, const char *fmt, ...) __attribute__((format(printf,
 void kp_sb_add_json_str(kp_sb *sb, const char *s);   /* "..." with JSON escapes; NULL -> null */
 static inline int kp_sb_ok(const kp_sb *sb) { return !sb->failed; }
 static inline const char *kp_sb_str(const kp_sb *sb) { return sb->buf ? sb->buf : ""; }
-
-/* Append everything f holds to sb.  Returns KP_OK, KP_IO (read error, errno
- * kept) or KP_NOMEM. */
-#include <stdio.h>
-int kp_read_stream(FILE *f, kp_sb *sb);
 
 /* 64-bit hash of bytes (FNV-1a folded through a 64-bit finaliser); stable
  * across platforms and runs: it names scheduling classes in the database. */

@@ -941,6 +941,11 @@ int kp_csv_read(kp_import *imp, const char *file, const char *data, size_t len,
 	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)   /* UTF-8 byte order mark */
 		pos = 3;
 	while (pos < len && !c.stop) {
+		if (kp_interrupted) {   /* blank and skipped lines store nothing that would check it */
+			c.rc = kp_err_set(err, KP_INTR, "interrupted");
+			c.stop = 1;
+			break;
+		}
 		const char *s = data + pos, *nl = memchr(s, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - s) + 1 : len - pos;
 		line++;

@@ -15,6 +15,7 @@
 #include "import.h"
 #include "quantity.h"
 #include "../common/db.h"
+#include "../common/read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1670,61 +1671,6 @@ static int wanted_file(const char *name)
 	       has_suffix(name, ".csv");
 }
 
-/* Position of byte offset off in data, 1-based. */
-static void position_of(const char *data, size_t off, unsigned *line, unsigned *col)
-{
-	unsigned l = 1, c = 1;
-	for (size_t i = 0; i < off; i++) {
-		if (data[i] == '\n') {
-			l++;
-			c = 1;
-		} else {
-			c++;
-		}
-	}
-	*line = l;
-	*col = c;
-}
-
-/* Offset of the first invalid UTF-8 sequence, or len when valid. */
-static size_t utf8_invalid_at(const unsigned char *s, size_t len)
-{
-	size_t i = 0;
-	while (i < len) {
-		unsigned char c = s[i];
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		size_t n;
-		uint32_t cp;
-		if ((c & 0xE0) == 0xC0) {
-			n = 2;
-			cp = c & 0x1F;
-		} else if ((c & 0xF0) == 0xE0) {
-			n = 3;
-			cp = c & 0x0F;
-		} else if ((c & 0xF8) == 0xF0) {
-			n = 4;
-			cp = c & 0x07;
-		} else {
-			return i;
-		}
-		if (i + n > len)
-			return i;
-		for (size_t k = 1; k < n; k++) {
-			if ((s[i + k] & 0xC0) != 0x80)
-				return i;
-			cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-		    (cp >= 0xD800 && cp <= 0xDFFF))
-			return i;
-		i += n;
-	}
-	return len;
-}
-
 static int looks_like_csv(const char *data, size_t len)
 {
 	/* first line: commas, no colon-space, no braces: a CSV header */
@@ -1739,29 +1685,17 @@ static int looks_like_csv(const char *data, size_t len)
 	return commas > 0;
 }
 
-int kp_import_buffer(kp_import *imp, const char *name, const char *data, size_t len, kp_err *err)
+/* NUL bytes and UTF-8 of one input, as kp_read_stream checks them */
+static const kp_read_opts text_checks = { .kind = "YAML, JSON or CSV", .utf8 = 1 };
+
+/* one input, its text checked */
+static int import_text(kp_import *imp, const char *name, const char *data, size_t len, kp_err *err)
 {
 	imp->stats.files++;
 	imp->stats.bytes += (long long)len;
 	if (len == 0) {
 		kp_err_set(err, KP_PARSE, "empty file: nothing to import");
 		kp_err_locate(err, name, 1, 1, NULL);
-		return KP_PARSE;
-	}
-	const char *nul = memchr(data, 0, len);
-	if (nul) {
-		unsigned l, c;
-		position_of(data, (size_t)(nul - data), &l, &c);
-		kp_err_set(err, KP_PARSE, "binary data (a NUL byte): not YAML, JSON or CSV");
-		kp_err_locate(err, name, l, c, NULL);
-		return KP_PARSE;
-	}
-	size_t bad = utf8_invalid_at((const unsigned char *)data, len);
-	if (bad < len) {
-		unsigned l, c;
-		position_of(data, bad, &l, &c);
-		kp_err_set(err, KP_PARSE, "invalid UTF-8 (byte 0x%02x)", (unsigned char)data[bad]);
-		kp_err_locate(err, name, l, c, NULL);
 		return KP_PARSE;
 	}
 	const char *fmt = imp->opts.format;
@@ -1793,6 +1727,14 @@ int kp_import_buffer(kp_import *imp, const char *name, const char *data, size_t 
 	return rc;
 }
 
+int kp_import_buffer(kp_import *imp, const char *name, const char *data, size_t len, kp_err *err)
+{
+	kp_read_opts ro = text_checks;
+	ro.name = name;
+	int rc = kp_text_check(&ro, data, len, err);
+	return rc != KP_OK ? rc : import_text(imp, name, data, len, err);
+}
+
 static int import_file(kp_import *imp, const char *path, kp_err *err)
 {
 	if (kp_interrupted)
@@ -1803,21 +1745,17 @@ static int import_file(kp_import *imp, const char *path, kp_err *err)
 		kp_err_set(err, KP_IO, "cannot open '%s': %s", path, strerror(errno));
 		return KP_IO;
 	}
+	kp_read_opts ro = text_checks;
+	ro.name = name;
+	ro.limit = imp->opts.max_input_size ? imp->opts.max_input_size : KP_READ_IMPORT_LIMIT;
+	ro.hint = imp->opts.size_hint;
 	kp_sb sb;
 	kp_sb_init(&sb);
-	int rc = kp_read_stream(f, &sb);
-	int saved = errno;
+	int rc = kp_read_stream(f, &ro, &sb, err);
 	if (f != stdin)
 		fclose(f);
-	if (rc == KP_NOMEM) {
-		kp_sb_release(&sb);
-		return kp_err_set(err, KP_NOMEM, "out of memory reading '%s'", name);
-	}
-	if (rc != KP_OK) {
-		kp_sb_release(&sb);
-		return kp_err_set(err, KP_IO, "cannot read '%s': %s", name, strerror(saved));
-	}
-	rc = kp_import_buffer(imp, name, sb.buf ? sb.buf : "", sb.len, err);
+	if (rc == KP_OK)
+		rc = import_text(imp, name, sb.buf ? sb.buf : "", sb.len, err);
 	kp_sb_release(&sb);
 	return rc;
 }

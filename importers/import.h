@@ -53,6 +53,8 @@ typedef struct kp_import_progress {
 typedef struct kp_import_opts {
 	int skip_invalid;           /* report bad objects and go on */
 	const char *format;         /* NULL = detect; "yaml", "json", "csv", "openb" */
+	size_t max_input_size;      /* the most bytes of one file or stream; 0 = KP_READ_IMPORT_LIMIT (4 GiB) */
+	const char *size_hint;      /* ends the message of a bigger one: how to raise the limit; may be NULL */
 	kp_import_warn_fn warn;     /* may be NULL */
 	void *warn_ctx;
 	/* may be NULL: an object kept or skipped that the user should know
@@ -71,7 +73,9 @@ typedef struct kp_import_opts {
 
 
 int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp_err *err);
-/* A file, a directory (recursively, sorted; *.yaml *.yml *.json *.csv) or "-" (stdin). */
+/* A file, a directory (recursively, sorted; *.yaml *.yml *.json *.csv) or "-" (stdin).
+ * Each file is read chunk by chunk (common/read.h): a NUL byte, invalid UTF-8,
+ * more than max_input_size bytes or SIGINT/SIGTERM end it as it is read. */
 int kp_import_path(kp_import *imp, const char *path, kp_err *err);
 /* Import a buffer already in memory; name is used in messages. */
 int kp_import_buffer(kp_import *imp, const char *name, const char *data, size_t len, kp_err *err);

@@ -583,6 +583,10 @@ static int run(const char *data, size_t len, const char *file, kp_arena *user_ar
 	int rc = KP_OK, done = 0;
 	while (!done && rc == KP_OK) {
 		yaml_event_t ev;
+		if (kp_interrupted) {   /* skipped kinds and big documents store nothing that would check it */
+			rc = kp_err_set(err, KP_INTR, "interrupted");
+			break;
+		}
 		if (!yaml_parser_parse(&p, &ev)) {
 			parser_error(&b, &p, data, len);
 			rc = err->code ? err->code : KP_PARSE;

@@ -28,6 +28,7 @@
 #include "quality.h"
 #include "rebalance.h"
 #include "../common/db.h"
+#include "../common/read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,13 +132,15 @@ static int load_config(planner *pl)
 		FILE *f = fopen(o->config_file, "rb");
 		if (!f)
 			return kp_err_set(pl->err, KP_IO, "cannot open '%s': %s", o->config_file, strerror(errno));
+		kp_read_opts ro = { .name = o->config_file, .kind = "YAML or JSON",
+				    .hint = "the most kplan reads for a scheduler configuration" };
 		kp_sb sb;
 		kp_sb_init(&sb);
-		int rrc = kp_read_stream(f, &sb);
+		int rrc = kp_read_stream(f, &ro, &sb, pl->err);
 		fclose(f);
 		if (rrc != KP_OK) {
 			kp_sb_release(&sb);
-			return rrc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, KP_IO, "cannot read '%s'", o->config_file);
+			return rrc;
 		}
 		char dir[1024];
 		snprintf(dir, sizeof dir, "%s", o->config_file);

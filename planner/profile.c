@@ -12,6 +12,7 @@
  */
 #include "profile.h"
 #include "../importers/ydom.h"
+#include "../common/read.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -364,14 +365,14 @@ static int read_extenders(pctx *c, kp_profile *p, const kp_ynode *a, const char 
 					fclose(f);
 					return bad(c, file, "%s: extender '%s' is not a regular file", path, full);
 				}
+				kp_read_opts ro = { .name = full, .kind = "SQL", .hint = "the most kplan reads for an extender" };
 				kp_sb sb;
 				kp_sb_init(&sb);
-				int rrc = kp_read_stream(f, &sb);
+				int rrc = kp_read_stream(f, &ro, &sb, c->err);
 				fclose(f);
 				if (rrc != KP_OK) {
 					kp_sb_release(&sb);
-					return rrc == KP_NOMEM ? kp_err_set(c->err, KP_NOMEM, "out of memory")
-							       : bad(c, file, "%s: cannot read extender '%s'", path, full);
+					return rrc;
 				}
 				x->sql = sb.buf ? sb.buf : kp_strdup("");
 				snprintf(x->origin, sizeof x->origin, "%s", full);

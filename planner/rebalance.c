@@ -34,6 +34,7 @@
 #include "rebalance.h"
 #include "preemption.h"
 #include "../common/db.h"
+#include "../common/read.h"
 #include "../importers/ydom.h"
 
 #include <errno.h>
@@ -508,18 +509,32 @@ static int cfg_profile(cfgctx *c, const kp_ynode *p, unsigned *mask, int *mask_s
 	return KP_OK;
 }
 
+/* a policy file that cannot be read is a usage error: "--rebalance-config: " before err's message */
+static int usage_prefix(kp_err *err)
+{
+	static const char pre[] = "--rebalance-config: ";
+	size_t len = strlen(err->msg);
+	if (len > sizeof err->msg - sizeof pre)
+		len = sizeof err->msg - sizeof pre;
+	memmove(err->msg + sizeof pre - 1, err->msg, len);
+	memcpy(err->msg, pre, sizeof pre - 1);
+	err->msg[sizeof pre - 1 + len] = 0;
+	return err->code = KP_USAGE;
+}
+
 int kp_rebalance_load_config(kp_rebalance *rb, const char *file, kp_err *err)
 {
 	FILE *f = fopen(file, "rb");
 	if (!f)
 		return usage(err, "--rebalance-config: cannot open '%s': %s", file, strerror(errno));
+	kp_read_opts ro = { .name = file, .kind = "YAML or JSON", .hint = "the most kplan reads for a policy" };
 	kp_sb sb;
 	kp_sb_init(&sb);
-	int rc = kp_read_stream(f, &sb);
+	int rc = kp_read_stream(f, &ro, &sb, err);
 	fclose(f);
 	if (rc) {
 		kp_sb_release(&sb);
-		return usage(err, "--rebalance-config: cannot read '%s'", file);
+		return rc == KP_INTR || rc == KP_NOMEM ? rc : usage_prefix(err);
 	}
 	kp_arena a;
 	kp_arena_init(&a, 4096);
@@ -527,14 +542,7 @@ int kp_rebalance_load_config(kp_rebalance *rb, const char *file, kp_err *err)
 	cfgctx c = { rb, file, err };
 	rc = kp_yaml_parse_one(kp_sb_str(&sb), sb.len, file, &a, &doc, err);
 	if (rc) {
-		static const char pre[] = "--rebalance-config: ";
-		size_t len = strlen(err->msg);
-		if (len > sizeof err->msg - sizeof pre)
-			len = sizeof err->msg - sizeof pre;
-		memmove(err->msg + sizeof pre - 1, err->msg, len);
-		memcpy(err->msg, pre, sizeof pre - 1);
-		err->msg[sizeof pre - 1 + len] = 0;
-		err->code = rc = KP_USAGE;
+		rc = rc == KP_INTR || rc == KP_NOMEM ? rc : usage_prefix(err);
 	} else if (!doc || doc->type != KP_Y_MAP) {
 		rc = cfg_bad(&c, doc, "--rebalance-config: expected a DeschedulerPolicy mapping");
 	}

@@ -31,6 +31,7 @@
 #include "scores.h"
 #include "../common/db.h"
 #include "../importers/import.h"
+#include "../common/read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1080,6 +1081,8 @@ static int import_in_memory(wctx *c, const char *file, const char *option, const
 	*out = m;
 	kp_import_opts io;
 	memset(&io, 0, sizeof io);
+	io.max_input_size = KP_READ_SMALL_LIMIT;
+	io.size_hint = "the most kplan reads for a --add-nodes or --pod file";
 	kp_import *imp = NULL;
 	if (kp_import_begin(m, &io, &imp, &ierr) == KP_OK && kp_import_path(imp, file, &ierr) == KP_OK) {
 		*st = *kp_import_get_stats(imp);

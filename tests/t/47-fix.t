@@ -20,7 +20,9 @@ mk() {   # mk NAME FILES...: import and plan (no preemption) into $T/NAME.db
 	"$KPLAN" import -q "$db" "$D/cluster.yaml" "$@" || fail "import $*"
 	"$KPLAN" plan -q --no-preemption "$db" || fail "plan $db"
 }
-rows() { q1 "$1" "SELECT group_concat(pod || '|' || kind || '|' || victims || '|' || checked || '|' || result_node, ' ') FROM (SELECT * FROM fix ORDER BY pod)"; }
+# rows DB: each pod's best fix (rank 1); ranks DB: every candidate, as pod:rank:level
+rows() { q1 "$1" "SELECT group_concat(pod || '|' || kind || '|' || victims || '|' || checked || '|' || result_node, ' ') FROM (SELECT * FROM fix WHERE rank = 1 ORDER BY pod)"; }
+ranks() { q1 "$1" "SELECT group_concat(pod || ':' || rank || ':' || level, ' ') FROM (SELECT * FROM fix ORDER BY pod, rank)"; }
 
 # 1. big (2 cpu, priority high) fits nowhere: n1 and n2 have 1 cpu free, n3 is
 # tainted.  On n1, lo-b (1 cpu, priority lowest) goes first and frees enough:
@@ -33,14 +35,23 @@ is "$rc" 0 "fix: exit 0"
 like "$out" "fix run 1: 1 of 2 unschedulable pods examined has a fix" "summary line"
 like "$out" "default/big [evict]: evict 1 lower-priority pod on n1: default/lo-b; checked: fits on n1" "big: evict lo-b on n1"
 like "$out" "default/huge: no fix found (tried: evicting lower-priority pods, relaxing one taint or constraint)" "huge: no fix, said so"
-is "$(rows "$db")" 'big|evict|["default/lo-b"]|1|n1' "fix table: one row, big's eviction (none for huge)"
+is "$(rows "$db")" 'big|evict|["default/lo-b"]|1|n1' "fix table: big's best is the eviction (none for huge)"
+is "$(ranks "$db")" 'big:1:evict big:2:untaint-dedicated' \
+	"big's candidates: evict, then untaint n3 (dedicated=gpu, a role big does not select) last"
+like "$out" "    then [untaint-dedicated]: remove taint dedicated=gpu:NoSchedule from n3 (last resort: n3 is dedicated to dedicated=gpu, which this pod does not select); checked: fits on n3" \
+	"text: the second candidate, ranked last, says why"
+like "$out" "baseline: run 1's options (seed 1, preemption off as in the run, configuration default) plus each change" \
+	"text: the baseline"
+like "$out" "hint: 1 pod without a fix: --node-template FILE" "no template and a pod without a fix: the hint"
 inputs "$db" >"$T/now.sql"
 cmp -s "$T/a.sql" "$T/now.sql"
 ok $? "imported tables and run/placement unchanged"
 run "$KPLAN" fix "$db" --node-template "$D/node-4cpu.yaml"
 like "$out" "default/huge: no fix found (tried: evicting lower-priority pods, adding a node, relaxing one taint or constraint)" \
 	"huge: a 4-cpu node does not help either"
-is "$(q "$db" "SELECT count(*) FROM fix")" 1 "a second fix of the run replaces its rows"
+is "$(ranks "$db")" 'big:1:add-node big:2:evict big:3:untaint-dedicated' \
+	"a second fix of the run replaces its rows; with a template, adding a node ranks first"
+unlike "$out" "hint:" "with a template: no hint"
 run "$KPLAN" fix "$db" --format json
 is "$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); f=d["pods"][0]["fix"]; print(d["fixed"], f["kind"], f["victims"][0], f["result_node"], d["pods"][1]["fix"])' 2>&1)" \
 	"1 evict default/lo-b n1 None" "--format json parses: big's fix, huge's null"
@@ -61,8 +72,8 @@ is "$(rows "$T/b.db")" 'big|evict|["default/lo-a"]|1|n1' "PDB on lo-b: fix row"
 mk c "$D/pdb-all.yaml" "$D/big.yaml"
 inputs "$T/c.db" >"$T/c.sql"
 run "$KPLAN" fix "$T/c.db"
-like "$out" "default/big [relax]: remove taint dedicated=gpu:NoSchedule from n3; checked: fits on n3" \
-	"PDB on both: relax the taint"
+like "$out" "default/big [relax]: remove taint dedicated=gpu:NoSchedule from n3 (last resort: n3 is dedicated to dedicated=gpu, which this pod does not select); checked: fits on n3" \
+	"PDB on both: relax the taint, the last resort"
 is "$(rows "$T/c.db")" 'big|relax|[]|1|n3' "PDB on both: relax row"
 run "$KPLAN" fix "$T/c.db" --node-template "$D/node-4cpu.yaml"
 like "$out" "default/big [add-node]: add one node like $D/node-4cpu.yaml; checked: fits on t4-whatif-1" \
@@ -78,6 +89,8 @@ run "$KPLAN" fix "$T/d.db"
 like "$out" "default/gpu-job [relax]: remove taint dedicated=gpu:NoSchedule from n3; checked: fits on n3" \
 	"taint only: the fix names the taint"
 is "$(rows "$T/d.db")" 'gpu-job|relax|[]|1|n3' "taint only: relax row"
+is "$(ranks "$T/d.db")" 'gpu-job:1:relax-hard gpu-job:2:relax-hard' \
+	"gpu-job selects pool=gpu: the taint is not dedicated against it (relax-hard), then its nodeSelector"
 run "$KPLAN" report "$T/d.db" --run 1 --format json
 like "$out" '"fix"' "report json: the fix table"
 

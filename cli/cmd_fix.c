@@ -100,8 +100,8 @@ static void print_json(const kp_fix_result *r, const char *tmpl, int nfix, int n
 
 static void print_joint(const kp_fix_result *r, kp_sb *out)
 {
-	if (!r->joint_changes)
-		return;
+	if (!r->joint_changes || r->joint_wanted < 2)
+		return;   /* one pod: its best fix is the set */
 	kp_sb_printf(out, "joint change set: %d change%s for the %d pod%s with a fix, checked in one plan: %d of them placed\n",
 		     r->joint_changes, r->joint_changes == 1 ? "" : "s", r->joint_wanted, r->joint_wanted == 1 ? "" : "s",
 		     r->joint_placed);
@@ -117,7 +117,7 @@ static void print_joint(const kp_fix_result *r, kp_sb *out)
 		else
 			continue;
 		if (t->joint_node)
-			kp_sb_printf(out, "fits on %s\n", t->joint_node);
+			kp_sb_printf(out, "the joint plan places it on %s\n", t->joint_node);
 		else
 			kp_sb_adds(out, "not placed together with the others\n");
 	}
@@ -128,7 +128,7 @@ static void print_text(const kp_fix_result *r, const char *tmpl, int nfix, int n
 	kp_sb_printf(out, "fix run %lld: %d of %d unschedulable pod%s examined %s a fix (%ld unschedulable in the run; "
 		     "%ld dry-run plan%s)\n", (long long)r->run, nfix, r->npods, r->npods == 1 ? "" : "s",
 		     nfix == 1 ? "has" : "have", r->unschedulable, r->plans, r->plans == 1 ? "" : "s");
-	kp_sb_printf(out, "baseline: run %lld's options (seed %llu, preemption %s%s, configuration %s) plus each change\n",
+	kp_sb_printf(out, "baseline: run %lld's options (seed %llu, preemption %s%s, configuration: %s) plus each change\n",
 			     (long long)r->run, (unsigned long long)r->seed, r->preemption ? "on" : "off",
 			     r->preemption_from_run ? " as in the run" : " by --no-preemption", r->config);
 	for (int i = 0; i < r->npods; i++) {

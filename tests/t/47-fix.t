@@ -40,7 +40,7 @@ is "$(ranks "$db")" 'big:1:evict big:2:untaint-dedicated' \
 	"big's candidates: evict, then untaint n3 (dedicated=gpu, a role big does not select) last"
 like "$out" "    then [untaint-dedicated]: remove taint dedicated=gpu:NoSchedule from n3 (last resort: n3 is dedicated to dedicated=gpu, which this pod does not select); checked: fits on n3" \
 	"text: the second candidate, ranked last, says why"
-like "$out" "baseline: run 1's options (seed 1, preemption off as in the run, configuration default) plus each change" \
+like "$out" "baseline: run 1's options (seed 1, preemption off as in the run, configuration: default) plus each change" \
 	"text: the baseline"
 like "$out" "hint: 1 pod without a fix: --node-template FILE" "no template and a pod without a fix: the hint"
 inputs "$db" >"$T/now.sql"

@@ -149,8 +149,8 @@ static void print_text(const kp_fix_result *r, const char *tmpl, int nfix, int n
 	}
 	print_joint(r, out);
 	if (nofix && !tmpl)
-		kp_sb_printf(out, "hint: %d pod%s without a fix: --node-template FILE (a Node manifest) also tries adding a node "
-			     "like it\n", nofix, nofix == 1 ? "" : "s");
+		kp_sb_printf(out, "hint: for %d pod%s nothing short of untainting a dedicated node was found: "
+			     "--node-template FILE (a Node manifest) also tries adding a node like it\n", nofix, nofix == 1 ? "" : "s");
 }
 
 static int before_commit(void *ctx, const kp_fix_result *r)
@@ -162,7 +162,8 @@ static int before_commit(void *ctx, const kp_fix_result *r)
 	int nfix = 0, nofix = 0;
 	for (int i = 0; i < r->npods; i++) {
 		nfix += r->pods[i].ncands > 0;
-		nofix += r->pods[i].still && !r->pods[i].ncands;
+		/* no fix, or none short of untainting a dedicated node: the hint */
+		nofix += r->pods[i].still && (!r->pods[i].ncands || r->pods[i].cands[0].level == KP_FIX_UNTAINT_DEDICATED);
 	}
 	kp_sb out;
 	kp_sb_init(&out);

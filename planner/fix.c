@@ -12,8 +12,9 @@
  *
  * The joint set: the pods in queue order; a pod the set so far does not place
  * gets its candidates added one at a time, best first, and keeps the first
- * whose check places it without losing a pod the set placed before.  The last
- * check is the set checked for all pods together.
+ * whose check places it without losing a pod the set placed before.  Then,
+ * latest first, a change without which every pod is still placed is dropped.
+ * The last check is the set checked for all pods together.
  */
 #include "fix_int.h"
 #include "plan.h"
@@ -327,30 +328,36 @@ static int fix_pod(fixer *f, int ti)
 
 /* ---- the joint change set ---- */
 
-/* the joint set's options plus, when c is not NULL, c's */
-static int joint_plan(fixer *f, const kp_fix_cand *c)
+/* one plan of every candidate marked joint, plus c when not NULL: the
+ * template's nodes counted, the evictions merged into one remove-pods */
+static int joint_plan(fixer *f, const kp_fix_cand *extra)
 {
+	const kp_fix_result *r = f->r;
 	char **v = NULL;
-	int n = 0, cap = 0, rc = KP_OK;
-	int add = f->jadd + (c && c->level == KP_FIX_ADD_NODE);
+	int n = 0, cap = 0, add = 0, rc = KP_OK;
 	kp_sb rm, an;
 	kp_sb_init(&rm);
 	kp_sb_init(&an);
-	kp_sb_adds(&rm, kp_sb_str(&f->jremove));
-	if (c && !strcmp(c->wopt, "remove-pods"))
-		kp_sb_printf(&rm, "%s%s", rm.len ? "," : "", c->wval);
+	for (int i = 0; i < r->npods && !rc; i++)
+		for (int k = 0; k < r->pods[i].ncands && !rc; k++) {
+			const kp_fix_cand *c = &r->pods[i].cands[k];
+			if (!c->joint && c != extra)
+				continue;
+			if (c->level == KP_FIX_ADD_NODE)
+				add++;
+			else if (!strcmp(c->wopt, "remove-pods"))
+				kp_sb_printf(&rm, "%s%s", rm.len ? "," : "", c->wval);
+			else
+				rc = add_pair(f, &v, &n, &cap, c->wopt, c->wval);
+		}
 	if (add)
 		kp_sb_printf(&an, "%s:%d", f->o->node_template, add);
-	if (!kp_sb_ok(&rm) || !kp_sb_ok(&an))
+	if (!rc && (!kp_sb_ok(&rm) || !kp_sb_ok(&an)))
 		rc = kp_fix_nomem(f);
 	if (!rc && add)
 		rc = add_pair(f, &v, &n, &cap, "add-nodes", kp_sb_str(&an));
 	if (!rc && rm.len)
 		rc = add_pair(f, &v, &n, &cap, "remove-pods", kp_sb_str(&rm));
-	for (int i = 0; i < f->nj && !rc; i++)
-		rc = add_pair(f, &v, &n, &cap, f->jopts[2 * i], f->jopts[2 * i + 1]);
-	if (!rc && c && strcmp(c->wopt, "remove-pods") && c->level != KP_FIX_ADD_NODE)
-		rc = add_pair(f, &v, &n, &cap, c->wopt, c->wval);
 	if (!rc)
 		rc = kp_fix_plan(f, v, n);
 	free_pairs(v, n);
@@ -359,51 +366,65 @@ static int joint_plan(fixer *f, const kp_fix_cand *c)
 	return rc;
 }
 
-static int joint_take(fixer *f, const kp_fix_cand *c)
+/* the last plan placed every pod marked in have */
+static int keeps_all(const fixer *f, const uint8_t *have)
 {
-	if (c->level == KP_FIX_ADD_NODE) {
-		f->jadd++;
-		return KP_OK;
+	for (int j = 0; j < f->r->npods; j++)
+		if (have[j] && !f->placed[j])
+			return 0;
+	return 1;
+}
+
+/* in queue order, a pod the set does not place yet gets its first candidate
+ * that places it without losing one placed before; chosen[] in that order */
+static int grow_joint(fixer *f, uint8_t *have, kp_fix_cand **chosen, int *nchosen)
+{
+	kp_fix_result *r = f->r;
+	for (int i = 0; i < r->npods; i++) {
+		kp_fix_pod *t = &r->pods[i];
+		if (!t->still || !t->ncands || have[i])
+			continue;
+		for (int k = 0; k < t->ncands; k++) {
+			int rc = joint_plan(f, &t->cands[k]);
+			if (rc)
+				return rc;
+			if (!f->placed[i] || !keeps_all(f, have))
+				continue;
+			t->cands[k].joint = 1;
+			chosen[(*nchosen)++] = &t->cands[k];
+			for (int j = 0; j < r->npods; j++)
+				have[j] |= f->placed[j];
+			break;
+		}
 	}
-	if (!strcmp(c->wopt, "remove-pods")) {
-		kp_sb_printf(&f->jremove, "%s%s", f->jremove.len ? "," : "", c->wval);
-		return kp_sb_ok(&f->jremove) ? KP_OK : kp_fix_nomem(f);
-	}
-	return add_pair(f, &f->jopts, &f->nj, &f->capj, c->wopt, c->wval);
+	return KP_OK;
 }
 
 static int build_joint(fixer *f)
 {
 	kp_fix_result *r = f->r;
-	int n = r->npods, rc = KP_OK;
+	int n = r->npods, rc = KP_OK, nchosen = 0;
 	uint8_t *have = kp_calloc((size_t)n + 1, 1);
-	if (!have)
+	kp_fix_cand **chosen = kp_calloc((size_t)n + 1, sizeof *chosen);
+	if (!have || !chosen) {
+		kp_free(have);
+		kp_free(chosen);
 		return kp_fix_nomem(f);
-	for (int i = 0; i < n && !rc; i++) {
-		kp_fix_pod *t = &r->pods[i];
-		if (!t->still || !t->ncands || have[i])
-			continue;
-		for (int k = 0; k < t->ncands && !rc; k++) {
-			if ((rc = joint_plan(f, &t->cands[k])))
-				break;
-			int keeps = f->placed[i];
-			for (int j = 0; j < n && keeps; j++)
-				keeps = !have[j] || f->placed[j];
-			if (!keeps)
-				continue;
-			if ((rc = joint_take(f, &t->cands[k])))
-				break;
-			t->cands[k].joint = 1;
-			r->joint_changes++;
-			for (int j = 0; j < n; j++)
-				have[j] |= f->placed[j];
-			break;
-		}
 	}
+	rc = grow_joint(f, have, chosen, &nchosen);
+	/* prune, latest first: a change the others make unnecessary goes */
+	for (int i = nchosen - 1; i >= 0 && !rc && nchosen > 1; i--) {
+		chosen[i]->joint = 0;
+		if (!(rc = joint_plan(f, NULL)) && !keeps_all(f, have))
+			chosen[i]->joint = 1;
+	}
+	for (int i = 0; i < nchosen; i++)
+		r->joint_changes += chosen[i]->joint;
 	/* the pods with a fix, and those the others' changes place */
 	for (int i = 0; i < n; i++)
 		r->joint_wanted += r->pods[i].still && (r->pods[i].ncands || have[i]);
 	kp_free(have);
+	kp_free(chosen);
 	if (rc || !r->joint_changes)
 		return rc;
 	/* the set checked for all pods together: where each one lands */
@@ -492,8 +513,6 @@ static void fixer_release(fixer *f)
 {
 	kp_free(f->config);
 	free_pairs(f->wopts, f->nw);
-	free_pairs(f->jopts, f->nj);
-	kp_sb_release(&f->jremove);
 	for (int i = 0; f->placed_node && i < f->r->npods; i++)
 		kp_free(f->placed_node[i]);
 	kp_free(f->placed_node);
@@ -514,7 +533,6 @@ int kp_fix_run(sqlite3 *db, const kp_fix_opts *o, const kp_fix_hooks *h, kp_fix_
 	f.o = o;
 	f.r = out;
 	f.want = -1;
-	kp_sb_init(&f.jremove);
 	int rc = load_run(&f);
 	if (!rc)
 		rc = load_targets(&f);

@@ -36,11 +36,6 @@ typedef struct fixer {
 	int have_snap;
 	kp_snap s;
 	uint8_t *keep;               /* per snapshot pod: kept on its node by the run (a possible victim) */
-	/* the joint set being built: extra what-if options */
-	char **jopts;
-	int nj, capj;
-	int jadd;                    /* nodes like the template */
-	kp_sb jremove;               /* remove-pods ids */
 } fixer;
 
 int kp_fix_nomem(fixer *f);

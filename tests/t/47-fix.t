@@ -188,6 +188,16 @@ inputs "$T/w.db" >"$T/now.sql"
 cmp -s "$T/w.sql" "$T/now.sql"
 ok $? "gpu-web: imported tables and run/placement unchanged"
 
+# the joint set is pruned: gpu-job's untaint of n3 (its own pool) also makes
+# room for big there, so big's eviction of lo-b is not needed together
+mk jt "$D/big.yaml" "$D/gpu-job.yaml"
+run "$KPLAN" fix "$T/jt.db"
+like "$out" "joint change set: 1 change for the 2 pods with a fix, checked in one plan: 2 of them placed" \
+	"joint: one change for both"
+like "$out" "default/big: no change of its own; the joint plan places it on n3" "joint: big's eviction dropped, big on n3"
+is "$(q1 "$T/jt.db" "SELECT group_concat(pod || ':' || rank, ' ') FROM (SELECT * FROM fix WHERE joint ORDER BY pod)")" \
+	'gpu-job:1' "joint: the one row in the set is gpu-job's untaint"
+
 # 8. the baseline: the run's options, --no-preemption and --config override them
 "$KPLAN" import -q "$T/p.db" "$D/cluster.yaml" "$D/huge.yaml" && "$KPLAN" plan -q "$T/p.db"
 run "$KPLAN" fix "$T/p.db" --format json

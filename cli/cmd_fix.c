@@ -37,7 +37,7 @@ const char cmd_fix_help[] =
 	"  --config FILE             check with this KubeSchedulerConfiguration (default: the run's)\n"
 	"  --no-record               write nothing (works on a database you can only read)\n"
 	"  --format text|json        the summary on stdout (default text)\n"
-	"  -q, --quiet               no summary, no progress line\n"
+	"  -q, --quiet               no text summary, no progress line (JSON is printed)\n"
 	"  -h, --help                this help\n"
 	"\n"
 	"Examples:\n"
@@ -157,8 +157,8 @@ static int before_commit(void *ctx, const kp_fix_result *r)
 {
 	printer *p = ctx;
 	kp_progress_clear(&p->prog);
-	if (p->quiet)
-		return 0;
+	if (p->quiet && !p->json)
+		return 0;   /* --format json is printed even with -q */
 	int nfix = 0, nofix = 0;
 	for (int i = 0; i < r->npods; i++) {
 		nfix += r->pods[i].ncands > 0;

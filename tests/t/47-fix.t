@@ -58,6 +58,9 @@ is "$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); 
 	"1 evict default/lo-b n1 None" "--format json parses: big's fix, huge's null"
 run "$KPLAN" fix "$db" --limit 1 -q
 is "$rc:$out" "0:" "-q: nothing printed"
+run "$KPLAN" fix "$db" --limit 1 -q --format json
+is "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["examined"])' 2>&1)" 1 \
+	"-q --format json: the JSON is printed all the same"
 is "$(rows "$db")" 'big|evict|["default/lo-b"]|1|n1' "--limit 1: big only (queue order)"
 run "$KPLAN" report "$db"
 like "$out" "Why-not: the smallest fix" "report: the fix section"
@@ -225,7 +228,12 @@ is "$(q "$T/w.db" "SELECT count(*) FROM fix")" "$rowsbefore" "--no-record: no fi
 src=$T/ro
 mkdir -p "$src" "$T/romnt"
 "$KPLAN" import -q "$src/r.db" "$D/gpu-web.yaml" && "$KPLAN" plan -q --no-preemption "$src/r.db"
-rodigest=$(sha256sum <"$src/r.db")
+# every kind of check, read-only: node affinity, nodeSelector, taint, spread, anti-affinity
+"$KPLAN" import -q "$src/r2.db" "$D/cluster.yaml" "$D/zone.yaml" "$D/zone-any.yaml" "$D/red.yaml" "$D/gpu-job.yaml" &&
+	"$KPLAN" plan -q --no-preemption "$src/r2.db"
+"$KPLAN" import -q "$src/r3.db" "$D/spread.yaml" && "$KPLAN" plan -q --no-preemption "$src/r3.db"
+"$KPLAN" import -q "$src/r4.db" "$D/anti.yaml" && "$KPLAN" plan -q --no-preemption "$src/r4.db"
+rodigest=$(cat "$src"/r*.db | sha256sum)
 if unshare -m true 2>/dev/null && unshare -m sh -c "mount --bind '$src' '$T/romnt' && mount -o remount,ro,bind '$T/romnt'" 2>/dev/null; then
 	run unshare -m sh -c "mount --bind '$src' '$T/romnt' && mount -o remount,ro,bind '$T/romnt' && '$KPLAN' fix --no-record '$T/romnt/r.db'"
 	is "$rc" 0 "read-only mount, --no-record: exit 0"
@@ -235,10 +243,20 @@ if unshare -m true 2>/dev/null && unshare -m sh -c "mount --bind '$src' '$T/romn
 	run unshare -m sh -c "mount --bind '$src' '$T/romnt' && mount -o remount,ro,bind '$T/romnt' && '$KPLAN' fix '$T/romnt/r.db'"
 	is "$rc" 1 "read-only mount, recording: exit 1"
 	like "$err" "read-only" "read-only mount, recording: says the database is read-only"
+	run unshare -m sh -c "mount --bind '$src' '$T/romnt' && mount -o remount,ro,bind '$T/romnt' &&
+		for d in r2 r3 r4; do '$KPLAN' fix --no-record --node-template '$D/node-4cpu.yaml' \"$T/romnt/\$d.db\" || exit 1; done"
+	is "$rc" 0 "read-only mount, --no-record, every kind of relaxation and a template: exit 0"
+	like "$out" 'default/zoned [relax]: drop node affinity requirement "zone In (z9)" (term 0)' "read-only: a node affinity expression"
+	like "$out" "default/red [relax]: drop nodeSelector pool=red" "read-only: a nodeSelector key"
+	like "$out" "default/gpu-job [relax]: remove taint dedicated=gpu:NoSchedule from n3" "read-only: a taint"
+	like "$out" "default/w-2 [add-node]: add one node like $D/node-4cpu.yaml; checked: fits on t4-whatif-1" \
+		"read-only: a node added"
+	like "$out" "    then [relax-soft]: raise maxSkew" "read-only: a spread constraint (after the added node)"
+	like "$out" "    then [relax-hard]: drop the required pod anti-affinity term" "read-only: an anti-affinity term"
 else
-	skip "unshare/mount is not permitted here: no read-only mount" 5
+	skip "unshare/mount is not permitted here: no read-only mount" 12
 fi
-is "$(sha256sum <"$src/r.db")" "$rodigest" "read-only checks: the database file is unchanged"
+is "$(cat "$src"/r*.db | sha256sum)" "$rodigest" "read-only checks: the database files are unchanged"
 
 # 10. a fix table from before rank: rebuilt with its rows kept (rank 1), the run's replaced
 "$KPLAN" import -q "$T/o.db" "$D/cluster.yaml" "$D/big.yaml" && "$KPLAN" plan -q --no-preemption "$T/o.db" &&

@@ -99,6 +99,8 @@ static int on_pod(void *ctx, const kp_plan_pod *p)
 		return KP_OK;
 	int placed = p->node != NULL && strcmp(p->action, "evict") && strcmp(p->action, "unschedulable");
 	f->placed[ti] = (uint8_t)placed;
+	kp_free(f->placed_node[ti]);
+	f->placed_node[ti] = NULL;
 	if (placed && !(f->placed_node[ti] = kp_strdup(p->node)))
 		return kp_fix_nomem(f);
 	if (f->want == -2)   /* the baseline replay */
@@ -458,10 +460,7 @@ static int ensure_table(fixer *f)
 	if (!rc)
 		rc = kp_db_schema_section(f->db, "fix", "fix table", f->err);
 	if (!rc && old)
-		rc = kp_db_exec(f->db, f->err, "cannot copy the old fix rows",
-				"INSERT INTO fix(run_id, pod_id, namespace, pod, rank, level, kind, detail, victims, checked, "
-				"result_node) SELECT run_id, pod_id, namespace, pod, 1, CASE kind WHEN 'add-node' THEN 'add-node' "
-				"WHEN 'evict' THEN 'evict' END, kind, detail, victims, checked, result_node FROM kp_fix_old", "");
+		rc = kp_db_exec(f->db, f->err, "cannot copy the old fix rows", kp_sql_fix_migrate, "");
 	if (!rc && old)
 		rc = kp_db_exec(f->db, f->err, "cannot drop the old fix table", "DROP TABLE kp_fix_old", "");
 	return rc;

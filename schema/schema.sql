@@ -756,7 +756,8 @@ CREATE TABLE IF NOT EXISTS capacity_stranded(
 -- dry-run plan of the baseline plus the change, ranked by disruption (rank 1:
 -- the pod's best).  Pods without a fix have no row; a new `kplan fix` of the
 -- run replaces them (`--no-record` writes none).  A table made before rank,
--- level, joint and joint_node existed is rebuilt with them (its rows rank 1).
+-- level, joint and joint_node existed is rebuilt with them (its rows rank 1;
+-- level NULL for a relax row, whose level was not recorded).
 CREATE TABLE IF NOT EXISTS fix(
   run_id      INTEGER NOT NULL REFERENCES run(id),
   pod_id      INTEGER NOT NULL,

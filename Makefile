@@ -30,12 +30,15 @@ LIB_SRC := common/kp.c common/db.c common/priority.c common/read.c \
 	importers/import.c planner/udf.c planner/json.c planner/scores.c planner/snapshot.c planner/static.c \
 	planner/profile.c planner/cycle.c planner/plan.c planner/extender.c planner/counters.c planner/quality.c $(wildcard planner/plugins/*.c)
 LIB_SRC += planner/whatif.c planner/rebalance.c
+LIB_SRC += planner/fix.c planner/fix_evict.c planner/fix_relax.c
 CLI_SRC := $(wildcard cli/*.c) $(wildcard reports/*.c)
 FILTER_SQL := $(wildcard queries/filters/*.sql)
+FIX_SQL := $(wildcard queries/fix/*.sql)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/schema_sql.o \
-	$(FILTER_SQL:queries/filters/%.sql=$(BUILD)/obj/gen/filter_%.o)
+	$(FILTER_SQL:queries/filters/%.sql=$(BUILD)/obj/gen/filter_%.o) \
+	$(FIX_SQL:queries/fix/%.sql=$(BUILD)/obj/gen/fix_%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 EXT_OBJ := $(BUILD)/obj/ext/udf.o $(BUILD)/obj/importers/quantity.o $(BUILD)/obj/common/kp.o \
 	$(BUILD)/obj/planner/scores.o $(BUILD)/obj/planner/json.o
@@ -60,6 +63,11 @@ $(BUILD)/gen/schema_sql.c: schema/schema.sql scripts/embed.sh | deps
 $(BUILD)/gen/filter_%.c: queries/filters/%.sql scripts/embed.sh | deps
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh kp_sql_filter_$(subst -,_,$*) $< > $@
+
+# each kplan fix query (planner/fix*.c) becomes kp_sql_fix_<name>
+$(BUILD)/gen/fix_%.c: queries/fix/%.sql scripts/embed.sh | deps
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh kp_sql_fix_$(subst -,_,$*) $< > $@
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)

@@ -210,9 +210,13 @@ static const char sql_capacity_quality[] =
 	"WHERE capacity_id IN (SELECT id FROM capacity_run ORDER BY id DESC LIMIT 20)\n"
 	"ORDER BY capacity_id DESC, pool = '(none)', pool";
 
-/* kplan fix's rows for the run (cli/cmd_fix.c); left out when there are none */
+/* kplan fix's rows for the run (planner/fix.c); left out when there are none.
+ * Per pod its best candidate (rank 1); a fix table from before rank has one row a pod. */
 static const char sql_fix[] =
 	"SELECT namespace, pod, kind, detail, victims, result_node FROM fix WHERE run_id = ?1 ORDER BY namespace, pod";
+static const char sql_fix_ranked[] =
+	"SELECT namespace, pod, kind, detail, victims, result_node FROM fix WHERE run_id = ?1 AND rank = 1 "
+	"ORDER BY namespace, pod";
 
 /* --mode rebalance runs only (planner/rebalance.h): left out for other runs */
 static const char sql_rebalance[] =
@@ -397,9 +401,10 @@ static const spec run_specs[] = {
 	{ "unschedulable_groups", "Unschedulable: pods by their reasons", "each group: the pods that failed for the same "
 	  "set of reasons", 0, COLS(cols_groups), sql_groups },
 	{ "unschedulable", "Unschedulable pods", NULL, 0, COLS(cols_unsched), sql_unsched },
-	{ "fix", "Why-not: the smallest fix", "kplan fix: per unschedulable pod, the smallest change found that makes it "
-	  "fit (evict k lower-priority pods, else add one node, else relax one constraint), each checked with a dry-run "
-	  "plan", 0, COLS(cols_fix), sql_fix },
+	{ "fix", "Why-not: the smallest fix", "kplan fix: per unschedulable pod, the least disruptive change found that "
+	  "makes it fit (add one node < evict lower-priority pods < relax a soft rule < relax a hard rule < untaint a "
+	  "node dedicated to something it does not use), checked with a dry-run plan; the fix table holds every "
+	  "candidate and the joint change set", 0, COLS(cols_fix), sql_fix },
 	{ "resources", "Cluster resources", "requested before the plan (bound pods) and after it (kept, bound and moved "
 	  "pods); pods: the number of pods", 0, COLS(cols_resources), sql_resources },
 	{ "most_loaded", "Most loaded nodes", "load: the highest percentage of allocatable over the node's resources",
@@ -560,7 +565,10 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 	t->ncols = sp->ncols;
 	t->cols = sp->cols;
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, sp->sql, -1, &s, NULL) != SQLITE_OK) {
+	const char *sql = sp->sql;
+	if (sql == sql_fix && any_row(db, "SELECT 1 FROM pragma_table_info('fix') WHERE name = 'rank'", 0))
+		sql = sql_fix_ranked;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
 		/* a database made before the plan quality tables: no such rows */
 		const char *m = sqlite3_errmsg(db);
 		if (!strcmp(m, "no such table: plan_quality") || !strcmp(m, "no such table: plan_stranded"))

@@ -752,20 +752,27 @@ CREATE TABLE IF NOT EXISTS capacity_stranded(
 -- end of capacity
 
 ------------------------------------------------------------------ fix
--- `kplan fix` (cli/cmd_fix.c, README "Why-not: the smallest fix"): for an
--- unschedulable pod of a run, the smallest change found that makes it fit,
--- checked with a dry-run plan of the run's options.  One row per pod that has
--- one (pods without a fix have none); a new `kplan fix` of the run replaces them.
+-- `kplan fix` (planner/fix.c, README "Why-not: the smallest fix"): for an
+-- unschedulable pod of a run, the candidate fixes found, each checked with a
+-- dry-run plan of the baseline plus the change, ranked by disruption (rank 1:
+-- the pod's best).  Pods without a fix have no row; a new `kplan fix` of the
+-- run replaces them (`--no-record` writes none).  A table made before rank,
+-- level, joint and joint_node existed is rebuilt with them (its rows rank 1;
+-- level NULL for a relax row, whose level was not recorded).
 CREATE TABLE IF NOT EXISTS fix(
   run_id      INTEGER NOT NULL REFERENCES run(id),
   pod_id      INTEGER NOT NULL,
   namespace   TEXT NOT NULL,
   pod         TEXT NOT NULL,
+  rank        INTEGER NOT NULL DEFAULT 1,     -- 1: the pod's least disruptive checked fix
+  level       TEXT,                           -- add-node | evict | relax-soft | relax-hard | untaint-dedicated
   kind        TEXT NOT NULL,                  -- evict | add-node | relax
   detail      TEXT NOT NULL,                  -- what to change, in words
   victims     TEXT NOT NULL DEFAULT '[]',     -- evict: JSON array of "namespace/name", in eviction order
   checked     INTEGER NOT NULL,               -- 1: a dry-run plan with the change placed the pod
   result_node TEXT,                           -- where that plan placed it
-  PRIMARY KEY(run_id, pod_id)
+  joint       INTEGER NOT NULL DEFAULT 0,     -- 1: part of the one change set checked for all the pods together
+  joint_node  TEXT,                           -- where the joint check placed the pod (NULL: it did not)
+  PRIMARY KEY(run_id, pod_id, rank)
 ) WITHOUT ROWID;
 -- end of fix

@@ -202,6 +202,10 @@ golden fix-pdb.txt fix_case $F fix/pdb-b.yaml fix/big.yaml --
 golden fix-node-affinity.txt fix_case $F fix/zone.yaml fix/zone-any.yaml --
 golden fix-spread.txt fix_case fix/spread.yaml --
 golden fix-anti-affinity.txt fix_case fix/anti.yaml --
+# issue 14: web pods that fit only after an eviction or with the GPU node's
+# nvidia.com/gpu taint gone: the untaint ranks last; one eviction places both
+golden fix-gpu-web.txt fix_case fix/gpu-web.yaml --
+golden fix-gpu-web-template.txt fix_case fix/gpu-web.yaml -- --node-template fix/node-web.yaml --format json
 golden fix-nothing-unschedulable.txt fix_case $F -- --node-template fix/node-4cpu.yaml
 
 # ---------------------------------------------------------------- rebalance

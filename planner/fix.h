@@ -1,0 +1,102 @@
+/*
+ * fix.h — `kplan fix` as library code (README "Why-not: the smallest fix"):
+ * for each unschedulable pod of a run, candidate fixes ranked by how much they
+ * disturb, each checked with a dry-run plan of the baseline plus the change,
+ * and one change set checked for all of them together.
+ *
+ *   kp_fix_opts o = { .limit = 20, .candidates = 3, .preemption = -1 };
+ *   kp_fix_result r;
+ *   kp_fix_run(db, &o, NULL, &r, &err);      // r.pods[i].cands, r.joint
+ *   kp_fix_result_release(&r);
+ *
+ * Disruption order (enum kp_fix_level, lowest first): add one node like the
+ * template < evict lower-priority pods within their PDBs < relax a soft rule
+ * (loosen without dropping: a spread constraint's maxSkew + 1) < relax a hard
+ * rule (drop a nodeSelector key, a required node affinity expression or all
+ * of it, a required pod (anti-)affinity term; remove a taint the pod does not
+ * tolerate) < untaint a node dedicated to something the pod does not use.
+ * A taint KEY[=VALUE] counts as dedicated for a pod when, on a node that has
+ * it, (a) KEY names an extended resource the node has (allocatable > 0) that
+ * the pod does not request (nvidia.com/gpu on a GPU node, for a web pod), or
+ * (b) KEY marks a role — `dedicated`, a key ending in `/dedicated`, or
+ * `node-role.kubernetes.io/ROLE` — and the pod's nodeSelector and required
+ * node affinity name neither KEY nor VALUE (nor ROLE) as a key or value.
+ *
+ * The baseline: the run's own options (seed, --config, preemption, what-if
+ * scenario), with opts.preemption and opts.config_file overriding the run's.
+ * Every check is a dry run (kp_plan_opts.dry_run, a read transaction): with
+ * no_record nothing is written and the database may be read-only; else the
+ * rows go to the fix table in one transaction, replacing the run's.
+ */
+#ifndef KP_FIX_H
+#define KP_FIX_H
+
+#include <stdint.h>
+#include <sqlite3.h>
+#include "../common/kp.h"
+
+enum kp_fix_level {
+	KP_FIX_ADD_NODE = 1,
+	KP_FIX_EVICT,
+	KP_FIX_RELAX_SOFT,
+	KP_FIX_RELAX_HARD,
+	KP_FIX_UNTAINT_DEDICATED,
+};
+/* "add-node", "evict", "relax-soft", "relax-hard", "untaint-dedicated" */
+const char *kp_fix_level_name(int level);
+
+typedef struct kp_fix_opts {
+	int64_t run;                 /* 0: the latest */
+	const char *db_path;         /* for messages */
+	const char *node_template;   /* NULL: no add-node candidate */
+	long limit;                  /* at most this many unschedulable pods, in queue order */
+	int candidates;              /* at most this many checked fixes per pod (>= 1) */
+	int preemption;              /* -1: as the run; 0: off; 1: on */
+	const char *config_file;     /* NULL: as the run */
+	int no_record;               /* write nothing */
+} kp_fix_opts;
+
+typedef struct kp_fix_cand {
+	const char *kind;            /* evict | add-node | relax */
+	int level;                   /* kp_fix_level */
+	char *detail;                /* in words */
+	char *victims;               /* JSON array of "namespace/name" */
+	char *node;                  /* where the check placed the pod */
+	char *wopt, *wval;           /* the what-if option it was checked with */
+	int joint;                   /* part of the joint change set */
+} kp_fix_cand;
+
+typedef struct kp_fix_pod {
+	int64_t id, prio, class_id;
+	char *ns, *name;
+	int still;                   /* unschedulable in the replay of the baseline */
+	int ncands;
+	kp_fix_cand *cands;          /* best first */
+	char *joint_node;            /* where the joint check placed it; NULL: not placed */
+} kp_fix_pod;
+
+typedef struct kp_fix_result {
+	int64_t run;
+	uint64_t seed;
+	int preemption;              /* the baseline's: 1 on */
+	int preemption_from_run;     /* 1: as the run recorded it */
+	char config[1024];           /* the configuration the checks used */
+	long unschedulable;          /* in the run */
+	int npods;                   /* examined */
+	kp_fix_pod *pods;
+	long plans;                  /* dry runs */
+	int joint_changes, joint_placed, joint_wanted;   /* the joint set: changes, pods placed of wanted */
+	int recorded;                /* rows written */
+} kp_fix_result;
+
+typedef struct kp_fix_hooks {
+	void (*progress)(void *ctx, long done, long total);
+	/* called before COMMIT (or at the end with no_record); non-zero rolls back */
+	int (*before_commit)(void *ctx, const kp_fix_result *r);
+	void *ctx;
+} kp_fix_hooks;
+
+int kp_fix_run(sqlite3 *db, const kp_fix_opts *o, const kp_fix_hooks *h, kp_fix_result *out, kp_err *err);
+void kp_fix_result_release(kp_fix_result *r);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * fix_int.h — what the fix modules share (private to planner/fix*.c):
+ * fix.c (the run, the checks, ranking, the joint set, the rows),
+ * fix_evict.c (the cluster after the run on the snapshot; eviction
+ * candidates), fix_relax.c (taints and constraints to relax).
+ */
+#ifndef KP_FIX_INT_H
+#define KP_FIX_INT_H
+
+#include "fix.h"
+#include "snapshot.h"
+#include "../common/db.h"
+
+#define FIX_EVICT_TRIES 3
+
+/* the queries/fix SQL files, embedded at build time (Makefile FIX_SQL) */
+extern const char kp_sql_fix_run[], kp_sql_fix_scenario[], kp_sql_fix_targets[], kp_sql_fix_relax_class[],
+	kp_sql_fix_taint_nodes[], kp_sql_fix_taint_reasons[], kp_sql_fix_insert[], kp_sql_fix_migrate[];
+
+typedef struct fixer {
+	sqlite3 *db;
+	kp_err *err;
+	const kp_fix_opts *o;
+	kp_fix_result *r;
+	uint64_t seed;
+	int no_preemption;
+	char *config;
+	char **wopts;                /* the run's scenario: option, value pairs */
+	int nw, capw;
+	/* the dry run being read */
+	int want;                    /* index into r->pods, -1 none */
+	uint8_t *placed;             /* per target: placed by the last dry run */
+	char **placed_node;          /* per target: where (owned) */
+	int *by_id;                  /* target indexes sorted by pod id */
+	/* the cluster after the run (fix_evict.c) */
+	int have_snap;
+	kp_snap s;
+	uint8_t *keep;               /* per snapshot pod: kept on its node by the run (a possible victim) */
+} fixer;
+
+int kp_fix_nomem(fixer *f);
+int kp_fix_dbfail(fixer *f);
+/* One dry run of the baseline plus the pairs extra[0..2n) (NULL, 0: none);
+ * fills f->placed / f->placed_node for every target. */
+int kp_fix_plan(fixer *f, char **extra, int n);
+/* Append a checked candidate to pod t (detail, victims copied). */
+int kp_fix_add_cand(fixer *f, kp_fix_pod *t, const char *kind, int level, const char *detail, const char *victims,
+		    const char *wopt, const char *wval, int ti);
+/* 1 when t already has the most candidates asked for */
+int kp_fix_full(const fixer *f, const kp_fix_pod *t);
+
+/* fix_evict.c */
+int kp_fix_load_cluster(fixer *f);
+int kp_fix_try_evict(fixer *f, kp_fix_pod *t, int ti);
+/* 1 when the taint KEY=VALUE (NoSchedule/NoExecute) marks one of its nodes
+ * as dedicated to something pod t does not use (fix.h); why in *why */
+int kp_fix_dedicated(fixer *f, const kp_fix_pod *t, const char *key, const char *value, kp_sb *why);
+
+/* fix_relax.c */
+int kp_fix_try_relax(fixer *f, kp_fix_pod *t, int ti, int level);
+
+#endif

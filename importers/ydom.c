@@ -287,6 +287,8 @@ static void note_dup(builder *b, const kp_ynode *second, const kp_ynode *first)
 #define DUP_SCAN_MAX 16
 static int check_keys(builder *b, size_t first, size_t npairs)
 {
+	if (npairs < 2)
+		return KP_OK;   /* (kids may still be NULL) */
 	kp_ynode **kv = b->kids + first;
 	if (npairs <= DUP_SCAN_MAX) {
 		for (size_t i = 1; i < npairs; i++)
@@ -297,7 +299,11 @@ static int check_keys(builder *b, size_t first, size_t npairs)
 				}
 		return KP_OK;
 	}
-	keyset ks = { NULL, 0, 0 };
+	keyset ks = { NULL, 0, 64 };
+	while (ks.cap < 2 * npairs)
+		ks.cap *= 2;
+	if (!(ks.v = kp_calloc(ks.cap, sizeof *ks.v)))
+		return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
 	int rc = KP_OK;
 	for (size_t i = 0; i < npairs; i++) {
 		const kp_ynode *had;

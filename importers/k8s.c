@@ -1296,6 +1296,58 @@ static int dispatch(kctx *c, objhead *h)
 	return skip(c, h);
 }
 
+/* client-go dumps: no apiVersion/kind; Pods and Nodes are recognised by shape */
+static const char *kind_by_shape(const kp_ynode *spec, const kp_ynode *status)
+{
+	if (spec && kp_ymap_get(spec, "containers"))
+		return "Pod";
+	if (status && (kp_ymap_get(status, "nodeInfo") || kp_ymap_get(status, "capacity") ||
+		       kp_ymap_get(status, "allocatable")))
+		return "Node";
+	return NULL;
+}
+
+/* metadata.generateName: a deterministic suffix from the object's position */
+static const char *generated_name(kctx *c, const kp_ynode *obj, const char *gen)
+{
+	static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+	char suffix[6];
+	uint64_t hv = kp_hash64(c->file, strlen(c->file), obj->line);
+	for (int i = 0; i < 5; i++, hv /= 27)
+		suffix[i] = alphabet[hv % 27];
+	suffix[5] = 0;
+	return kp_arena_printf(c->a, "%s%s", gen, suffix);
+}
+
+static const char *scalar(const kp_ynode *m, const char *key)
+{
+	const kp_ynode *v = kp_ymap_get(m, key);
+	return v && v->type == KP_Y_SCALAR && v->u.str[0] ? v->u.str : NULL;
+}
+
+/* An object with a duplicate key is refused before it is read (which of the
+ * two values is meant is unknown): named as far as its fields can be read. */
+static int refuse_dup(kctx *c, const kp_ynode *obj, const kp_yobj_info *info)
+{
+	const kp_ynode *meta = kp_ymap_get(obj, "metadata");
+	const char *kind = scalar(obj, "kind"), *name = scalar(meta, "name"), *ns = scalar(meta, "namespace");
+	char list_item[128];
+	if (!kind && info->list_kind && strlen(info->list_kind) > 4 && strcmp(info->list_kind, "List") != 0) {
+		snprintf(list_item, sizeof list_item, "%.*s", (int)strlen(info->list_kind) - 4, info->list_kind);
+		kind = list_item;
+	}
+	if (!kind)
+		kind = kind_by_shape(kp_ymap_get(obj, "spec"), kp_ymap_get(obj, "status"));
+	if (kind && !strcmp(kind, "KubeSchedulerConfiguration")) {
+		set_object(c, kind, NULL, scalar(obj, "apiVersion") ? scalar(obj, "apiVersion") : "");
+	} else if (kind) {
+		if (!name && scalar(meta, "generateName"))
+			name = generated_name(c, obj, scalar(meta, "generateName"));
+		set_object(c, kind, is_namespaced(kind) ? (ns ? ns : "default") : NULL, name);
+	}
+	return kp_yaml_dup_error(c->err, c->file, info->dup, info->dup_first, c->object);
+}
+
 static int on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err *err)
 {
 	kctx *c = ctx;
@@ -1305,6 +1357,10 @@ static int on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err 
 	c->doc = info->doc;
 	h.obj = obj;
 	int rc;
+	if (info->dup) {
+		rc = refuse_dup(c, obj, info);
+		goto fail;
+	}
 	if (obj->type != KP_Y_MAP) {
 		rc = bad(c, obj, "expected a Kubernetes object (a mapping), got a %s", kp_ynode_type_name(obj));
 		goto fail;
@@ -1325,15 +1381,11 @@ static int on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err 
 			return nomem(c);
 		h.kind = k;
 	}
+	if (!h.kind)
+		h.kind = kind_by_shape(h.spec, h.status);
 	if (!h.kind) {
-		/* client-go dumps: no apiVersion/kind; recognise Pods and Nodes by shape */
-		if (h.spec && kp_ymap_get(h.spec, "containers"))
-			h.kind = "Pod";
-		else if (h.status && (kp_ymap_get(h.status, "nodeInfo") || kp_ymap_get(h.status, "capacity") ||
-				      kp_ymap_get(h.status, "allocatable")))
-			h.kind = "Node";
-		else if (kp_ymap_get(obj, "algorithmprovider") || kp_ymap_get(obj, "typemeta") ||
-			 kp_ymap_get(obj, "schedulername")) {
+		if (kp_ymap_get(obj, "algorithmprovider") || kp_ymap_get(obj, "typemeta") ||
+		    kp_ymap_get(obj, "schedulername")) {
 			rc = bad(c, obj, "this is a legacy (pre-ComponentConfig) kube-scheduler settings dump, not a "
 					 "KubeSchedulerConfiguration: write a kubescheduler.config.k8s.io/v1 file instead");
 			goto fail;
@@ -1377,14 +1429,7 @@ static int on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err 
 			rc = bad(c, h.meta ? h.meta : obj, "metadata.name: required");
 			goto fail;
 		}
-		/* generateName: a deterministic suffix from the object's position */
-		static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
-		char suffix[6];
-		uint64_t hv = kp_hash64(c->file, strlen(c->file), obj->line);
-		for (int i = 0; i < 5; i++, hv /= 27)
-			suffix[i] = alphabet[hv % 27];
-		suffix[5] = 0;
-		h.name = kp_arena_printf(c->a, "%s%s", gen, suffix);
+		h.name = generated_name(c, obj, gen);
 		if (!h.name)
 			return nomem(c);
 	}

@@ -102,6 +102,9 @@ typedef struct builder {
 	kp_yobj_fn fn;
 	void *ctx;
 	size_t item_anchor_mark;
+	/* earliest duplicate key {second, first} of the document outside
+	 * streamed items, and of the item being built */
+	const kp_ynode *doc_dup[2], *item_dup[2];
 } builder;
 
 static int fail_at(builder *b, int code, unsigned line, unsigned col, const char *fmt, const char *arg)
@@ -151,7 +154,9 @@ static int push_kid(builder *b, kp_ynode *n)
 
 static int deliver(builder *b, kp_ynode *obj, int in_list)
 {
-	kp_yobj_info info = { b->doc, in_list, NULL };
+	const kp_ynode **dup = in_list ? b->item_dup : b->doc_dup;
+	kp_yobj_info info = { b->doc, in_list, NULL, dup[0], dup[1] };
+	dup[0] = dup[1] = NULL;
 	if (in_list && b->root_kind)
 		info.list_kind = b->root_kind;
 	kp_arena_reset(b->user_arena);
@@ -227,22 +232,24 @@ static int open_frame(builder *b, kp_ynode *n, long anchor)
 	return KP_OK;
 }
 
-/* The keys a merged mapping already has, hashed: merging many (aliased)
- * mappings must cost their size, not its square. */
-typedef struct keyset { const char **v; size_t n, cap; } keyset;
+/* Scalar keys, hashed by string value: checking a large mapping, or merging
+ * many (aliased) mappings, must cost their size, not its square. */
+typedef struct keyset { const kp_ynode **v; size_t n, cap; } keyset;
 
-/* 1: key added, 0: already there, KP_NOMEM */
-static int keyset_add(keyset *ks, const char *key)
+static int same_key(const kp_ynode *a, const kp_ynode *b) { return a->n == b->n && !memcmp(a->u.str, b->u.str, a->n); }
+
+/* 1: key added, 0: an equal key is there (*had), KP_NOMEM */
+static int keyset_add(keyset *ks, const kp_ynode *key, const kp_ynode **had)
 {
 	if (2 * (ks->n + 1) > ks->cap) {
 		size_t cap = ks->cap ? ks->cap * 2 : 64;
-		const char **v = kp_calloc(cap, sizeof *v);
+		const kp_ynode **v = kp_calloc(cap, sizeof *v);
 		if (!v)
 			return KP_NOMEM;
 		for (size_t i = 0; i < ks->cap; i++) {
 			if (!ks->v[i])
 				continue;
-			size_t j = kp_hash64(ks->v[i], strlen(ks->v[i]), 0) & (cap - 1);
+			size_t j = kp_hash64(ks->v[i]->u.str, ks->v[i]->n, 0) & (cap - 1);
 			while (v[j])
 				j = (j + 1) & (cap - 1);
 			v[j] = ks->v[i];
@@ -251,13 +258,67 @@ static int keyset_add(keyset *ks, const char *key)
 		ks->v = v;
 		ks->cap = cap;
 	}
-	size_t j = kp_hash64(key, strlen(key), 0) & (ks->cap - 1);
+	size_t j = kp_hash64(key->u.str, key->n, 0) & (ks->cap - 1);
 	for (; ks->v[j]; j = (j + 1) & (ks->cap - 1))
-		if (!strcmp(ks->v[j], key))
+		if (same_key(ks->v[j], key)) {
+			if (had)
+				*had = ks->v[j];
 			return 0;
+		}
 	ks->v[j] = key;
 	ks->n++;
 	return 1;
+}
+
+/* Remember a duplicate key for the object being built (its delivery refuses
+ * it) or the document; the earliest second key wins. */
+static void note_dup(builder *b, const kp_ynode *second, const kp_ynode *first)
+{
+	const kp_ynode **d = in_stream_item(b) ? b->item_dup : b->doc_dup;
+	if (!d[0] || second->line < d[0]->line || (second->line == d[0]->line && second->col < d[0]->col)) {
+		d[0] = second;
+		d[1] = first;
+	}
+}
+
+/* Every key written in the mapping kids[first..first+2*npairs) (`<<`
+ * included) once: a pair scan up to DUP_SCAN_MAX keys, a hash above.  The
+ * first repeat (in order) is noted. */
+#define DUP_SCAN_MAX 16
+static int check_keys(builder *b, size_t first, size_t npairs)
+{
+	if (npairs < 2)
+		return KP_OK;   /* (kids may still be NULL) */
+	kp_ynode **kv = b->kids + first;
+	if (npairs <= DUP_SCAN_MAX) {
+		for (size_t i = 1; i < npairs; i++)
+			for (size_t j = 0; j < i; j++)
+				if (same_key(kv[2 * i], kv[2 * j])) {
+					note_dup(b, kv[2 * i], kv[2 * j]);
+					return KP_OK;
+				}
+		return KP_OK;
+	}
+	keyset ks = { NULL, 0, 64 };
+	while (ks.cap < 2 * npairs)
+		ks.cap *= 2;
+	if (!(ks.v = kp_calloc(ks.cap, sizeof *ks.v)))
+		return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+	int rc = KP_OK;
+	for (size_t i = 0; i < npairs; i++) {
+		const kp_ynode *had;
+		int added = keyset_add(&ks, kv[2 * i], &had);
+		if (added < 0) {
+			rc = kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
+			break;
+		}
+		if (!added) {
+			note_dup(b, kv[2 * i], had);
+			break;
+		}
+	}
+	kp_free(ks.v);
+	return rc;
 }
 
 /* Build a mapping's pairs from kids[first..first+count); YAML merge keys
@@ -291,7 +352,7 @@ static int merge_keys(builder *b, kp_ynode *n, size_t first, size_t count, kp_ar
 		kp_ynode *k = b->kids[first + 2 * i];
 		if (k->plain && !strcmp(k->u.str, "<<") && extra)
 			continue;
-		if (extra && keyset_add(&ks, k->u.str) < 0)
+		if (extra && keyset_add(&ks, k, NULL) < 0)
 			rc = KP_NOMEM;
 		n->u.pairs[m].key = k;
 		n->u.pairs[m++].value = b->kids[first + 2 * i + 1];
@@ -304,7 +365,7 @@ static int merge_keys(builder *b, kp_ynode *n, size_t first, size_t count, kp_ar
 		for (size_t j = 0; j < nm && rc == KP_OK; j++) {
 			const kp_ynode *src = v->type == KP_Y_MAP ? v : v->u.items[j];
 			for (size_t q = 0; q < src->n && rc == KP_OK; q++) {
-				int added = keyset_add(&ks, src->u.pairs[q].key->u.str);
+				int added = keyset_add(&ks, src->u.pairs[q].key, NULL);
 				if (added < 0)
 					rc = KP_NOMEM;
 				else if (added)
@@ -342,7 +403,7 @@ static int close_frame(builder *b)
 	} else {
 		if (count % 2)
 			return fail_at(b, KP_PARSE, n->line, n->col, "%s", "mapping with a key and no value");
-		if (merge_keys(b, n, f.first, count, a) != KP_OK)
+		if (check_keys(b, f.first, count / 2) != KP_OK || merge_keys(b, n, f.first, count, a) != KP_OK)
 			return b->err->code;
 	}
 	b->nkids = f.first;
@@ -482,10 +543,14 @@ static int handle_event(builder *b, yaml_event_t *ev)
 		int rc = KP_OK;
 		if (b->root && b->fn) {
 			int empty = b->root->type == KP_Y_SCALAR && kp_ynode_is_null(b->root);
-			/* a List whose items were streamed has nothing left to deliver */
+			/* a List whose items were streamed has nothing left to
+			 * deliver; a duplicate outside its items fails the parse */
 			if (!empty && !b->streamed)
 				rc = deliver(b, b->root, 0);
+			else if (b->doc_dup[0])
+				rc = kp_yaml_dup_error(b->err, b->file, b->doc_dup[0], b->doc_dup[1], NULL);
 		}
+		b->doc_dup[0] = b->doc_dup[1] = NULL;
 		if (b->fn) {
 			kp_arena_reset(&b->doc_arena);
 			anchors_truncate(&b->anchors, 0);
@@ -602,6 +667,8 @@ static int run(const char *data, size_t len, const char *file, kp_arena *user_ar
 	}
 	yaml_parser_delete(&p);
 	kp_free(rewritten);
+	if (one && rc == KP_OK && b.doc_dup[0])
+		rc = kp_yaml_dup_error(err, file, b.doc_dup[0], b.doc_dup[1], NULL);
 	if (one) {
 		/* hand the tree over: its arena becomes the caller's */
 		if (rc == KP_OK) {
@@ -638,6 +705,25 @@ int kp_yaml_parse_one(const char *data, size_t len, const char *file, kp_arena *
 	if (rc == KP_OK)
 		kp_arena_adopt(a, &tree);   /* the caller releases a */
 	return rc;
+}
+
+int kp_yaml_dup_error(kp_err *err, const char *file, const kp_ynode *dup, const kp_ynode *first,
+		      const char *object)
+{
+	/* the key as a JSON string, cut short: the positions must fit */
+	kp_sb q;
+	kp_sb_init(&q);
+	kp_sb_add_json_str(&q, dup->u.str);
+	const char *s = kp_sb_ok(&q) ? kp_sb_str(&q) : "?";
+	size_t len = strlen(s), cut = len;
+	if (len > 200)
+		for (cut = 200; cut && ((unsigned char)s[cut] & 0xC0) == 0x80; cut--)
+			;
+	kp_err_set(err, KP_PARSE, "duplicate key %.*s%s (first at line %u, column %u)", (int)cut, s,
+		   cut < len ? "..." : "", first->line, first->col);
+	kp_sb_release(&q);
+	kp_err_locate(err, file, dup->line, dup->col, object && object[0] ? object : NULL);
+	return KP_PARSE;
 }
 
 /* ---- lookups ---- */

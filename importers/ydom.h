@@ -12,6 +12,13 @@
  * before a kind that does not end in "List") — once per element of `items`,
  * each built and freed in turn, so a 1 GB `kubectl get pods -A -o yaml` never
  * sits in memory as one tree.
+ *
+ * Keys are unique in a mapping, compared by their string value (`1` and "1"
+ * collide, as after kubectl's YAML-to-JSON conversion); keys a merge key
+ * (`<<`) brings in are overridden by the mapping's own, not duplicates.  An
+ * object holding a duplicate is still delivered, with info->dup set, and fn
+ * refuses it (naming it); a duplicate in a List outside its items, or in
+ * kp_yaml_parse_one's document, is a KP_PARSE error of the parse.
  */
 #ifndef KP_YDOM_H
 #define KP_YDOM_H
@@ -45,6 +52,9 @@ typedef struct kp_yobj_info {
 	unsigned doc;            /* 0-based document index in the stream */
 	int in_list;             /* 1: an element of a List's items */
 	const char *list_kind;   /* the List's kind when known before items, else NULL */
+	/* the object holds a duplicate key: dup is the earliest second key,
+	 * dup_first the key it repeats; else both NULL */
+	const kp_ynode *dup, *dup_first;
 } kp_yobj_info;
 
 /* Return KP_OK to go on; anything else stops the walk and is returned. */
@@ -61,6 +71,11 @@ int kp_yaml_each_object(const char *data, size_t len, const char *file, kp_arena
  * for an empty stream.  Used for configuration files. */
 int kp_yaml_parse_one(const char *data, size_t len, const char *file, kp_arena *a,
 		      kp_ynode **out, kp_err *err);
+
+/* The error for a duplicate key (KP_PARSE): `duplicate key "K" (first at line
+ * L, column C)` located at the second key in file, naming object (may be NULL). */
+int kp_yaml_dup_error(kp_err *err, const char *file, const kp_ynode *dup, const kp_ynode *first,
+		      const char *object);
 
 /* Lookups; NULL when absent. A null scalar counts as absent in kp_ymap_get. */
 kp_ynode *kp_ymap_get(const kp_ynode *map, const char *key);

@@ -9,11 +9,53 @@
  * inputs.  The batch is never finished and kp_import_free rolls it back, so
  * every input starts from the same empty database.  Built by
  * scripts/fuzz.sh.
+ *
+ * First the duplicate-key oracle (fuzz_keys.h): ydom's walk over the input
+ * must flag an object exactly when libyaml's events, read another way, show
+ * a mapping with two equal keys, and the objects it does not flag must hold
+ * none.
  */
 #include "fuzz_import.h"
+#include "fuzz_keys.h"
+
+typedef struct seen { int flagged; } seen;
+
+static int on_obj(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err *err)
+{
+	seen *s = ctx;
+	long budget = 200000;
+	(void)err;
+	if (info->dup) {
+		if (!info->dup_first || info->dup->n != info->dup_first->n ||
+		    memcmp(info->dup->u.str, info->dup_first->u.str, info->dup->n))
+			keys_fail("a flagged pair of keys that differ");
+		s->flagged = 1;
+	} else if (!keys_tree_ok(obj, &budget)) {
+		keys_fail("an unflagged object holds two equal keys");
+	}
+	return KP_OK;
+}
+
+static void keys_oracle(const uint8_t *data, size_t size)
+{
+	kp_arena a;
+	kp_err err = { 0 };
+	seen s = { 0 };
+	kp_arena_init(&a, 16 * 1024);
+	int rc = kp_yaml_each_object((const char *)data, size, "fuzz.yaml", &a, on_obj, &s, &err);
+	kp_arena_release(&a);
+	int scan = rc == KP_OK || keys_is_dup_error(&err) ? keys_scan(data, size, 0) : -1;
+	if (scan < 0)
+		return;
+	if (rc == KP_OK && s.flagged != scan)
+		keys_fail(scan ? "libyaml's events repeat a key ydom did not flag" : "ydom flagged a key not repeated");
+	if (rc != KP_OK && !scan)
+		keys_fail("a duplicate-key error without a repeated key");
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	keys_oracle(data, size);
 	import_once("fuzz.yaml", data, size, NULL, (int)(size & 1));
 	return 0;
 }

@@ -52,6 +52,30 @@ grep -l 'kind: KubeSchedulerConfiguration' tests/data/import/*.yaml tests/e2e/*.
 done
 # the seeds that name extender files get them from tests/data/plan (KP_FUZZ_BASE_DIR)
 
+# duplicate keys (refused; fuzz_keys.h checks the rule): block, flow, JSON,
+# nested, a List item and the List's own keys, 1 and "1", two merge keys, a
+# hashed (large) mapping; a merge key overridden by an explicit one (accepted)
+P='spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 1, cpu: 2}}}]}'
+printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\n%s\n' "$P" >"$C/yaml/gen_dupkeys_block.yaml"
+printf 'kind: Pod\nmetadata: {name: f, labels: {app: x, app: y}}\n---\nkind: Node\nmetadata: {name: n, name: m}\n' \
+	>"$C/yaml/gen_dupkeys_flow.yaml"
+printf '{"apiVersion": "v1", "kind": "Pod",\n "metadata": {"name": "j", "annotations": {"a": "1", "a": "2"}},\n'\
+' "spec": {"containers": [{"name": "c", "resources": {"limits": {"memory": "1Gi", "memory": "2Gi"}}}]}}\n' \
+	>"$C/yaml/gen_dupkeys.json"
+printf 'apiVersion: v1\nkind: List\nitems:\n- {kind: Pod, metadata: {name: ok}, spec: {containers: [{name: c}]}}\n'\
+'- {kind: Pod, metadata: {name: bad, namespace: x, namespace: y}, spec: {containers: [{name: c}]}}\nkind: List\n' >"$C/yaml/gen_dupkeys_list.yaml"
+printf 'kind: Pod\nmetadata:\n  name: num\n  labels: {1: a, "1": b, true: c}\n' >"$C/yaml/gen_dupkeys_numeric.yaml"
+printf 'kind: Pod\nmetadata:\n  name: m\n  labels: &a {app: m, tier: x}\n  annotations: &b {z: 1}\n'\
+'spec:\n  nodeSelector: {<<: *a, app: override}\n  tolerations: [{<<: *a, <<: *b}]\n' >"$C/yaml/gen_dupkeys_merge.yaml"
+{ printf '{"kind": "Pod", "metadata": {"name": "big", "labels": {'
+  for i in $(seq 1 20); do printf '"k%d": "v", ' "$i"; done
+  printf '"k7": "again"}}}\n'; } >"$C/yaml/gen_dupkeys_large.json"
+printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n'\
+'- schedulerName: default-scheduler\n  plugins:\n    score:\n      enabled:\n      - name: NodeResourcesFit\n'\
+'        weight: 1\n        weight: 2\n' >"$C/config/gen_dupkeys.yaml"
+printf '{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",'\
+' "percentageOfNodesToScore": 50, "percentageOfNodesToScore": 60}\n' >"$C/config/gen_dupkeys_flow.json"
+
 # quantity: compile the unit test's case table and write each input
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

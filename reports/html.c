@@ -132,6 +132,7 @@ static const char css[] =
 	"svg .grid{stroke:#e1e5ec;stroke-width:1}\n"
 	"svg .tick{stroke:#1d2330;stroke-width:1.5}\n"
 	"svg .na{fill:#f1f1f1}\n"
+	"#chart-rebalance .track{fill:#eef0f4}#chart-rebalance .before{fill:#9aa1ad}\n"
 	"svg .over{stroke:#b00020;stroke-width:1}\n"
 	"figure{margin:18px 0}\n"
 	"figcaption{font-weight:600;margin-bottom:4px}\n"

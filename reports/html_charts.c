@@ -446,6 +446,14 @@ done:
 
 /* ---- chart-rebalance ---- */
 
+static int res_index(const chart_data *d, const char *res)
+{
+	for (int k = 0; k < d->nres; k++)
+		if (!strcmp(d->res_name[k], res))
+			return k;
+	return -1;
+}
+
 static void rebalance_row(kp_sb *out, const chart_data *d, size_t first, size_t count, int y, int x0, int cw)
 {
 	const kp_rtable *t = d->rbn;
@@ -457,34 +465,34 @@ static void rebalance_row(kp_sb *out, const chart_data *d, size_t first, size_t 
 	double mo = kp_rcell_num(kp_rtable_cell(t, first, co)), mi = kp_rcell_num(kp_rtable_cell(t, first, ci));
 	kp_sb_adds(out, "<g class=\"rnode\" data-node=\"");
 	kp_html_esc(out, name);
-	kp_sb_printf(out, "\" data-freed=\"%d\"><text x=\"%d\" y=\"%d\" text-anchor=\"end\">", freed, 150, y + 14);
-	kp_html_esc_trunc(out, name, 22);
-	kp_sb_adds(out, "<title>");
+	kp_sb_printf(out, "\" data-freed=\"%d\"><title>", freed);
 	kp_html_esc(out, name);
-	kp_sb_adds(out, "</title></text>");
+	kp_sb_printf(out, "%s, %.0f pods out, %.0f in; before the moves \xe2\x86\x92 after:", freed ? " (freed)" : "", mo, mi);
+	for (size_t r = first; r < first + count; r++) {
+		if (res_index(d, text_cell(t, r, cr)) < 0)
+			continue;
+		kp_sb_adds(out, " ");
+		kp_html_esc(out, text_cell(t, r, cr));
+		kp_sb_printf(out, " %.1f%% \xe2\x86\x92 %.1f%%;", kp_rcell_num(kp_rtable_cell(t, r, cb)),
+			     kp_rcell_num(kp_rtable_cell(t, r, ca)));
+	}
+	kp_sb_printf(out, "</title><text x=\"150\" y=\"%d\" text-anchor=\"end\">", y + 14);
+	kp_html_esc_trunc(out, name, 22);
+	kp_sb_adds(out, "</text>");
 	if (freed)
 		kp_sb_printf(out, "<rect class=\"tag\" x=\"156\" y=\"%d\" width=\"38\" height=\"15\" rx=\"3\" fill=\"#b00020\"/>"
 			     "<text x=\"175\" y=\"%d\" text-anchor=\"middle\" style=\"fill:#fff\">freed</text>", y + 3, y + 14);
 	kp_sb_printf(out, "<text x=\"%d\" y=\"%d\">\xe2\x88\x92%.0f +%.0f</text>", freed ? 198 : 156, y + 14, mo, mi);
 	for (size_t r = first; r < first + count; r++) {
-		const char *res = text_cell(t, r, cr);
-		int k = 0;
-		while (k < d->nres && strcmp(d->res_name[k], res))
-			k++;
-		if (k == d->nres)
+		int k = res_index(d, text_cell(t, r, cr));
+		if (k < 0)
 			continue;
 		double pb = kp_rcell_num(kp_rtable_cell(t, r, cb)), pa = kp_rcell_num(kp_rtable_cell(t, r, ca));
 		double wb = pb > 100 ? 100 : pb < 0 ? 0 : pb, wa = pa > 100 ? 100 : pa < 0 ? 0 : pa;
 		int x = x0 + k * cw, tw = cw - 16;
-		kp_sb_printf(out, "<rect class=\"track\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"17\" fill=\"#eef0f4\"/>"
-			     "<rect class=\"bar before\" data-pct=\"%.1f\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"7\" "
-			     "fill=\"#9aa1ad\"/><rect class=\"bar after\" data-pct=\"%.1f\" x=\"%d\" y=\"%d\" width=\"%.1f\" "
-			     "height=\"7\" fill=\"%s\"><title>", x, y + 2, tw, pb, x, y + 3, tw * wb / 100, pa, x, y + 11,
-			     tw * wa / 100, kp_html_palette[k]);
-		kp_html_esc(out, name);
-		kp_sb_adds(out, " ");
-		kp_html_esc(out, res);
-		kp_sb_printf(out, ": %.1f%% before the moves, %.1f%% after</title></rect>", pb, pa);
+		kp_sb_printf(out, "<rect class=\"bar before\" data-pct=\"%.1f\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"7\"/>"
+			     "<rect class=\"bar after\" data-pct=\"%.1f\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"7\" "
+			     "fill=\"%s\"/>", pb, x, y + 3, tw * wb / 100, pa, x, y + 11, tw * wa / 100, kp_html_palette[k]);
 	}
 	kp_sb_adds(out, "</g>\n");
 }
@@ -518,6 +526,8 @@ void chart_rebalance(kp_sb *out, const chart_data *d)
 		     "max-width:%dpx\" role=\"img\" aria-label=\"nodes before and after the moves\" "
 		     "xmlns=\"http://www.w3.org/2000/svg\">\n", w, h, w, w * 3 / 2);
 	for (int k = 0; k < d->nres; k++) {
+		kp_sb_printf(out, "<rect class=\"track\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", x0 + k * cw, top,
+			     cw - 16, (int)shown * rowh);
 		kp_sb_printf(out, "<text x=\"%d\" y=\"%d\" style=\"font-weight:600\">", x0 + k * cw, top - 8);
 		kp_html_esc_trunc(out, d->res_name[k], 14);
 		kp_sb_adds(out, "</text>");

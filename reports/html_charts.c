@@ -185,17 +185,40 @@ static void cap_note(kp_sb *out, const chart_data *d)
 			     "csv and json have every node.</p>\n", d->nshown, d->nodes->nrows);
 }
 
-static void legend(kp_sb *out, const chart_data *d, int y)
+/* a legend line: one swatch per resource colour */
+static void legend(kp_sb *out, const chart_data *d)
 {
-	int x = 180;
+	kp_sb_adds(out, "<p class=\"legend\">");
 	for (int k = 0; k < d->nres; k++) {
-		kp_sb_printf(out, "<rect class=\"swatch\" x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-			     "<text x=\"%d\" y=\"%d\">", x, y, kp_html_palette[k], x + 14, y + 9);
+		kp_sb_printf(out, "<span class=\"sw\" style=\"background:%s\"></span>", kp_html_palette[k]);
 		kp_html_esc(out, d->res_name[k]);
-		kp_sb_adds(out, "</text>");
-		x += 24 + 7 * (int)strlen(d->res_name[k]);
+		kp_sb_adds(out, " ");
 	}
-	kp_sb_addc(out, '\n');
+	kp_sb_adds(out, "</p>\n");
+}
+
+/* the width of the node names' column: the longest shown name, up to 26 characters */
+static int label_width(const chart_data *d)
+{
+	int nn = kp_rtable_col(d->nodes, "node"), most = 0;
+	for (size_t s = 0; s < d->nshown; s++) {
+		const char *p = text_cell(d->nodes, d->order[s], nn);
+		int c = 0;
+		for (; *p && c < 27; p++)
+			c += ((unsigned char)*p & 0xC0) != 0x80;
+		if (c > most)
+			most = c > 26 ? 26 : c;
+	}
+	int w = 16 + most * 13 / 2;
+	return w < 48 ? 48 : w > 180 ? 180 : w;
+}
+
+/* a chart's <svg> opening: its own width, drawn at 0.92 to 1.4 times that (it scrolls in its box when wider) */
+static void svg_open(kp_sb *out, const char *id, int w, int h, const char *label)
+{
+	kp_sb_printf(out, "<div class=\"chart\"><svg id=\"%s\" class=\"%s\" viewBox=\"0 0 %d %d\" style=\"min-width:%dpx;"
+		     "max-width:%dpx\" role=\"img\" aria-label=\"%s\" xmlns=\"http://www.w3.org/2000/svg\">\n", id, id, w, h,
+		     w * 92 / 100, w * 7 / 5, label);
 }
 
 /* a legend line above a chart: before in grey, after as the label says */
@@ -548,17 +571,16 @@ void chart_rebalance(kp_sb *out, const chart_data *d)
 /* utilisation after the plan, one row of bars per node, the most loaded first */
 void chart_util(kp_sb *out, const chart_data *d)
 {
-	const int x0 = 180, pw = 560, bh = d->nshown > 40 ? 4 : 7;
-	int rowh = d->nres * (bh + 1) + 8, top = 40;
+	const int x0 = label_width(d), pw = 300, bh = d->nshown > 40 ? 4 : 7, w = x0 + pw + 20;
+	int rowh = d->nres * (bh + 1) + 8, top = 24;
 	int h = top + (int)d->nshown * rowh + 10;
 	int nn = kp_rtable_col(d->nodes, "node");
 	kp_sb_adds(out, "<figure><figcaption>Utilisation per node after the plan</figcaption>\n");
 	kp_sb_adds(out, "<p class=\"note\">Requested share of allocatable, one bar per resource; the black tick is "
 		   "before the plan. Nodes by load, most loaded first.</p>\n");
 	cap_note(out, d);
-	kp_sb_printf(out, "<div class=\"chart\"><svg id=\"chart-util\" class=\"chart-util\" viewBox=\"0 0 760 %d\" "
-		     "role=\"img\" aria-label=\"utilisation per node\" xmlns=\"http://www.w3.org/2000/svg\">\n", h);
-	legend(out, d, 2);
+	legend(out, d);
+	svg_open(out, "chart-util", w, h, "utilisation per node");
 	for (int p = 0; p <= 100; p += 25) {
 		int x = x0 + pw * p / 100;
 		kp_sb_printf(out, "<line class=\"grid\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
@@ -612,16 +634,16 @@ static void heat_colour(double p, char *buf, size_t size, int *dark)
 
 void chart_heat(kp_sb *out, const chart_data *d)
 {
-	const int x0 = 180, top = 34, rowh = 16;
+	const int x0 = label_width(d), top = 34, rowh = 16;
 	int cw = d->nres ? 560 / d->nres : 560;
-	if (cw > 110)
-		cw = 110;
+	if (cw > 75)
+		cw = 75;
+	int w = x0 + (d->nres ? d->nres : 1) * cw + 8;
 	int h = top + (int)d->nshown * rowh + 8, labels = d->nshown <= 60;
 	int nn = kp_rtable_col(d->nodes, "node");
 	kp_sb_adds(out, "<figure><figcaption>Node \xc3\x97 resource heat map (after the plan)</figcaption>\n");
 	cap_note(out, d);
-	kp_sb_printf(out, "<div class=\"chart\"><svg id=\"chart-heat\" class=\"chart-heat\" viewBox=\"0 0 760 %d\" "
-		     "role=\"img\" aria-label=\"heat map\" xmlns=\"http://www.w3.org/2000/svg\">\n", h);
+	svg_open(out, "chart-heat", w, h, "heat map");
 	for (int k = 0; k < d->nres; k++) {
 		kp_sb_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", x0 + k * cw + cw / 2, top - 10);
 		kp_html_esc_trunc(out, d->res_name[k], (size_t)(cw / 7));

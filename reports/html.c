@@ -120,7 +120,7 @@ static const char css[] =
 	"th[aria-sort=descending]::after{content:\" \\25BC\"}\n"
 	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	".chart svg{display:block;width:100%;min-width:680px;height:auto}\n"
-	".panels{display:grid;grid-template-columns:repeat(var(--n,3),minmax(0,1fr));gap:4px 14px}\n"
+	".panels{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:4px 14px}\n"
 	".panels.wide{grid-template-columns:repeat(auto-fit,minmax(300px,1fr))}\n"
 	".panels svg{display:block;width:100%;max-width:420px;height:auto}\n"
 	".pool h3{overflow-wrap:anywhere}\n"

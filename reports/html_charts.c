@@ -221,11 +221,11 @@ static void svg_open(kp_sb *out, const char *id, int w, int h, const char *label
 		     w * 92 / 100, w * 7 / 5, label);
 }
 
-/* a legend line above a chart: before in grey, after as the label says */
-static void legend_html(kp_sb *out, const char *before_colour, const char *after)
+/* a legend line above a chart: before drawn as before_css says, after as the label says */
+static void legend_html(kp_sb *out, const char *before_css, const char *after)
 {
-	kp_sb_printf(out, "<p class=\"legend\"><span class=\"sw\" style=\"background:%s\"></span>before "
-		     "<span class=\"sw\" style=\"background:linear-gradient(90deg,%s,%s,%s)\"></span>", before_colour,
+	kp_sb_printf(out, "<p class=\"legend\"><span class=\"sw\" style=\"%s\"></span>before "
+		     "<span class=\"sw\" style=\"background:linear-gradient(90deg,%s,%s,%s)\"></span>", before_css,
 		     kp_html_palette[0], kp_html_palette[1], kp_html_palette[2]);
 	kp_html_esc(out, after);
 	kp_sb_adds(out, "</p>\n");
@@ -422,7 +422,7 @@ static void pool_row(kp_sb *out, const chart_data *d, const pool_group *g, size_
 		kp_sb_printf(out, "<div class=\"pool\" data-all=\"1\"><h3>all pools <small class=\"note\">%zu nodes</small>"
 			     "</h3>\n", nodes);
 	}
-	kp_sb_printf(out, "<div class=\"panels\" style=\"--n:%d\">\n", d->nres < 4 ? (d->nres ? d->nres : 1) : 4);
+	kp_sb_adds(out, "<div class=\"panels\">\n");
 	for (int k = 0; k < d->nres; k++)
 		panel(out, d, g ? g->name : NULL, k, vb, va);
 	kp_sb_adds(out, "</div></div>\n");
@@ -451,7 +451,8 @@ void chart_cluster(kp_sb *out, const chart_data *d)
 			: "the plan (percent_after in Node utilisation); dashed: before it (percent_before).");
 	kp_sb_printf(out, " Mean: the average of those percentages. Over %d nodes a curve is drawn as %d steps, each "
 		     "the node in the middle of its 1/%d of the ranking.</p>\n", SAMPLE_CAP, SAMPLE_CAP, SAMPLE_CAP);
-	legend_html(out, "#3c4350", d->rbn ? "after the moves (resource colour)" : "after the plan (resource colour)");
+	legend_html(out, "height:0;border-top:2px dashed #3c4350;vertical-align:middle;border-radius:0",
+		    d->rbn ? "after the moves (resource colour)" : "after the plan (resource colour)");
 	if (np > POOL_CAP)
 		kp_sb_printf(out, "<p class=\"note\">Showing the %d largest of %zu pools; the Nodes table has every node's "
 			     "pool.</p>\n", POOL_CAP, np);
@@ -693,7 +694,7 @@ void chart_dist(kp_sb *out, const chart_data *d)
 	kp_sb_adds(out, "<figure><figcaption>Node utilisation before and after the plan</figcaption>\n");
 	kp_sb_adds(out, "<p class=\"note\">Per resource, the number of nodes in each 10% band of requested "
 		   "allocatable (percent_before and percent_after of every node_usage row).</p>\n");
-	legend_html(out, "#c3c8d1", "after (resource colour)");
+	legend_html(out, "background:#c3c8d1", "after (resource colour)");
 	kp_sb_adds(out, "<div id=\"chart-dist\" class=\"panels wide\">\n");
 	for (int k = 0; k < d->nres; k++) {
 		int before[10] = { 0 }, after[10] = { 0 }, max = 1;

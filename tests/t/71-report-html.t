@@ -13,7 +13,7 @@
 # the page but inside a scroll box, and wide tables scroll in theirs (the page
 # in a 400 px iframe: headless chromium's window is at least 500 px wide).
 . "$(dirname "$0")/../lib.sh"
-NTESTS=50
+NTESTS=51
 if ! command -v chromium >/dev/null 2>&1; then
 	sh "$ROOT/scripts/deps.sh" chromium >"$T/deps.log" 2>&1
 fi
@@ -152,6 +152,9 @@ profiles:
           FROM temp.kp_pending p CROSS JOIN node n
 EOF
 "$KPLAN" plan -q --config "$T/hostile.yaml" "$db" 2>/dev/null || fail "plan --config hostile.yaml"
+# and a pool name (chart-cluster's headings and data-pool) that is markup
+sqlite3 "$db" "UPDATE node_label SET value = '\"><img src=x onerror=\"document.body.setAttribute(''data-pwned'',4)\">'
+	WHERE key = 'node.kubernetes.io/instance-type' AND value = 'p3.8xlarge'"
 "$KPLAN" report --format html -o "$T/h.html" -q "$db" || fail "report of the hostile run"
 browse "$T/h.html" h
 is "$(attr h data-ok)" 1 "hostile: the page still runs its script to the end"
@@ -160,6 +163,7 @@ is "$(attr h data-reason-bars)" "$(q "$db" "SELECT count(*) FROM (SELECT DISTINC
 	ON pl.run_id = f.run_id AND pl.pod_id = f.pod_id WHERE pl.action = 'unschedulable' AND f.run_id = (SELECT max(id) FROM run))")" \
 	"hostile: chart-reasons still has one bar per reason"
 is "$(console_errors h)" "" "hostile: no console error"
+is "$(grep -c 'data-pool="&quot;&gt;&lt;img src=x onerror=' "$T/h.dom")" 1 "hostile: the pool name is shown, escaped"
 
 # --compare: tables only, still a working page
 "$KPLAN" report --compare 1 2 --format html -o "$T/c.html" -q "$db" || fail "report --compare --format html"

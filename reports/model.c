@@ -50,6 +50,9 @@
 	"  LEFT JOIN req_after c ON c.run_id = ?2 AND c.node_id = x.node_id AND c.resource = x.resource\n" \
 	"  WHERE x.allocatable > 0 OR b.v > 0 OR a.v > 0 OR c.v > 0)\n"
 
+/* the label that names a node's pool, as plan_quality's (planner/quality.h) */
+#define POOL_LABEL "node.kubernetes.io/instance-type"
+
 #define PCT(v, of) "CASE WHEN " of " > 0 THEN round(100.0 * " v " / " of ", 1) END"
 
 /* one row per node; load = highest percentage over the node's resources */
@@ -62,10 +65,12 @@
 	"  FROM pct WHERE pa IS NOT NULL),\n" \
 	" pods_b AS (SELECT node_id, count(*) AS c FROM live GROUP BY node_id),\n" \
 	" pods_a AS (SELECT node_id, count(*) AS c FROM placed WHERE run_id = ?1 GROUP BY node_id),\n" \
-	" nodes AS (SELECT n.name AS node, COALESCE(z.value, '(none)') AS zone, n.unschedulable AS cordoned,\n" \
+	" nodes AS (SELECT n.name AS node, COALESCE(z.value, '(none)') AS zone, COALESCE(pl.value, '(none)') AS pool,\n" \
+	"  n.unschedulable AS cordoned,\n" \
 	"  COALESCE(b.c, 0) AS pods_before, COALESCE(a.c, 0) AS pods_after, l.lb AS load_before, l.la AS load_after,\n" \
 	"  CASE WHEN l.la > 0 THEN d.resource END AS dominant_resource\n" \
 	"  FROM node n LEFT JOIN node_label z ON z.node_id = n.id AND z.key = 'topology.kubernetes.io/zone'\n" \
+	"  LEFT JOIN node_label pl ON pl.node_id = n.id AND pl.key = '" POOL_LABEL "'\n" \
 	"  LEFT JOIN nload l ON l.node_id = n.id LEFT JOIN dom d ON d.node_id = n.id AND d.k = 1\n" \
 	"  LEFT JOIN pods_b b ON b.node_id = n.id LEFT JOIN pods_a a ON a.node_id = n.id)\n"
 
@@ -93,6 +98,11 @@ static const kp_rcol cols_rebalance_util[] = {
 	C("resource"), C("nodes"), CU("mean_before", KP_RU_PCT), CU("stddev_before", KP_RU_PCT),
 	CU("mean_after", KP_RU_PCT), CU("stddev_after", KP_RU_PCT), C("nodes_freed"),
 };
+static const kp_rcol cols_rebalance_nodes[] = {
+	C("node"), C("pool"), C("moves_out"), C("moves_in"), C("freed"), C("resource"), CA("allocatable", 5),
+	CA("requested_before", 5), CA("requested_after", 5), CU("percent_before", KP_RU_PCT),
+	CU("percent_after", KP_RU_PCT),
+};
 static const kp_rcol cols_batches[] = {
 	C("batch"), C("started"), C("sources"), C("nodes"), C("pods"), C("generated_pods"), C("workloads"),
 	C("files"), CU("bytes", KP_RU_BYTES),
@@ -108,7 +118,7 @@ static const kp_rcol cols_resources[] = {
 	CU("percent_before", KP_RU_PCT), CU("percent_after", KP_RU_PCT),
 };
 static const kp_rcol cols_nodes[] = {
-	C("node"), C("zone"), C("cordoned"), C("pods_before"), C("pods_after"),
+	C("node"), C("zone"), C("pool"), C("cordoned"), C("pods_before"), C("pods_after"),
 	CU("load_before", KP_RU_PCT), CU("load_after", KP_RU_PCT), C("dominant_resource"),
 };
 static const kp_rcol cols_usage[] = {
@@ -226,6 +236,29 @@ static const char sql_rebalance_util[] =
 	"SELECT u.resource, u.nodes, u.mean_before, u.stddev_before, u.mean_after, u.stddev_after, r.nodes_freed\n"
 	"FROM rebalance_util u JOIN rebalance_run r ON r.run_id = u.run_id WHERE u.run_id = ?1\n"
 	"ORDER BY u.resource <> 'cpu', u.resource <> 'memory', u.resource";
+
+/* the nodes the moves touch (rebalance_node), per resource: before = where the
+ * run's kept, bound and moved pods were before the moves (a moved pod on its
+ * move_wave.from_node), after = after them */
+static const char sql_rebalance_nodes[] =
+	"WITH t AS (SELECT node_id, moves_out, moves_in, freed FROM rebalance_node WHERE run_id = ?1),\n"
+	" mv AS (SELECT pod_id, from_node_id FROM move_wave WHERE run_id = ?1),\n"
+	" placed AS MATERIALIZED (SELECT COALESCE(mv.from_node_id, pl.node_id) AS nb, pl.node_id AS na, p.class_id\n"
+	"  FROM placement pl JOIN pod p ON p.id = pl.pod_id LEFT JOIN mv ON mv.pod_id = pl.pod_id\n"
+	"  WHERE pl.run_id = ?1 AND pl.action IN ('keep', 'bind', 'move') AND pl.node_id IS NOT NULL),\n"
+	" side AS MATERIALIZED (SELECT nb AS node_id, class_id, 1 AS b, 0 AS a FROM placed WHERE nb IN (SELECT node_id FROM t)\n"
+	"  UNION ALL SELECT na, class_id, 0, 1 FROM placed WHERE na IN (SELECT node_id FROM t)),\n"
+	" req AS (SELECT s.node_id, q.resource, sum(q.value * s.b) AS rb, sum(q.value * s.a) AS ra FROM side s\n"
+	"  JOIN class_request q ON q.class_id = s.class_id WHERE q.resource <> 'pods' GROUP BY 1, 2\n"
+	"  UNION ALL SELECT node_id, 'pods', sum(b), sum(a) FROM side GROUP BY 1)\n"
+	"SELECT n.name, COALESCE(pl.value, '(none)'), t.moves_out, t.moves_in, t.freed, r.resource,\n"
+	" COALESCE(r.allocatable, 0), COALESCE(q.rb, 0), COALESCE(q.ra, 0),\n"
+	" " PCT("COALESCE(q.rb, 0)", "r.allocatable") ", " PCT("COALESCE(q.ra, 0)", "r.allocatable") "\n"
+	"FROM t JOIN node n ON n.id = t.node_id JOIN node_resource r ON r.node_id = t.node_id\n"
+	"LEFT JOIN node_label pl ON pl.node_id = n.id AND pl.key = '" POOL_LABEL "'\n"
+	"LEFT JOIN req q ON q.node_id = t.node_id AND q.resource = r.resource\n"
+	"WHERE r.allocatable > 0 OR q.rb > 0 OR q.ra > 0\n"
+	"ORDER BY t.freed DESC, n.name, r.resource <> 'cpu', r.resource <> 'memory', r.resource";
 
 static const char sql_batches[] =
 	"SELECT b.id, CASE WHEN ?3 THEN NULL ELSE b.started END,\n"
@@ -394,6 +427,10 @@ static const spec run_specs[] = {
 	  "cost: 1 per pod, 2 for StatefulSet pods, +1 with PVCs", 0, COLS(cols_rebalance), sql_rebalance },
 	{ "rebalance_util", "Rebalance: utilisation", "per resource over the nodes, before the moves and after them",
 	  0, COLS(cols_rebalance_util), sql_rebalance_util },
+	{ "rebalance_nodes", "Rebalance: nodes", "the nodes the moves touch, per resource, before the moves (where the "
+	  "run's pods were, a moved pod on the node it leaves) and after them; freed: 1 when the node had app pods and "
+	  "has none after (DaemonSet and static pods stay); freed nodes first", 0, COLS(cols_rebalance_nodes),
+	  sql_rebalance_nodes },
 	{ "batches", "Input batches", "the imports made before the run", 0, COLS(cols_batches), sql_batches },
 	{ "warnings", "Warnings", "what the planner met and does not model", 0, COLS(cols_warnings), sql_warnings },
 	{ "unschedulable_reasons", "Unschedulable: reasons", "pods: unschedulable pods given the reason by at least one "
@@ -546,7 +583,8 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 {
 	if (sp->sql == sql_scenario && !any_row(db, "SELECT 1 FROM run_scenario WHERE run_id = ?1 LIMIT 1", r->run_a))
 		return KP_OK;
-	if ((sp->sql == sql_rebalance || sp->sql == sql_rebalance_util) && !any_row(db, "SELECT 1 FROM rebalance_run WHERE run_id = ?1", r->run_a))
+	if ((sp->sql == sql_rebalance || sp->sql == sql_rebalance_util || sp->sql == sql_rebalance_nodes) &&
+	    !any_row(db, "SELECT 1 FROM rebalance_run WHERE run_id = ?1", r->run_a))
 		return KP_OK;
 	if (sp->sql == sql_capacity && !any_row(db, "SELECT 1 FROM capacity_run LIMIT 1", 0))
 		return KP_OK;

@@ -18,6 +18,7 @@
 #include "import.h"
 #include "ydom.h"
 #include "quantity.h"
+#include "ytext.h"
 #include "../common/priority.h"
 
 #include <stdio.h>
@@ -34,6 +35,12 @@ typedef struct kctx {
 	char object[384];
 	unsigned doc;
 	int in_configmap;        /* reading a ConfigMap's data: no ConfigMaps inside */
+	/* where the text read lies in the file (ytext.h): a node at line/col of
+	 * the text is at line + yline, col + ycol of ytext, which has yfile's
+	 * positions; ytext NULL: they cannot be recovered */
+	const char *ytext, *yfile;
+	size_t ylen;
+	unsigned yline, ycol;
 } kctx;
 
 #define PATHMAX 256
@@ -1194,9 +1201,18 @@ static int read_sched_config(kctx *c, const objhead *h)
 		kp_sb_release(&sb);
 		return nomem(c);
 	}
-	kp_sched_config_in sc = { { h->obj->line, h->obj->col }, h->api_version, sb.buf, c->doc };
+	/* its own text too, positioned as in the file, for errors found when a
+	 * plan reads it (kept only when it reads back as the same document) */
+	char *yaml = c->ytext ? kp_ytext_cut(c->ytext, c->ylen, h->obj->line + c->yline, h->obj->col + c->ycol) : NULL;
+	if (yaml && !kp_ytext_same(yaml, sb.buf)) {
+		kp_free(yaml);
+		yaml = NULL;
+	}
+	kp_sched_config_in sc = { { h->obj->line, h->obj->col }, h->api_version, sb.buf, c->doc, yaml,
+				  yaml ? c->yfile : NULL };
 	int rc = kp_import_sched_config(c->imp, c->file, &sc, c->err);
 	kp_sb_release(&sb);
+	kp_free(yaml);
 	return rc;
 }
 
@@ -1220,11 +1236,23 @@ static int read_configmap(kctx *c, const objhead *h)
 		inner.file = name;
 		inner.object[0] = 0;
 		inner.in_configmap = 1;
+		/* a literal block scalar: its lines are the file's, indented */
+		int ind = c->ytext ? kp_ytext_literal_indent(c->ytext, c->ylen, v->line + c->yline, v->col + c->ycol,
+							     v->u.str, v->n) : -1;
+		char *shifted = ind > 0 ? kp_ytext_shift(v->u.str, v->n, v->line + c->yline, (unsigned)ind) : NULL;
+		inner.ytext = shifted;
+		inner.ylen = shifted ? strlen(shifted) : 0;
+		inner.yline = inner.ycol = 0;
+		if (shifted) {
+			inner.yline = v->line + c->yline;
+			inner.ycol = (unsigned)ind;
+		}
 		kp_arena a;
 		kp_arena_init(&a, 16 * 1024);
 		inner.a = &a;
 		int rc = kp_yaml_each_object(v->u.str, v->n, name, &a, on_object, &inner, c->err);
 		kp_arena_release(&a);
+		kp_free(shifted);
 		if (rc != KP_OK)
 			return rc;
 		found = 1;
@@ -1381,5 +1409,8 @@ int kp_k8s_read(kp_import *imp, const char *file, const char *data, size_t len, 
 	c.file = file;
 	c.a = kp_import_arena(imp);
 	c.err = err;
+	c.ytext = data;
+	c.ylen = len;
+	c.yfile = file;
 	return kp_yaml_each_object(data, len, file, c.a, on_object, &c, err);
 }

@@ -391,6 +391,75 @@ static int read_extenders(pctx *c, kp_profile *p, const kp_ynode *a, const char 
 	return KP_OK;
 }
 
+/* NodeResourcesFitArgs */
+static int read_fit_args(pctx *c, kp_profile *p, const kp_ynode *a, const char *ap)
+{
+	static const char *const k[] = { "apiVersion", "kind", "ignoredResources", "ignoredResourceGroups",
+					 "scoringStrategy", NULL };
+	if (only_keys(c, a, ap, k))
+		return KP_PARSE;
+	const kp_ynode *ss = kp_ymap_get(a, "scoringStrategy");
+	static const char *const sk[] = { "type", "resources", "requestedToCapacityRatio", NULL };
+	if (only_keys(c, ss, ap, sk))
+		return KP_PARSE;
+	const kp_ynode *t = kp_ymap_get(ss, "type");
+	if (t) {
+		if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "LeastAllocated"))
+			p->strategy = KP_STRAT_LEAST;
+		else if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "MostAllocated"))
+			p->strategy = KP_STRAT_MOST;
+		else if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "RequestedToCapacityRatio"))
+			p->strategy = KP_STRAT_RTCR;
+		else
+			return bad(c, t, "%s.scoringStrategy.type: '%s' is not LeastAllocated, MostAllocated or "
+				   "RequestedToCapacityRatio", ap, t->type == KP_Y_SCALAR ? t->u.str : "?");
+	}
+	if (ss && kp_ymap_get(ss, "resources")) {
+		if (read_res_weights(c, kp_ymap_get(ss, "resources"), ap, p->fit_res, &p->nfit_res))
+			return KP_PARSE;
+	}
+	const kp_ynode *r = kp_ymap_get(ss, "requestedToCapacityRatio");
+	static const char *const rk[] = { "shape", NULL };
+	if (only_keys(c, r, ap, rk))
+		return KP_PARSE;
+	const kp_ynode *shape = kp_ymap_get(r, "shape");
+	if (shape) {
+		if (shape->type != KP_Y_SEQ || !shape->n || shape->n > KP_MAX_SHAPE)
+			return bad(c, shape, "%s: shape must be a list of 1..%d points", ap, KP_MAX_SHAPE);
+		p->nshape = 0;
+		for (size_t k = 0; k < shape->n; k++) {
+			static const char *const pk[] = { "utilization", "score", NULL };
+			const kp_ynode *pt = shape->u.items[k];
+			if (only_keys(c, pt, ap, pk))
+				return KP_PARSE;
+			int64_t u = 0, s = 0;
+			if (get_int(c, pt, "utilization", ap, &u, NULL) || get_int(c, pt, "score", ap, &s, NULL))
+				return KP_PARSE;
+			if (u < 0 || u > 100 || s < 0 || s > 10 || (k && u <= p->shape[k - 1].util))
+				return bad(c, pt, "%s: shape points need increasing utilization 0..100 and score 0..10", ap);
+			p->shape[p->nshape++] = (kp_shape_point){ u, s };
+		}
+	}
+	if (p->strategy == KP_STRAT_RTCR && !p->nshape)
+		return bad(c, ss ? ss : a, "%s: RequestedToCapacityRatio needs requestedToCapacityRatio.shape", ap);
+	for (int g = 0; g < 2; g++) {
+		const kp_ynode *l = kp_ymap_get(a, g ? "ignoredResourceGroups" : "ignoredResources");
+		if (!l)
+			continue;
+		if (l->type != KP_Y_SEQ || l->n > KP_MAX_RES_WEIGHTS)
+			return bad(c, l, "%s: expected a list of at most %d names", ap, KP_MAX_RES_WEIGHTS);
+		for (size_t k = 0; k < l->n; k++) {
+			if (l->u.items[k]->type != KP_Y_SCALAR)
+				return bad(c, l->u.items[k], "%s: expected a name", ap);
+			if (g)
+				snprintf(p->ignored_groups[p->nignored_groups++], 128, "%s", l->u.items[k]->u.str);
+			else
+				snprintf(p->ignored[p->nignored++], 128, "%s", l->u.items[k]->u.str);
+		}
+	}
+	return KP_OK;
+}
+
 static int read_args(pctx *c, kp_profile *p, const kp_ynode *pc, const char *path)
 {
 	if (!pc)
@@ -430,69 +499,8 @@ static int read_args(pctx *c, kp_profile *p, const kp_ynode *pc, const char *pat
 			return bad(c, nm, "%s: plugin '%s' is not an in-tree kube-scheduler plugin; kplan cannot run it", ep, name);
 		}
 		if (!strcmp(name, "NodeResourcesFit")) {
-			static const char *const k[] = { "apiVersion", "kind", "ignoredResources", "ignoredResourceGroups",
-							 "scoringStrategy", NULL };
-			if (only_keys(c, a, ap, k))
+			if (read_fit_args(c, p, a, ap))
 				return KP_PARSE;
-			const kp_ynode *ss = kp_ymap_get(a, "scoringStrategy");
-			static const char *const sk[] = { "type", "resources", "requestedToCapacityRatio", NULL };
-			if (only_keys(c, ss, ap, sk))
-				return KP_PARSE;
-			const kp_ynode *t = kp_ymap_get(ss, "type");
-			if (t) {
-				if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "LeastAllocated"))
-					p->strategy = KP_STRAT_LEAST;
-				else if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "MostAllocated"))
-					p->strategy = KP_STRAT_MOST;
-				else if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "RequestedToCapacityRatio"))
-					p->strategy = KP_STRAT_RTCR;
-				else
-					return bad(c, t, "%s.scoringStrategy.type: '%s' is not LeastAllocated, MostAllocated or "
-						   "RequestedToCapacityRatio", ap, t->type == KP_Y_SCALAR ? t->u.str : "?");
-			}
-			if (ss && kp_ymap_get(ss, "resources")) {
-				if (read_res_weights(c, kp_ymap_get(ss, "resources"), ap, p->fit_res, &p->nfit_res))
-					return KP_PARSE;
-			}
-			const kp_ynode *r = kp_ymap_get(ss, "requestedToCapacityRatio");
-			static const char *const rk[] = { "shape", NULL };
-			if (only_keys(c, r, ap, rk))
-				return KP_PARSE;
-			const kp_ynode *shape = kp_ymap_get(r, "shape");
-			if (shape) {
-				if (shape->type != KP_Y_SEQ || !shape->n || shape->n > KP_MAX_SHAPE)
-					return bad(c, shape, "%s: shape must be a list of 1..%d points", ap, KP_MAX_SHAPE);
-				p->nshape = 0;
-				for (size_t k = 0; k < shape->n; k++) {
-					static const char *const pk[] = { "utilization", "score", NULL };
-					const kp_ynode *pt = shape->u.items[k];
-					if (only_keys(c, pt, ap, pk))
-						return KP_PARSE;
-					int64_t u = 0, s = 0;
-					if (get_int(c, pt, "utilization", ap, &u, NULL) || get_int(c, pt, "score", ap, &s, NULL))
-						return KP_PARSE;
-					if (u < 0 || u > 100 || s < 0 || s > 10 || (k && u <= p->shape[k - 1].util))
-						return bad(c, pt, "%s: shape points need increasing utilization 0..100 and score 0..10", ap);
-					p->shape[p->nshape++] = (kp_shape_point){ u, s };
-				}
-			}
-			if (p->strategy == KP_STRAT_RTCR && !p->nshape)
-				return bad(c, ss ? ss : a, "%s: RequestedToCapacityRatio needs requestedToCapacityRatio.shape", ap);
-			for (int g = 0; g < 2; g++) {
-				const kp_ynode *l = kp_ymap_get(a, g ? "ignoredResourceGroups" : "ignoredResources");
-				if (!l)
-					continue;
-				if (l->type != KP_Y_SEQ || l->n > KP_MAX_RES_WEIGHTS)
-					return bad(c, l, "%s: expected a list of at most %d names", ap, KP_MAX_RES_WEIGHTS);
-				for (size_t k = 0; k < l->n; k++) {
-					if (l->u.items[k]->type != KP_Y_SCALAR)
-						return bad(c, l->u.items[k], "%s: expected a name", ap);
-					if (g)
-						snprintf(p->ignored_groups[p->nignored_groups++], 128, "%s", l->u.items[k]->u.str);
-					else
-						snprintf(p->ignored[p->nignored++], 128, "%s", l->u.items[k]->u.str);
-				}
-			}
 		} else if (!strcmp(name, "NodeResourcesBalancedAllocation")) {
 			static const char *const k[] = { "apiVersion", "kind", "resources", NULL };
 			if (only_keys(c, a, ap, k) || read_res_weights(c, kp_ymap_get(a, "resources"), ap, p->bal_res, &p->nbal_res))

@@ -41,7 +41,21 @@ typedef struct kctx {
 	const char *ytext, *yfile;
 	size_t ylen;
 	unsigned yline, ycol;
+	const char *cm_label;    /* in a ConfigMap's literal block: "ConfigMap NS/NAME data.KEY" */
 } kctx;
+
+/* err at line/col of the text read; inside a ConfigMap's literal block, at
+ * the file's own line and column, the ConfigMap named before the object */
+static void locate(kctx *c, kp_err *err, unsigned line, unsigned col)
+{
+	if (!c->cm_label || !line) {
+		kp_err_locate(err, c->file, line, col, c->object);
+		return;
+	}
+	char obj[900];
+	snprintf(obj, sizeof obj, "%s%s%s", c->cm_label, c->object[0] ? ": " : "", c->object);
+	kp_err_locate(err, c->yfile, line + c->yline, col + c->ycol, obj);
+}
 
 #define PATHMAX 256
 
@@ -52,7 +66,7 @@ static int bad(kctx *c, const kp_ynode *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	kp_err_setv(c->err, KP_PARSE, fmt, ap);
 	va_end(ap);
-	kp_err_locate(c->err, c->file, at ? at->line : 0, at ? at->col : 0, c->object);
+	locate(c, c->err, at ? at->line : 0, at ? at->col : 0);
 	return KP_PARSE;
 }
 
@@ -263,7 +277,7 @@ static int get_resources(kctx *c, const kp_ynode *m, const char *key, const char
 		int64_t val;
 		if (kp_quantity_parse(q->u.str, kp_resource_is_milli(name), &val, &qe) != KP_OK) {
 			kp_err_set(c->err, qe.code, "%s.%s: %s", path, name, qe.msg);
-			kp_err_locate(c->err, c->file, q->line, q->col, c->object);
+			locate(c, c->err, q->line, q->col);
 			return qe.code;
 		}
 		if (val < 0)
@@ -1243,14 +1257,28 @@ static int read_configmap(kctx *c, const objhead *h)
 		inner.ytext = shifted;
 		inner.ylen = shifted ? strlen(shifted) : 0;
 		inner.yline = inner.ycol = 0;
+		inner.cm_label = NULL;
+		char label[500];
 		if (shifted) {
 			inner.yline = v->line + c->yline;
 			inner.ycol = (unsigned)ind;
+			inner.yfile = c->file;
+			snprintf(label, sizeof label, "%s data.%s", c->object, data->u.pairs[i].key->u.str);
+			inner.cm_label = label;
 		}
 		kp_arena a;
 		kp_arena_init(&a, 16 * 1024);
 		inner.a = &a;
 		int rc = kp_yaml_each_object(v->u.str, v->n, name, &a, on_object, &inner, c->err);
+		if (rc != KP_OK && shifted && c->err->line && !strcmp(c->err->file, name)) {
+			/* a YAML error in the value (ydom located it there): the file's position */
+			c->err->file[0] = c->err->object[0] = 0;
+			unsigned l = c->err->line, col = c->err->col;
+			c->err->line = 0;
+			kctx at = inner;
+			at.object[0] = 0;
+			locate(&at, c->err, l, col);
+		}
 		kp_arena_release(&a);
 		kp_free(shifted);
 		if (rc != KP_OK)
@@ -1395,7 +1423,7 @@ done:
 		return KP_OK;
 fail:
 	if (rc == KP_PARSE || rc == KP_RANGE) {
-		kp_err_locate(err, c->file, obj->line, obj->col, c->object);
+		locate(c, err, obj->line, obj->col);
 		return kp_import_invalid(c->imp, err);
 	}
 	return rc;

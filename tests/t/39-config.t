@@ -128,6 +128,16 @@ is "$(reason "$db2" 1 batch-job)" \
 like "$out" "6 pending pods: 3 placed, 0 unschedulable, 3 left to other schedulers" "default-scheduler's pods placed"
 like "$err" "config: 1 pending pod(s) not planned" "the warning counts it"
 
+# import's own errors inside a ConfigMap's literal block: the file's line and column too
+sed 's#kubescheduler.config.k8s.io/v1$#kubescheduler.config.k8s.io/v1beta2#' cluster/my-scheduler-config.yaml >"$T/v1beta2-cm.yaml"
+run "$KPLAN" import "$T/v.db" "$T/v1beta2-cm.yaml"
+is "$rc" 1 "import of a ConfigMap holding a v1beta2 configuration: exit 1"
+like "$err" "kplan: $T/v1beta2-cm.yaml:9:17: ConfigMap kube-system/my-scheduler-config data.my-scheduler-config.yaml: KubeSchedulerConfiguration kubescheduler.config.k8s.io/v1beta2: apiVersion: 'kubescheduler.config.k8s.io/v1beta2' is not supported" \
+	"import: the error at the ConfigMap file's line and column, the ConfigMap named"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\ndata:\n  c.yaml: |\n    kind: KubeSchedulerConfiguration\n    profiles: [a\n    b: c\n' >"$T/syntax-cm.yaml"
+run "$KPLAN" import "$T/v.db" "$T/syntax-cm.yaml"
+like "$rc:$err" "1:kplan: $T/syntax-cm.yaml:8:" "import: a YAML error in the block at the file's line"
+
 # ==== several imported configurations: the latest naming a scheduler wins ====
 db3="$T/merge.db"
 "$KPLAN" import -q "$db3" cluster || fail "import cluster/ again"

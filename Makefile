@@ -31,6 +31,7 @@ LIB_SRC := common/kp.c common/db.c common/priority.c common/read.c \
 	planner/profile.c planner/cycle.c planner/plan.c planner/extender.c planner/counters.c planner/quality.c $(wildcard planner/plugins/*.c)
 LIB_SRC += planner/whatif.c planner/rebalance.c
 LIB_SRC += planner/fix.c planner/fix_evict.c planner/fix_relax.c
+LIB_SRC += importers/ytext.c planner/config_merge.c
 CLI_SRC := $(wildcard cli/*.c) $(wildcard reports/*.c)
 FILTER_SQL := $(wildcard queries/filters/*.sql)
 FIX_SQL := $(wildcard queries/fix/*.sql)

@@ -24,8 +24,13 @@ const char cmd_plan_help[] =
 	"The same database and options always give the same plan.\n"
 	"\n"
 	"Options:\n"
-	"  --config FILE             a KubeSchedulerConfiguration (v1 or v1beta3); default:\n"
-	"                            the latest one imported, else kube's default profile\n"
+	"  --config FILE|default     a KubeSchedulerConfiguration (v1 or v1beta3), or a\n"
+	"                            ConfigMap holding one; `default`: kube's default\n"
+	"                            profile (a file named default: ./default).  Without\n"
+	"                            it: per schedulerName the latest imported profile,\n"
+	"                            kube's default for default-scheduler when none\n"
+	"                            names it; a profile kplan cannot run leaves only its\n"
+	"                            own pods unplanned\n"
 	"  --seed N                  seed for breaking ties between equal nodes (default 1)\n"
 	"  --no-preemption           plan without DefaultPreemption\n"
 	"  --fail-on-unschedulable   exit 2 when any pod is left unschedulable (CI gates)\n"
@@ -137,8 +142,8 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 		printf("; preemption: %ld evicted, %ld moved", r->evicted, r->moved - rb_moves);
 	if (r->ignored)
 		printf(", %ld left to other schedulers", r->ignored);
-	printf("; %ld bound pod%s kept; %ld node%s; %ld pass%s; %.2f s\n", r->kept, r->kept == 1 ? "" : "s", r->nodes,
-	       r->nodes == 1 ? "" : "s", r->passes, r->passes == 1 ? "" : "es", r->elapsed);
+	printf("; %ld bound pod%s kept; %ld node%s; %ld pass%s; %.2f s; configuration: %s\n", r->kept, r->kept == 1 ? "" : "s",
+	       r->nodes, r->nodes == 1 ? "" : "s", r->passes, r->passes == 1 ? "" : "es", r->elapsed, r->config_source);
 	kp_whatif_print(c->whatif, stdout, NULL);
 	if (c->rebalance)
 		kp_rebalance_print(c->rebalance, stdout);

@@ -366,6 +366,27 @@ int kp_db_schema_section(sqlite3 *db, const char *name, const char *what, kp_err
 	return KP_OK;
 }
 
+int kp_db_add_column(sqlite3 *db, const char *table, const char *column, const char *decl, kp_err *err)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st, NULL) != SQLITE_OK)
+		return kp_err_set(err, KP_IO, "cannot read the schema: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+	int step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step == SQLITE_ROW)
+		return KP_OK;
+	char *alter = step == SQLITE_DONE ? sqlite3_mprintf("ALTER TABLE \"%w\" ADD COLUMN \"%w\" %s", table, column, decl)
+					  : NULL;
+	int rc = step != SQLITE_DONE || !alter || sqlite3_exec(db, alter, NULL, NULL, NULL) != SQLITE_OK;
+	sqlite3_free(alter);
+	if (rc)
+		return kp_err_set(err, kp_interrupted ? KP_INTR : KP_IO, "cannot add column %s.%s: %s", table, column,
+				  sqlite3_errmsg(db));
+	return KP_OK;
+}
+
 int kp_db_exec(sqlite3 *db, kp_err *err, const char *what, const char *sql, const char *fmt, ...)
 {
 	sqlite3_stmt *s;

@@ -67,6 +67,10 @@ extern const char kp_schema_sql[];
  * error ("cannot write the capacity tables: ...").  KP_OK or an error. */
 int kp_db_schema_section(sqlite3 *db, const char *name, const char *what, kp_err *err);
 
+/* Add column `column` (declared `decl`) to `table` when the table lacks it:
+ * a database made before the column existed gets it.  KP_OK or an error. */
+int kp_db_add_column(sqlite3 *db, const char *table, const char *column, const char *decl, kp_err *err);
+
 /* Run one statement with parameters: fmt has a letter per parameter, 't'
  * (const char *; NULL binds NULL), 'i' (int64_t), 'n' (int64_t; INT64_MIN
  * binds NULL), 'd' (double); a letter past the statement's parameters binds

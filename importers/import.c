@@ -122,9 +122,10 @@ static const char *const sql[S_COUNT] = {
 	[S_NS_DEL_LABEL] = "DELETE FROM namespace_label WHERE namespace_id = ?1",
 	[S_NS_LABEL] = "INSERT OR REPLACE INTO namespace_label(namespace_id, key, value) VALUES(?1, ?2, ?3)",
 	[S_SC_FIND] = "SELECT id, batch_id, source, line FROM scheduler_config WHERE source = ?1",
-	[S_SC_UPSERT] = "INSERT INTO scheduler_config(api_version, document, source, line, batch_id) "
-			"VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(source) DO UPDATE SET api_version = excluded.api_version, "
-			"document = excluded.document, line = excluded.line, batch_id = excluded.batch_id",
+	[S_SC_UPSERT] = "INSERT INTO scheduler_config(api_version, document, source, line, batch_id, yaml, yaml_file) "
+			"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(source) DO UPDATE SET api_version = excluded.api_version, "
+			"document = excluded.document, line = excluded.line, batch_id = excluded.batch_id, "
+			"yaml = excluded.yaml, yaml_file = excluded.yaml_file",
 };
 
 /* classes already verified in this batch: id -> canonical spec */
@@ -1128,6 +1129,8 @@ int kp_import_sched_config(kp_import *imp, const char *file, const kp_sched_conf
 	bind_text(s, 3, source);
 	sqlite3_bind_int(s, 4, (int)sc->pos.line);
 	sqlite3_bind_int64(s, 5, imp->batch_id);
+	bind_text(s, 6, sc->yaml);
+	bind_text(s, 7, sc->yaml_file);
 	if (exec(imp, s, err, "storing a scheduler configuration"))
 		return err->code;
 	imp->stats.scheduler_configs++;
@@ -1890,6 +1893,12 @@ int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp
 		return rc;
 	}
 	imp->in_txn = 1;
+	/* scheduler_config.yaml, yaml_file came later: add them to an older database */
+	if ((rc = kp_db_add_column(db, "scheduler_config", "yaml", "TEXT", err)) ||
+	    (rc = kp_db_add_column(db, "scheduler_config", "yaml_file", "TEXT", err))) {
+		kp_import_free(imp);
+		return rc;
+	}
 	for (int i = 0; i < S_COUNT; i++)
 		if (sqlite3_prepare_v3(db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &imp->st[i], NULL) != SQLITE_OK) {
 			rc = db_fail(imp, err, "preparing statements");

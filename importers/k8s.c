@@ -18,6 +18,7 @@
 #include "import.h"
 #include "ydom.h"
 #include "quantity.h"
+#include "ytext.h"
 #include "../common/priority.h"
 
 #include <stdio.h>
@@ -34,7 +35,38 @@ typedef struct kctx {
 	char object[384];
 	unsigned doc;
 	int in_configmap;        /* reading a ConfigMap's data: no ConfigMaps inside */
+	/* where the text read lies in the file (ytext.h): a node at line/col of
+	 * the text is at line + yline, col + ycol of ytext, which has yfile's
+	 * positions; ytext NULL: they cannot be recovered */
+	const char *ytext, *yfile;
+	size_t ylen;
+	unsigned yline, ycol;
+	const char *cm_label;    /* in a ConfigMap's literal block: "ConfigMap NS/NAME data.KEY" */
 } kctx;
+
+/* err at line/col of the text read; inside a ConfigMap's literal block, at
+ * the file's own line and column, the ConfigMap named before the object */
+static void locate(kctx *c, kp_err *err, unsigned line, unsigned col)
+{
+	if (!c->cm_label || !line) {
+		kp_err_locate(err, c->file, line, col, c->object);
+		return;
+	}
+	char obj[900];
+	snprintf(obj, sizeof obj, "%s%s%s", c->cm_label, c->object[0] ? ": " : "", c->object);
+	int first = !err->line;   /* kp_err_locate keeps a position set before */
+	kp_err_locate(err, c->yfile, line + c->yline, col + c->ycol, obj);
+	/* a second position in the message (a duplicate key's first one): the file's too */
+	char *at = first ? strstr(err->msg, "(first at line ") : NULL;
+	unsigned l2, c2;
+	int used = 0;
+	if (at && sscanf(at, "(first at line %u, column %u)%n", &l2, &c2, &used) == 2 && used > 0) {
+		char tail[512];
+		snprintf(tail, sizeof tail, "%s", at + used);
+		snprintf(at, sizeof err->msg - (size_t)(at - err->msg), "(first at line %u, column %u)%s", l2 + c->yline,
+			 c2 + c->ycol, tail);
+	}
+}
 
 #define PATHMAX 256
 
@@ -45,7 +77,7 @@ static int bad(kctx *c, const kp_ynode *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	kp_err_setv(c->err, KP_PARSE, fmt, ap);
 	va_end(ap);
-	kp_err_locate(c->err, c->file, at ? at->line : 0, at ? at->col : 0, c->object);
+	locate(c, c->err, at ? at->line : 0, at ? at->col : 0);
 	return KP_PARSE;
 }
 
@@ -256,7 +288,7 @@ static int get_resources(kctx *c, const kp_ynode *m, const char *key, const char
 		int64_t val;
 		if (kp_quantity_parse(q->u.str, kp_resource_is_milli(name), &val, &qe) != KP_OK) {
 			kp_err_set(c->err, qe.code, "%s.%s: %s", path, name, qe.msg);
-			kp_err_locate(c->err, c->file, q->line, q->col, c->object);
+			locate(c, c->err, q->line, q->col);
 			return qe.code;
 		}
 		if (val < 0)
@@ -1194,9 +1226,18 @@ static int read_sched_config(kctx *c, const objhead *h)
 		kp_sb_release(&sb);
 		return nomem(c);
 	}
-	kp_sched_config_in sc = { { h->obj->line, h->obj->col }, h->api_version, sb.buf, c->doc };
+	/* its own text too, positioned as in the file, for errors found when a
+	 * plan reads it (kept only when it reads back as the same document) */
+	char *yaml = c->ytext ? kp_ytext_cut(c->ytext, c->ylen, h->obj->line + c->yline, h->obj->col + c->ycol) : NULL;
+	if (yaml && !kp_ytext_same(yaml, sb.buf)) {
+		kp_free(yaml);
+		yaml = NULL;
+	}
+	kp_sched_config_in sc = { { h->obj->line, h->obj->col }, h->api_version, sb.buf, c->doc, yaml,
+				  yaml ? c->yfile : NULL };
 	int rc = kp_import_sched_config(c->imp, c->file, &sc, c->err);
 	kp_sb_release(&sb);
+	kp_free(yaml);
 	return rc;
 }
 
@@ -1249,11 +1290,37 @@ static int read_configmap(kctx *c, const objhead *h)
 		inner.file = name;
 		inner.object[0] = 0;
 		inner.in_configmap = 1;
+		/* a literal block scalar: its lines are the file's, indented */
+		int ind = c->ytext ? kp_ytext_literal_indent(c->ytext, c->ylen, v->line + c->yline, v->col + c->ycol,
+							     v->u.str, v->n) : -1;
+		char *shifted = ind > 0 ? kp_ytext_shift(v->u.str, v->n, v->line + c->yline, (unsigned)ind) : NULL;
+		inner.ytext = shifted;
+		inner.ylen = shifted ? strlen(shifted) : 0;
+		inner.yline = inner.ycol = 0;
+		inner.cm_label = NULL;
+		char label[500];
+		if (shifted) {
+			inner.yline = v->line + c->yline;
+			inner.ycol = (unsigned)ind;
+			inner.yfile = c->file;
+			snprintf(label, sizeof label, "%s data.%s", c->object, data->u.pairs[i].key->u.str);
+			inner.cm_label = label;
+		}
 		kp_arena a;
 		kp_arena_init(&a, 16 * 1024);
 		inner.a = &a;
 		int rc = kp_yaml_each_object(v->u.str, v->n, name, &a, on_object, &inner, c->err);
+		if (rc != KP_OK && shifted && c->err->line && !strcmp(c->err->file, name)) {
+			/* a YAML error in the value (ydom located it there): the file's position */
+			c->err->file[0] = c->err->object[0] = 0;
+			unsigned l = c->err->line, col = c->err->col;
+			c->err->line = 0;
+			kctx at = inner;
+			at.object[0] = 0;
+			locate(&at, c->err, l, col);
+		}
 		kp_arena_release(&a);
+		kp_free(shifted);
 		if (rc != KP_OK)
 			return rc;
 		found = 1;
@@ -1440,7 +1507,7 @@ done:
 		return KP_OK;
 fail:
 	if (rc == KP_PARSE || rc == KP_RANGE) {
-		kp_err_locate(err, c->file, obj->line, obj->col, c->object);
+		locate(c, err, obj->line, obj->col);
 		return kp_import_invalid(c->imp, err);
 	}
 	return rc;
@@ -1463,6 +1530,9 @@ int kp_k8s_read(kp_import *imp, const char *file, const char *data, size_t len, 
 	c.file = file;
 	c.a = kp_import_arena(imp);
 	c.err = err;
+	c.ytext = data;
+	c.ylen = len;
+	c.yfile = file;
 	int rc = kp_yaml_each_object(data, len, file, c.a, on_object, &c, err);
 	if (rc == KP_PARSE && has_braces(data, len) && !strstr(err->msg, "Helm")) {
 		size_t l = strlen(err->msg);

@@ -198,6 +198,8 @@ typedef struct kp_sched_config_in {
 	const char *api_version;
 	const char *json;        /* the whole document as JSON */
 	unsigned doc;            /* document index in its file */
+	const char *yaml;        /* its YAML, positioned as in yaml_file (ytext.h); NULL: not recoverable */
+	const char *yaml_file;
 } kp_sched_config_in;
 
 #endif

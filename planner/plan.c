@@ -127,51 +127,7 @@ static int nomem(planner *pl) { return kp_err_set(pl->err, KP_NOMEM, "out of mem
 
 static int load_config(planner *pl)
 {
-	const kp_plan_opts *o = pl->o;
-	if (o->config_file) {
-		FILE *f = fopen(o->config_file, "rb");
-		if (!f)
-			return kp_err_set(pl->err, KP_IO, "cannot open '%s': %s", o->config_file, strerror(errno));
-		kp_read_opts ro = { .name = o->config_file, .kind = "YAML or JSON",
-				    .hint = "the most kplan reads for a scheduler configuration" };
-		kp_sb sb;
-		kp_sb_init(&sb);
-		int rrc = kp_read_stream(f, &ro, &sb, pl->err);
-		fclose(f);
-		if (rrc != KP_OK) {
-			kp_sb_release(&sb);
-			return rrc;
-		}
-		char dir[1024];
-		snprintf(dir, sizeof dir, "%s", o->config_file);
-		char *slash = strrchr(dir, '/');
-		if (slash)
-			*slash = 0;
-		else
-			snprintf(dir, sizeof dir, ".");
-		kp_config_set_base_dir(&pl->cfg, dir);
-		int rc = kp_config_parse(kp_sb_str(&sb), sb.len, o->config_file, &pl->cfg, pl->err);
-		kp_sb_release(&sb);
-		return rc;
-	}
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(pl->db, "SELECT id, document, source FROM scheduler_config ORDER BY id DESC LIMIT 1", -1,
-			       &st, NULL) != SQLITE_OK)
-		return kp_err_set(pl->err, KP_IO, "cannot read scheduler configurations: %s", sqlite3_errmsg(pl->db));
-	int rc = KP_OK;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		const char *doc = (const char *)sqlite3_column_text(st, 1);
-		char src[1200];
-		snprintf(src, sizeof src, "%s (imported as scheduler_config %lld)",
-			 (const char *)sqlite3_column_text(st, 2), (long long)sqlite3_column_int64(st, 0));
-		rc = kp_config_parse(doc, strlen(doc), src, &pl->cfg, pl->err);
-	} else {
-		kp_config_default(&pl->cfg);
-		if (!pl->cfg.profiles)
-			rc = nomem(pl);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return kp_config_load(pl->db, pl->o->config_file, &pl->cfg, pl->err);
 }
 
 /* NodeAffinityArgs.addedAffinity -> node terms (parsed with the shared JSON reader) */
@@ -1663,7 +1619,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 			if (!strcmp(pl.cfg.profiles[k].scheduler_name, kp_str(&s->strs, s->classes[i].sched)))
 				pl.prof_of_class[i] = k;
 	}
-	long gated = 0, pvc = 0, missing_pc = 0, other_sched = 0;
+	long gated = 0, pvc = 0, missing_pc = 0, other_sched = 0, not_run = 0;
 	for (int i = 0; i < s->npods; i++) {
 		kp_pod *p = &s->pods[i];
 		pod_out *po = &pl.out[i];
@@ -1694,11 +1650,17 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		if (pl.prof_of_class[p->cls] < 0) {
 			po->action = A_IGNORED;
 			r->ignored++;
-			other_sched++;
-			char msg[600];
-			snprintf(msg, sizeof msg, "not planned: schedulerName '%s' matches no profile",
-				 kp_str(&s->strs, c->sched));
-			po->message = kp_strdup(msg);
+			/* an imported profile kplan cannot run has its reason (config_merge.c) */
+			const char *why = kp_config_skipped(&pl.cfg, kp_str(&s->strs, c->sched));
+			kp_sb msg;
+			kp_sb_init(&msg);
+			if (why)
+				kp_sb_printf(&msg, "not planned: %s", why);
+			else
+				kp_sb_printf(&msg, "not planned: schedulerName '%s' matches no profile", kp_str(&s->strs, c->sched));
+			po->message = msg.buf;   /* NULL when out of memory, as kp_strdup */
+			other_sched += !why;
+			not_run += why != NULL;
 			continue;
 		}
 		if (c->gated) {
@@ -1858,6 +1820,9 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 			    s->warn_unknown_node);
 	if (other_sched)
 		add_warning(r, "scheduler: %ld pending pod(s) name a schedulerName no profile has: left alone", other_sched);
+	if (not_run)
+		add_warning(r, "config: %ld pending pod(s) not planned: an imported profile of theirs kplan cannot run (the "
+			       "pods' messages say why; run.config notRun)", not_run);
 	(void)gated;
 	r->t_schedule = now_s() - t0 - r->t_load - r->t_static;
 	if ((o->on_pod || o->on_node) && (rc = report_results(&pl)))

@@ -95,6 +95,9 @@ void kp_config_release(kp_config *cfg)
 		for (int k = 0; k < cfg->profiles[i].next; k++)
 			kp_free(cfg->profiles[i].ext[k].sql);
 	}
+	for (int i = 0; i < cfg->nskipped; i++)
+		kp_free(cfg->skipped[i].why);
+	kp_free(cfg->skipped);
 	kp_free(cfg->profiles);
 	kp_free(cfg->json);
 	memset(cfg, 0, sizeof *cfg);
@@ -102,7 +105,9 @@ void kp_config_release(kp_config *cfg)
 
 /* ---- parsing ---- */
 
-typedef struct pctx { const char *source; kp_err *err; const char *base_dir; } pctx;
+/* why: set where kplan cannot run what is configured (an out-of-tree
+ * plugin, HTTP extenders), for the pods' messages of an imported profile */
+typedef struct pctx { const char *source; kp_err *err; const char *base_dir; char why[320]; } pctx;
 
 static int bad(pctx *c, const kp_ynode *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int bad(pctx *c, const kp_ynode *at, const char *fmt, ...)
@@ -254,9 +259,11 @@ static int read_plugin_set(pctx *c, kp_profile *p, const kp_ynode *plugins, cons
 					continue;
 				}
 				int idx = plugin_index(name);
-				if (idx == -1)
+				if (idx == -1) {
+					snprintf(c->why, sizeof c->why, "uses plugin '%s' kplan cannot run", name);
 					return bad(c, nm, "%s: plugin '%s' is not an in-tree kube-scheduler plugin; kplan "
 						   "cannot run it (remove it, or plan without this configuration)", sp, name);
+				}
 				if (idx == -2)
 					continue;   /* a volume/gating plugin: nothing to do for kplan's pods */
 				if (pt == PT_QUEUESORT && idx != KP_P_PRIORITY_SORT)
@@ -385,6 +392,75 @@ static int read_extenders(pctx *c, kp_profile *p, const kp_ynode *a, const char 
 	return KP_OK;
 }
 
+/* NodeResourcesFitArgs */
+static int read_fit_args(pctx *c, kp_profile *p, const kp_ynode *a, const char *ap)
+{
+	static const char *const k[] = { "apiVersion", "kind", "ignoredResources", "ignoredResourceGroups",
+					 "scoringStrategy", NULL };
+	if (only_keys(c, a, ap, k))
+		return KP_PARSE;
+	const kp_ynode *ss = kp_ymap_get(a, "scoringStrategy");
+	static const char *const sk[] = { "type", "resources", "requestedToCapacityRatio", NULL };
+	if (only_keys(c, ss, ap, sk))
+		return KP_PARSE;
+	const kp_ynode *t = kp_ymap_get(ss, "type");
+	if (t) {
+		if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "LeastAllocated"))
+			p->strategy = KP_STRAT_LEAST;
+		else if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "MostAllocated"))
+			p->strategy = KP_STRAT_MOST;
+		else if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "RequestedToCapacityRatio"))
+			p->strategy = KP_STRAT_RTCR;
+		else
+			return bad(c, t, "%s.scoringStrategy.type: '%s' is not LeastAllocated, MostAllocated or "
+				   "RequestedToCapacityRatio", ap, t->type == KP_Y_SCALAR ? t->u.str : "?");
+	}
+	if (ss && kp_ymap_get(ss, "resources")) {
+		if (read_res_weights(c, kp_ymap_get(ss, "resources"), ap, p->fit_res, &p->nfit_res))
+			return KP_PARSE;
+	}
+	const kp_ynode *r = kp_ymap_get(ss, "requestedToCapacityRatio");
+	static const char *const rk[] = { "shape", NULL };
+	if (only_keys(c, r, ap, rk))
+		return KP_PARSE;
+	const kp_ynode *shape = kp_ymap_get(r, "shape");
+	if (shape) {
+		if (shape->type != KP_Y_SEQ || !shape->n || shape->n > KP_MAX_SHAPE)
+			return bad(c, shape, "%s: shape must be a list of 1..%d points", ap, KP_MAX_SHAPE);
+		p->nshape = 0;
+		for (size_t k = 0; k < shape->n; k++) {
+			static const char *const pk[] = { "utilization", "score", NULL };
+			const kp_ynode *pt = shape->u.items[k];
+			if (only_keys(c, pt, ap, pk))
+				return KP_PARSE;
+			int64_t u = 0, s = 0;
+			if (get_int(c, pt, "utilization", ap, &u, NULL) || get_int(c, pt, "score", ap, &s, NULL))
+				return KP_PARSE;
+			if (u < 0 || u > 100 || s < 0 || s > 10 || (k && u <= p->shape[k - 1].util))
+				return bad(c, pt, "%s: shape points need increasing utilization 0..100 and score 0..10", ap);
+			p->shape[p->nshape++] = (kp_shape_point){ u, s };
+		}
+	}
+	if (p->strategy == KP_STRAT_RTCR && !p->nshape)
+		return bad(c, ss ? ss : a, "%s: RequestedToCapacityRatio needs requestedToCapacityRatio.shape", ap);
+	for (int g = 0; g < 2; g++) {
+		const kp_ynode *l = kp_ymap_get(a, g ? "ignoredResourceGroups" : "ignoredResources");
+		if (!l)
+			continue;
+		if (l->type != KP_Y_SEQ || l->n > KP_MAX_RES_WEIGHTS)
+			return bad(c, l, "%s: expected a list of at most %d names", ap, KP_MAX_RES_WEIGHTS);
+		for (size_t k = 0; k < l->n; k++) {
+			if (l->u.items[k]->type != KP_Y_SCALAR)
+				return bad(c, l->u.items[k], "%s: expected a name", ap);
+			if (g)
+				snprintf(p->ignored_groups[p->nignored_groups++], 128, "%s", l->u.items[k]->u.str);
+			else
+				snprintf(p->ignored[p->nignored++], 128, "%s", l->u.items[k]->u.str);
+		}
+	}
+	return KP_OK;
+}
+
 static int read_args(pctx *c, kp_profile *p, const kp_ynode *pc, const char *path)
 {
 	if (!pc)
@@ -419,72 +495,13 @@ static int read_args(pctx *c, kp_profile *p, const kp_ynode *pc, const char *pat
 			continue;
 		}
 		int idx = plugin_index(name);
-		if (idx == -1)
+		if (idx == -1) {
+			snprintf(c->why, sizeof c->why, "configures plugin '%s' kplan cannot run", name);
 			return bad(c, nm, "%s: plugin '%s' is not an in-tree kube-scheduler plugin; kplan cannot run it", ep, name);
+		}
 		if (!strcmp(name, "NodeResourcesFit")) {
-			static const char *const k[] = { "apiVersion", "kind", "ignoredResources", "ignoredResourceGroups",
-							 "scoringStrategy", NULL };
-			if (only_keys(c, a, ap, k))
+			if (read_fit_args(c, p, a, ap))
 				return KP_PARSE;
-			const kp_ynode *ss = kp_ymap_get(a, "scoringStrategy");
-			static const char *const sk[] = { "type", "resources", "requestedToCapacityRatio", NULL };
-			if (only_keys(c, ss, ap, sk))
-				return KP_PARSE;
-			const kp_ynode *t = kp_ymap_get(ss, "type");
-			if (t) {
-				if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "LeastAllocated"))
-					p->strategy = KP_STRAT_LEAST;
-				else if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "MostAllocated"))
-					p->strategy = KP_STRAT_MOST;
-				else if (t->type == KP_Y_SCALAR && !strcmp(t->u.str, "RequestedToCapacityRatio"))
-					p->strategy = KP_STRAT_RTCR;
-				else
-					return bad(c, t, "%s.scoringStrategy.type: '%s' is not LeastAllocated, MostAllocated or "
-						   "RequestedToCapacityRatio", ap, t->type == KP_Y_SCALAR ? t->u.str : "?");
-			}
-			if (ss && kp_ymap_get(ss, "resources")) {
-				if (read_res_weights(c, kp_ymap_get(ss, "resources"), ap, p->fit_res, &p->nfit_res))
-					return KP_PARSE;
-			}
-			const kp_ynode *r = kp_ymap_get(ss, "requestedToCapacityRatio");
-			static const char *const rk[] = { "shape", NULL };
-			if (only_keys(c, r, ap, rk))
-				return KP_PARSE;
-			const kp_ynode *shape = kp_ymap_get(r, "shape");
-			if (shape) {
-				if (shape->type != KP_Y_SEQ || !shape->n || shape->n > KP_MAX_SHAPE)
-					return bad(c, shape, "%s: shape must be a list of 1..%d points", ap, KP_MAX_SHAPE);
-				p->nshape = 0;
-				for (size_t k = 0; k < shape->n; k++) {
-					static const char *const pk[] = { "utilization", "score", NULL };
-					const kp_ynode *pt = shape->u.items[k];
-					if (only_keys(c, pt, ap, pk))
-						return KP_PARSE;
-					int64_t u = 0, s = 0;
-					if (get_int(c, pt, "utilization", ap, &u, NULL) || get_int(c, pt, "score", ap, &s, NULL))
-						return KP_PARSE;
-					if (u < 0 || u > 100 || s < 0 || s > 10 || (k && u <= p->shape[k - 1].util))
-						return bad(c, pt, "%s: shape points need increasing utilization 0..100 and score 0..10", ap);
-					p->shape[p->nshape++] = (kp_shape_point){ u, s };
-				}
-			}
-			if (p->strategy == KP_STRAT_RTCR && !p->nshape)
-				return bad(c, ss ? ss : a, "%s: RequestedToCapacityRatio needs requestedToCapacityRatio.shape", ap);
-			for (int g = 0; g < 2; g++) {
-				const kp_ynode *l = kp_ymap_get(a, g ? "ignoredResourceGroups" : "ignoredResources");
-				if (!l)
-					continue;
-				if (l->type != KP_Y_SEQ || l->n > KP_MAX_RES_WEIGHTS)
-					return bad(c, l, "%s: expected a list of at most %d names", ap, KP_MAX_RES_WEIGHTS);
-				for (size_t k = 0; k < l->n; k++) {
-					if (l->u.items[k]->type != KP_Y_SCALAR)
-						return bad(c, l->u.items[k], "%s: expected a name", ap);
-					if (g)
-						snprintf(p->ignored_groups[p->nignored_groups++], 128, "%s", l->u.items[k]->u.str);
-					else
-						snprintf(p->ignored[p->nignored++], 128, "%s", l->u.items[k]->u.str);
-				}
-			}
 		} else if (!strcmp(name, "NodeResourcesBalancedAllocation")) {
 			static const char *const k[] = { "apiVersion", "kind", "resources", NULL };
 			if (only_keys(c, a, ap, k) || read_res_weights(c, kp_ymap_get(a, "resources"), ap, p->bal_res, &p->nbal_res))
@@ -564,129 +581,250 @@ static int read_args(pctx *c, kp_profile *p, const kp_ynode *pc, const char *pat
 	return KP_OK;
 }
 
-int kp_config_parse(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err)
+/* The document's top level: kind, apiVersion, its fields, extenders,
+ * percentageOfNodesToScore (*pct, -1 unset) and the profiles list (*profs,
+ * NULL: the one default profile). */
+static int read_top(pctx *c, const kp_ynode *doc, int64_t *pct, const kp_ynode **profs)
 {
-	char base[1024];
-	snprintf(base, sizeof base, "%s", cfg->base_dir);
-	pctx c = { source, err, base };
-	kp_arena a;
-	kp_arena_init(&a, 16 * 1024);
-	kp_ynode *doc;
-	memset(cfg, 0, sizeof *cfg);
-	snprintf(cfg->base_dir, sizeof cfg->base_dir, "%s", base);
-	snprintf(cfg->source, sizeof cfg->source, "%s", source);
-	int rc = kp_yaml_parse_one(text, len, source, &a, &doc, err);
-	if (rc) {
-		kp_arena_release(&a);
-		return rc;
-	}
-	if (!doc || doc->type != KP_Y_MAP) {
-		rc = bad(&c, doc, "not a KubeSchedulerConfiguration (expected a mapping)");
-		kp_arena_release(&a);   /* doc lives in a: report first */
-		return rc;
-	}
+	*pct = -1;
+	*profs = NULL;
+	if (!doc || doc->type != KP_Y_MAP)
+		return bad(c, doc, "not a KubeSchedulerConfiguration (expected a mapping)");
 	const kp_ynode *kind = kp_ymap_get(doc, "kind"), *api = kp_ymap_get(doc, "apiVersion");
-	if (!kind || kind->type != KP_Y_SCALAR || strcmp(kind->u.str, "KubeSchedulerConfiguration")) {
-		rc = bad(&c, kind ? kind : doc, "not a KubeSchedulerConfiguration (kind is '%s')",
-			 kind && kind->type == KP_Y_SCALAR ? kind->u.str : "");
-		goto out;
-	}
+	if (!kind || kind->type != KP_Y_SCALAR || strcmp(kind->u.str, "KubeSchedulerConfiguration"))
+		return bad(c, kind ? kind : doc, "not a KubeSchedulerConfiguration (kind is '%s')",
+			   kind && kind->type == KP_Y_SCALAR ? kind->u.str : "");
 	if (!api || api->type != KP_Y_SCALAR ||
-	    (strcmp(api->u.str, "kubescheduler.config.k8s.io/v1") && strcmp(api->u.str, "kubescheduler.config.k8s.io/v1beta3"))) {
-		rc = bad(&c, api ? api : doc, "apiVersion '%s' is not supported (kplan reads kubescheduler.config.k8s.io/v1 "
-			 "and v1beta3)", api && api->type == KP_Y_SCALAR ? api->u.str : "");
-		goto out;
-	}
+	    (strcmp(api->u.str, "kubescheduler.config.k8s.io/v1") && strcmp(api->u.str, "kubescheduler.config.k8s.io/v1beta3")))
+		return bad(c, api ? api : doc, "apiVersion '%s' is not supported (kplan reads kubescheduler.config.k8s.io/v1 "
+			   "and v1beta3)", api && api->type == KP_Y_SCALAR ? api->u.str : "");
 	static const char *const top[] = { "apiVersion", "kind", "profiles", "percentageOfNodesToScore", "parallelism",
 					   "leaderElection", "clientConnection", "healthzBindAddress", "metricsBindAddress",
 					   "enableProfiling", "enableContentionProfiling", "podInitialBackoffSeconds",
 					   "podMaxBackoffSeconds", "delayCacheUntilActive", "extenders", "featureGates", NULL };
-	if ((rc = only_keys(&c, doc, "KubeSchedulerConfiguration", top)))
-		goto out;
+	if (only_keys(c, doc, "KubeSchedulerConfiguration", top))
+		return KP_PARSE;
 	const kp_ynode *ext = kp_ymap_get(doc, "extenders");
 	if (ext && ext->type == KP_Y_SEQ && ext->n) {
-		rc = bad(&c, ext, "extenders: HTTP scheduler extenders are not supported (kplan's extenders are SQL files; "
-			 "see the README)");
-		goto out;
+		snprintf(c->why, sizeof c->why, "uses HTTP extenders kplan cannot call");
+		return bad(c, ext, "extenders: HTTP scheduler extenders are not supported (kplan's extenders are SQL files; "
+			   "see the README)");
 	}
-	int64_t pct = -1;
 	int has_pct;
-	if ((rc = get_int(&c, doc, "percentageOfNodesToScore", "KubeSchedulerConfiguration", &pct, &has_pct)))
-		goto out;
-	if (has_pct && (pct < 0 || pct > 100)) {
-		rc = bad(&c, kp_ymap_get(doc, "percentageOfNodesToScore"), "percentageOfNodesToScore: must be in 0..100");
-		goto out;
-	}
-	const kp_ynode *profs = kp_ymap_get(doc, "profiles");
-	if (profs && profs->type != KP_Y_SEQ) {
-		rc = bad(&c, profs, "profiles: expected a list");
-		goto out;
-	}
+	if (get_int(c, doc, "percentageOfNodesToScore", "KubeSchedulerConfiguration", pct, &has_pct))
+		return KP_PARSE;
+	if (has_pct && (*pct < 0 || *pct > 100))
+		return bad(c, kp_ymap_get(doc, "percentageOfNodesToScore"), "percentageOfNodesToScore: must be in 0..100");
+	if (!has_pct)
+		*pct = -1;
+	const kp_ynode *pl = kp_ymap_get(doc, "profiles");
+	if (pl && pl->type != KP_Y_SEQ)
+		return bad(c, pl, "profiles: expected a list");
 	/* kube has no limit; one profile per scheduler name, and 256 is far
 	 * beyond any real configuration (each reserves ~28 KB) */
-	if (profs && profs->n > KP_MAX_PROFILES) {
-		rc = bad(&c, profs, "profiles: %zu profiles, more than kplan reads (%d)", profs->n, KP_MAX_PROFILES);
-		goto out;
+	if (pl && pl->n > KP_MAX_PROFILES)
+		return bad(c, pl, "profiles: %zu profiles, more than kplan reads (%d)", pl->n, KP_MAX_PROFILES);
+	*profs = pl && pl->n ? pl : NULL;
+	return KP_OK;
+}
+
+/* profiles[i] (e; NULL: the default profile of a document without profiles) into p */
+static int read_profile(pctx *c, kp_profile *p, const kp_ynode *e, int i, int64_t pct)
+{
+	kp_profile_default(p);
+	/* kube: 0 (and unset) = adaptive; kplan scores every node unless a value is set */
+	p->pct_nodes_to_score = (int)pct;
+	if (!e)
+		return KP_OK;
+	char path[64];
+	snprintf(path, sizeof path, "profiles[%d]", i);
+	static const char *const pk[] = { "schedulerName", "plugins", "pluginConfig", "percentageOfNodesToScore", NULL };
+	if (only_keys(c, e, path, pk))
+		return KP_PARSE;
+	const kp_ynode *sn = kp_ymap_get(e, "schedulerName");
+	if (sn && sn->type == KP_Y_SCALAR)
+		snprintf(p->scheduler_name, sizeof p->scheduler_name, "%s", sn->u.str);
+	int64_t ppct;
+	int has_ppct;
+	if (get_int(c, e, "percentageOfNodesToScore", path, &ppct, &has_ppct))
+		return KP_PARSE;
+	if (has_ppct) {
+		if (ppct < 0 || ppct > 100)
+			return bad(c, kp_ymap_get(e, "percentageOfNodesToScore"), "%s.percentageOfNodesToScore: must be in 0..100", path);
+		p->pct_nodes_to_score = (int)ppct;
 	}
-	int n = profs && profs->n ? (int)profs->n : 1;
-	cfg->profiles = kp_calloc((size_t)n, sizeof *cfg->profiles);
-	if (!cfg->profiles) {
+	char pp[96];
+	snprintf(pp, sizeof pp, "%s.plugins", path);
+	if (read_plugin_set(c, p, kp_ymap_get(e, "plugins"), pp))
+		return KP_PARSE;
+	snprintf(pp, sizeof pp, "%s.pluginConfig", path);
+	if (read_args(c, p, kp_ymap_get(e, "pluginConfig"), pp))
+		return KP_PARSE;
+	for (int k = 0; k < p->next; k++) {
+		if (p->ext[k].score)
+			p->score[KP_P_SQL_EXTENDER] = 1;
+		else
+			p->filter[KP_P_SQL_EXTENDER] = 1;
+	}
+	p->weight[KP_P_SQL_EXTENDER] = 1;
+	return KP_OK;
+}
+
+/* the schedulerName of profiles[i], as read_profile takes it */
+static const char *profile_name(const kp_ynode *e)
+{
+	const kp_ynode *sn = e && e->type == KP_Y_MAP ? kp_ymap_get(e, "schedulerName") : NULL;
+	return sn && sn->type == KP_Y_SCALAR ? sn->u.str : "default-scheduler";
+}
+
+static void release_profile(kp_profile *p)
+{
+	kp_free(p->added_affinity_json);
+	p->added_affinity_json = NULL;
+	for (int k = 0; k < p->next; k++)
+		kp_free(p->ext[k].sql);
+	p->next = 0;
+}
+
+/* the text's first document, or an error; the tree lives in a */
+static int parse_text(pctx *c, const char *text, size_t len, kp_arena *a, kp_ynode **doc)
+{
+	int rc = kp_yaml_parse_one(text, len, c->source, a, doc, c->err);
+	if (!rc && (!*doc || (*doc)->type != KP_Y_MAP))
+		rc = bad(c, *doc, "not a KubeSchedulerConfiguration (expected a mapping)");
+	return rc;
+}
+
+int kp_config_parse(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err)
+{
+	char base[1024];
+	snprintf(base, sizeof base, "%s", cfg->base_dir);
+	pctx c = { source, err, base, "" };
+	kp_arena a;
+	kp_arena_init(&a, 16 * 1024);
+	kp_ynode *doc = NULL;
+	const kp_ynode *profs = NULL;
+	int64_t pct = -1;
+	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->base_dir, sizeof cfg->base_dir, "%s", base);
+	snprintf(cfg->source, sizeof cfg->source, "%s", source);
+	int rc = parse_text(&c, text, len, &a, &doc);
+	if (!rc)
+		rc = read_top(&c, doc, &pct, &profs);
+	int n = profs ? (int)profs->n : 1;
+	if (!rc && !(cfg->profiles = kp_calloc((size_t)n, sizeof *cfg->profiles)))
 		rc = kp_err_set(err, KP_NOMEM, "out of memory");
-		goto out;
-	}
-	cfg->nprofiles = n;
-	for (int i = 0; i < n; i++) {
-		kp_profile *p = &cfg->profiles[i];
-		kp_profile_default(p);
-		/* kube: 0 (and unset) = adaptive; kplan scores every node unless a value is set */
-		p->pct_nodes_to_score = has_pct ? (int)pct : -1;
-		if (!profs || !profs->n)
-			continue;
-		const kp_ynode *e = profs->u.items[i];
-		char path[64];
-		snprintf(path, sizeof path, "profiles[%d]", i);
-		static const char *const pk[] = { "schedulerName", "plugins", "pluginConfig", "percentageOfNodesToScore", NULL };
-		if ((rc = only_keys(&c, e, path, pk)))
-			goto out;
-		const kp_ynode *sn = kp_ymap_get(e, "schedulerName");
-		if (sn && sn->type == KP_Y_SCALAR)
-			snprintf(p->scheduler_name, sizeof p->scheduler_name, "%s", sn->u.str);
+	for (int i = 0; !rc && i < n; i++) {
+		kp_profile *p = &cfg->profiles[cfg->nprofiles++];
+		const kp_ynode *e = profs ? profs->u.items[i] : NULL;
+		if ((rc = read_profile(&c, p, e, i, pct)))
+			break;
 		for (int j = 0; j < i; j++)
 			if (!strcmp(cfg->profiles[j].scheduler_name, p->scheduler_name)) {
-				rc = bad(&c, sn ? sn : e, "%s: duplicate schedulerName '%s'", path, p->scheduler_name);
-				goto out;
+				const kp_ynode *sn = kp_ymap_get(e, "schedulerName");
+				rc = bad(&c, sn ? sn : e, "profiles[%d]: duplicate schedulerName '%s'", i, p->scheduler_name);
+				break;
 			}
-		int64_t ppct;
-		int has_ppct;
-		if ((rc = get_int(&c, e, "percentageOfNodesToScore", path, &ppct, &has_ppct)))
-			goto out;
-		if (has_ppct) {
-			if (ppct < 0 || ppct > 100) {
-				rc = bad(&c, kp_ymap_get(e, "percentageOfNodesToScore"), "%s.percentageOfNodesToScore: must be in 0..100", path);
-				goto out;
-			}
-			p->pct_nodes_to_score = (int)ppct;
-		}
-		char pp[96];
-		snprintf(pp, sizeof pp, "%s.plugins", path);
-		if ((rc = read_plugin_set(&c, p, kp_ymap_get(e, "plugins"), pp)))
-			goto out;
-		snprintf(pp, sizeof pp, "%s.pluginConfig", path);
-		if ((rc = read_args(&c, p, kp_ymap_get(e, "pluginConfig"), pp)))
-			goto out;
-		for (int k = 0; k < p->next; k++) {
-			if (p->ext[k].score)
-				p->score[KP_P_SQL_EXTENDER] = 1;
-			else
-				p->filter[KP_P_SQL_EXTENDER] = 1;
-		}
-		p->weight[KP_P_SQL_EXTENDER] = 1;
 	}
-out:
 	kp_arena_release(&a);
 	if (rc)
 		kp_config_release(cfg);
 	return rc;
+}
+
+/* cfg->skipped gets `name`, with why (or the error) and where */
+static int skip_profile(kp_config *cfg, const char *name, const char *why, const kp_err *e)
+{
+	kp_sb sb;
+	kp_sb_init(&sb);
+	kp_sb_printf(&sb, "profile '%s' ", name);
+	if (why[0])
+		kp_sb_adds(&sb, why);
+	else
+		kp_sb_printf(&sb, "is invalid: %s", e->msg[0] ? e->msg : "unknown error");
+	if (e->file[0]) {
+		kp_sb_printf(&sb, " (%s", e->file);
+		if (e->line)
+			kp_sb_printf(&sb, ":%u:%u", e->line, e->col);
+		kp_sb_addc(&sb, ')');
+	}
+	kp_profile_skip *v = kp_realloc(cfg->skipped, (size_t)(cfg->nskipped + 1) * sizeof *v);
+	if (v)
+		cfg->skipped = v;
+	if (!kp_sb_ok(&sb) || !v) {
+		kp_sb_release(&sb);
+		return KP_NOMEM;
+	}
+	snprintf(v[cfg->nskipped].scheduler_name, sizeof v->scheduler_name, "%s", name);
+	v[cfg->nskipped++].why = sb.buf;
+	return KP_OK;
+}
+
+int kp_config_parse_imported(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err)
+{
+	char base[1024];
+	snprintf(base, sizeof base, "%s", cfg->base_dir);
+	kp_err e = { 0 };
+	pctx c = { source, &e, base, "" };
+	kp_arena a;
+	kp_arena_init(&a, 16 * 1024);
+	kp_ynode *doc = NULL;
+	const kp_ynode *profs = NULL;
+	int64_t pct = -1;
+	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->base_dir, sizeof cfg->base_dir, "%s", base);
+	snprintf(cfg->source, sizeof cfg->source, "%s", source);
+	int rc = parse_text(&c, text, len, &a, &doc);
+	if (rc && !e.line) {
+		/* not even YAML (the database was edited): nothing to name profiles by */
+		*err = e;
+		kp_arena_release(&a);
+		return rc;
+	}
+	if (!rc)
+		rc = read_top(&c, doc, &pct, &profs);
+	if (rc && doc && doc->type == KP_Y_MAP) {
+		const kp_ynode *pl = kp_ymap_get(doc, "profiles");
+		profs = pl && pl->type == KP_Y_SEQ && pl->n && pl->n <= KP_MAX_PROFILES ? pl : NULL;
+	}
+	int n = profs ? (int)profs->n : 1;
+	/* kube refuses a document naming a scheduler twice: all of it */
+	for (int i = 0; !rc && i < n; i++)
+		for (int j = 0; !rc && j < i; j++)
+			if (!strcmp(profile_name(profs->u.items[i]), profile_name(profs->u.items[j]))) {
+				const kp_ynode *sn = kp_ymap_get(profs->u.items[i], "schedulerName");
+				rc = bad(&c, sn ? sn : profs->u.items[i], "profiles[%d]: duplicate schedulerName '%s'", i,
+					 profile_name(profs->u.items[i]));
+			}
+	int fail = KP_OK;
+	if (!(cfg->profiles = kp_calloc((size_t)n, sizeof *cfg->profiles)))
+		fail = KP_NOMEM;
+	kp_err doc_err = e;
+	char doc_why[sizeof c.why];
+	snprintf(doc_why, sizeof doc_why, "%s", c.why);
+	for (int i = 0; !fail && i < n; i++) {
+		const kp_ynode *item = profs ? profs->u.items[i] : NULL;
+		const char *name = profile_name(item);
+		if (rc) {   /* the document's error: every profile of it */
+			fail = skip_profile(cfg, name, doc_why, &doc_err);
+			continue;
+		}
+		kp_err_clear(&e);
+		c.why[0] = 0;
+		kp_profile *p = &cfg->profiles[cfg->nprofiles];
+		if (read_profile(&c, p, item, i, pct) == KP_OK) {
+			cfg->nprofiles++;
+			continue;
+		}
+		release_profile(p);
+		fail = e.code == KP_NOMEM ? KP_NOMEM : skip_profile(cfg, name, c.why, &e);
+	}
+	kp_arena_release(&a);
+	if (fail) {
+		kp_config_release(cfg);
+		return kp_err_set(err, KP_NOMEM, "out of memory");
+	}
+	return KP_OK;
 }
 
 static void json_name(kp_sb *sb, const char *k, const char *v)
@@ -760,7 +898,16 @@ int kp_config_to_json(kp_config *cfg)
 		}
 		kp_sb_addc(&sb, '}');
 	}
-	kp_sb_adds(&sb, "]}");
+	kp_sb_adds(&sb, "]");
+	/* imported profiles kplan cannot run: their pods were not planned */
+	for (int i = 0; i < cfg->nskipped; i++) {
+		kp_sb_adds(&sb, i ? ",{" : ",\"notRun\":[{");
+		json_name(&sb, "schedulerName", cfg->skipped[i].scheduler_name);
+		kp_sb_addc(&sb, ',');
+		json_name(&sb, "reason", cfg->skipped[i].why);
+		kp_sb_adds(&sb, i + 1 < cfg->nskipped ? "}" : "}]");
+	}
+	kp_sb_addc(&sb, '}');
 	if (!kp_sb_ok(&sb)) {
 		kp_sb_release(&sb);
 		return KP_NOMEM;

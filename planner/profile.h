@@ -8,6 +8,7 @@
 #define KP_PROFILE_H
 
 #include <stdint.h>
+#include <sqlite3.h>
 #include "../common/kp.h"
 #include "scores.h"
 
@@ -86,9 +87,19 @@ typedef struct kp_profile {
 /* The most profiles one configuration may define. */
 #define KP_MAX_PROFILES 256
 
+/* A profile of an imported configuration that kplan cannot run (an
+ * out-of-tree plugin, HTTP extenders, an invalid field): its pods are not
+ * planned, and say why. */
+typedef struct kp_profile_skip {
+	char scheduler_name[256];
+	char *why;               /* "profile 'x' uses plugin 'Y' kplan cannot run (FILE:LINE:COL)", owned */
+} kp_profile_skip;
+
 typedef struct kp_config {
 	int nprofiles;
 	kp_profile *profiles;
+	int nskipped;
+	kp_profile_skip *skipped;
 	char source[1024];       /* 'default', a file name, or scheduler_config:ID */
 	char *json;              /* the effective profiles as JSON (for run.config) */
 	char base_dir[1024];
@@ -99,6 +110,12 @@ void kp_profile_default(kp_profile *p);
 /* Parse a KubeSchedulerConfiguration document (YAML or JSON text).  Unknown
  * plugins and fields are errors naming them. */
 int kp_config_parse(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err);
+/* The same for an imported configuration: a profile kplan cannot run or
+ * that is invalid goes to cfg->skipped instead of failing (an error outside
+ * the profiles — apiVersion, extenders, a schedulerName twice — skips every
+ * profile of the document, as kube-scheduler would not start with it).
+ * Fails only when the text is not YAML at all, or out of memory. */
+int kp_config_parse_imported(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err);
 /* Directory against which relative extender file names resolve (NULL: the
  * current directory); set before kp_config_parse when reading --config FILE. */
 void kp_config_set_base_dir(kp_config *cfg, const char *dir);
@@ -106,5 +123,17 @@ void kp_config_default(kp_config *cfg);
 void kp_config_release(kp_config *cfg);
 /* Render the effective profiles as JSON into cfg->json. */
 int kp_config_to_json(kp_config *cfg);
+
+/* The configuration of a plan (config_merge.c), for kp_plan_opts.config_file:
+ *  - "default": kube's default profile;
+ *  - a file: that KubeSchedulerConfiguration, or the one in the data of a
+ *    ConfigMap (as import reads it); any error fails (the user asked for it);
+ *  - NULL: per schedulerName, the profile of the latest imported document
+ *    that names it (latest import batch, then the later document), and kube's
+ *    default profile for default-scheduler when none names it.  A profile
+ *    kplan cannot run is in cfg->skipped: only its pods are not planned. */
+int kp_config_load(sqlite3 *db, const char *config_file, kp_config *cfg, kp_err *err);
+/* cfg->skipped's reason for schedulerName sched, or NULL */
+const char *kp_config_skipped(const kp_config *cfg, const char *sched);
 
 #endif

@@ -292,6 +292,11 @@ CREATE TABLE scheduler_config(
   source      TEXT NOT NULL,                  -- FILE#N (document N of FILE)
   line        INTEGER,
   batch_id    INTEGER NOT NULL REFERENCES import_batch(id),
+  -- the document's own YAML, blank-padded so that its lines and columns are
+  -- those of yaml_file (a ConfigMap's too): plan-time errors point there.
+  -- NULL: not recoverable (the JSON is read).  Added by import when missing.
+  yaml        TEXT,
+  yaml_file   TEXT,
   UNIQUE(source)
 );
 

@@ -324,7 +324,7 @@ data:
     percentageOfNodesToScore: 60
 EOF
 expect_dup "a KubeSchedulerConfiguration in a ConfigMap" \
-	'kplan: cm.yaml[ConfigMap kube-system/sched data.config.yaml]:5:1: KubeSchedulerConfiguration kubescheduler.config.k8s.io/v1: duplicate key "percentageOfNodesToScore" (first at line 3, column 1)' \
+	'kplan: cm.yaml:12:5: ConfigMap kube-system/sched data.config.yaml: duplicate key "percentageOfNodesToScore" (first at line 10, column 5)' \
 	cm.yaml
 
 # a descheduler policy (--rebalance-config): a usage error, as its other errors

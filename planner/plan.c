@@ -27,6 +27,7 @@
 #include "whatif.h"
 #include "quality.h"
 #include "rebalance.h"
+#include "decisive.h"
 #include "../common/db.h"
 
 #include <stdio.h>
@@ -1284,11 +1285,13 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 	sqlite3_finalize(st);
 	st = NULL;
 	r->run_id = sqlite3_last_insert_rowid(db);
+	if ((rc = kp_decisive_schema(db, pl->err)))   /* pod_failure.decisive on older databases */
+		goto out;
 	if (sqlite3_prepare_v2(db, "INSERT INTO placement(run_id, pod_id, seq, action, node_id, from_node_id, score, "
 				   "feasible, attempts, reason) VALUES(?1, ?2, ?3, ?4, ?5, ?10, ?6, ?7, ?8, ?9)", -1, &st,
 			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO pod_failure(run_id, pod_id, plugin, reason, nodes) VALUES(?1, ?2, ?3, ?4, ?5)",
-			       -1, &fail, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v2(db, "INSERT INTO pod_failure(run_id, pod_id, plugin, reason, nodes, decisive) "
+				   "VALUES(?1, ?2, ?3, ?4, ?5, ?6)", -1, &fail, NULL) != SQLITE_OK)
 		DBFAIL("placement");
 	for (int i = 0; i < s->npods; i++) {
 		const kp_pod *p = &s->pods[i];
@@ -1370,6 +1373,9 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 		kp_free(reason);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			DBFAIL("placement");
+		int dynamic = 0;   /* decisive.h */
+		for (int k = 0; po->action == A_UNSCHED && k < po->nfails; k++)
+			dynamic |= !kp_decisive_static_plugin(s->reasons[po->fails[k].reason].plugin);
 		for (int k = 0; po->action == A_UNSCHED && k < po->nfails; k++) {
 			const kp_reason *rs = &s->reasons[po->fails[k].reason];
 			sqlite3_reset(fail);
@@ -1378,6 +1384,7 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 			sqlite3_bind_text(fail, 3, rs->plugin, -1, SQLITE_STATIC);
 			sqlite3_bind_text(fail, 4, rs->msg, -1, SQLITE_STATIC);
 			sqlite3_bind_int(fail, 5, po->fails[k].count);
+			sqlite3_bind_int(fail, 6, kp_decisive(rs->plugin, dynamic));
 			if (sqlite3_step(fail) != SQLITE_DONE)
 				DBFAIL("pod_failure");
 		}

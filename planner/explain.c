@@ -175,6 +175,7 @@ static int capture_fit(kp_explain *ex, const kp_cycle *cy, const kp_profile *pf)
 			int64_t free = f->allocatable - f->used;
 			if (f->requested > free)
 				en->shortfall += (double)(f->requested - free) / (double)f->requested;
+			en->too_small |= f->requested > f->allocatable;
 		}
 	}
 	kp_free(res);
@@ -380,28 +381,18 @@ static int capture_matches(kp_explain *ex, const kp_cycle *cy, const kp_profile 
 
 /* ---- the decisive reasons ---- */
 
-static const kp_snap *cmp_snap;
-static int cmp_reason(const void *a, const void *b)
-{
-	return strcmp(cmp_snap->reasons[*(const int *)a].msg, cmp_snap->reasons[*(const int *)b].msg);
-}
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* "N reason, ..." over the evaluated nodes (decisive.h), sorted by reason
- * as kube sorts FitError's histogram */
+/* "N reason, ..." over the evaluated nodes (decisive.h), the "N reason"
+ * strings sorted as FitError.Error sorts them (schedule_one.go) */
 static int capture_decisive(kp_explain *ex, const kp_cycle *cy, const uint8_t *avoid)
 {
 	const kp_snap *s = cy->s;
 	int nr = s->nreasons ? s->nreasons : 1;
 	int *dyn = kp_calloc((size_t)nr, sizeof *dyn), *stat = kp_calloc((size_t)nr, sizeof *stat);
-	int *idx = kp_malloc((size_t)nr * sizeof *idx);
-	if (!dyn || !stat || !idx) {
-		kp_free(dyn);
-		kp_free(stat);
-		kp_free(idx);
-		return KP_NOMEM;
-	}
-	int any_dyn = 0;
-	for (int n = 0; n < s->nnodes; n++) {
+	char **str = kp_calloc((size_t)nr, sizeof *str);
+	int rc = dyn && stat && str ? KP_OK : KP_NOMEM, any_dyn = 0, m = 0;
+	for (int n = 0; !rc && n < s->nnodes; n++) {
 		if (cy->fail[n] < 0 || (avoid && avoid[n]))
 			continue;
 		for (int k = 0; k < cy->rcount[n]; k++) {
@@ -411,25 +402,31 @@ static int capture_decisive(kp_explain *ex, const kp_cycle *cy, const uint8_t *a
 			any_dyn |= !st;
 		}
 	}
-	int *cnt = any_dyn ? dyn : stat, m = 0;
+	const int *cnt = any_dyn ? dyn : stat;
 	ex->decisive_static = !any_dyn;
-	for (int r = 0; r < s->nreasons; r++)
-		if (cnt[r])
-			idx[m++] = r;
-	cmp_snap = s;
-	kp_sort(idx, (size_t)m, sizeof *idx, cmp_reason);
+	for (int r = 0; !rc && r < s->nreasons; r++) {
+		if (!cnt[r])
+			continue;
+		char buf[600];
+		snprintf(buf, sizeof buf, "%d %s", cnt[r], s->reasons[r].msg);
+		if (!(str[m++] = kp_strdup(buf)))
+			rc = KP_NOMEM;
+	}
+	if (!rc)
+		kp_sort(str, (size_t)m, sizeof *str, cmp_str);
 	size_t off = 0;
 	ex->decisive[0] = 0;
-	for (int i = 0; i < m && off < sizeof ex->decisive - 1; i++) {
-		int w = snprintf(ex->decisive + off, sizeof ex->decisive - off, "%s%d %s", i ? ", " : "", cnt[idx[i]],
-				 s->reasons[idx[i]].msg);
+	for (int i = 0; !rc && i < m && off < sizeof ex->decisive - 1; i++) {
+		int w = snprintf(ex->decisive + off, sizeof ex->decisive - off, "%s%s", i ? ", " : "", str[i]);
 		if (w > 0)
 			off += (size_t)w;
 	}
+	for (int i = 0; i < m; i++)
+		kp_free(str[i]);
+	kp_free(str);
 	kp_free(dyn);
 	kp_free(stat);
-	kp_free(idx);
-	return KP_OK;
+	return rc;
 }
 
 /* ---- the attempt ---- */

@@ -25,10 +25,11 @@
  * Closest nodes (kp_explain_result.order): the nodes that passed every
  * filter, highest total score first; then the others by (1) a static filter
  * failing (taints, nodeSelector / node affinity, cordon) after the rest,
- * (2) fewer failing filter plugins, (3) a smaller resource shortfall — the
- * sum over short resources of (requested - free) / requested — (4) name;
- * nodes not evaluated (percentageOfNodesToScore, a nominated node tried
- * alone) last.
+ * (2) fewer failing filter plugins, (3) nodes too small for the pod even
+ * empty (allocatable below a request) after the rest, (4) a smaller
+ * resource shortfall — the sum over short resources of (requested - free) /
+ * requested — (5) name; nodes not evaluated (percentageOfNodesToScore, a
+ * nominated node tried alone) last.
  */
 #ifndef KP_EXPLAIN_H
 #define KP_EXPLAIN_H
@@ -97,6 +98,7 @@ typedef struct kp_explain_node {
 	int nfails;
 	kp_explain_fail fails[KP_EXPLAIN_FAILS];   /* every filter that fails it, in filter order (the first: kube's) */
 	double shortfall;            /* sum over short resources of (requested - free) / requested */
+	int too_small;               /* some resource's allocatable is below the pod's request: never fits */
 	int64_t raw[16], norm[16];   /* per score plugin (kp_plugin ids) */
 	int64_t total;
 	uint32_t tiebreak;

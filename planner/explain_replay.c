@@ -232,6 +232,8 @@ static int cmp_closest(const void *a, const void *b)
 		int fx = popcount(x->failed), fy = popcount(y->failed);
 		if (fx != fy)
 			return fx - fy;
+		if (x->too_small != y->too_small)
+			return x->too_small - y->too_small;
 		if (x->shortfall != y->shortfall)
 			return x->shortfall < y->shortfall ? -1 : 1;
 	}
@@ -279,7 +281,10 @@ static int replay_run(sqlite3 *db, kp_explain_result *x, replay *rp, kp_err *err
 		char msg[2048];
 		kp_err_format(err, msg, sizeof msg);
 		kp_err_clear(err);
-		return kp_err_set(err, rc, "cannot replay run %lld: %s", (long long)x->run, msg);
+		int files = x->config || (x->scenario && strstr(x->scenario, "--add-nodes"));
+		return kp_err_set(err, rc, "cannot replay run %lld: %s%s", (long long)x->run, msg,
+				  files ? " (the replay reads the files the run named, --config and --add-nodes, as they are "
+					  "now, relative to the current directory)" : "");
 	}
 	if (rc)
 		return rc;

@@ -112,6 +112,35 @@ for n in a1 a2 b1; do
 	like "$out" "  $n                           NodeResourcesFit: Insufficient cpu
       cpu: requested 3, free $free of 4 (short " "$n: cpu requested 3, free $free of 4 (node_usage)"
 done
+# a node too small for the pod even when empty comes after one that is only busy
+cat >"$T/small.yaml" <<'EOF'
+apiVersion: v1
+kind: Node
+metadata: {name: small}
+status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: busy}
+status: {allocatable: {cpu: "8", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: load, namespace: default}
+spec:
+  nodeName: busy
+  containers: [{name: c, image: load, resources: {requests: {cpu: "7"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: three, namespace: default}
+spec:
+  containers: [{name: c, image: three, resources: {requests: {cpu: "3"}}}]
+EOF
+"$KPLAN" import -q "$T/small.db" "$T/small.yaml" && "$KPLAN" plan -q "$T/small.db"
+run "$KPLAN" explain "$T/small.db" default/three
+is "$(filters "$out" | cut -d' ' -f1 | tr '\n' ' ')" "busy small " \
+	"closest: busy (short 2 of 3) before small (short 1, but 2 cpus in all: never fits)"
 run "$KPLAN" explain --top 2 "$edb" shop/cpu-big-1
 like "$out" "filters (the 2 closest of 4 nodes):" "--top 2 says how many of how many"
 is "$(filters "$out" | cut -d' ' -f1 | tr '\n' ' ')" "b1 a2 " "--top 2 shows the two closest nodes"

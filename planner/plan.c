@@ -1157,6 +1157,29 @@ static void teardown(planner *pl)
 
 /* ---- writing ---- */
 
+/* pod i's pod_failure rows, each marked decisive or not (decisive.h) */
+static int write_failures(planner *pl, sqlite3_stmt *fail, int64_t run_id, int i)
+{
+	const kp_snap *s = &pl->s;
+	const pod_out *po = &pl->out[i];
+	int dynamic = 0;
+	for (int k = 0; k < po->nfails; k++)
+		dynamic |= !kp_decisive_static_plugin(s->reasons[po->fails[k].reason].plugin);
+	for (int k = 0; k < po->nfails; k++) {
+		const kp_reason *rs = &s->reasons[po->fails[k].reason];
+		sqlite3_reset(fail);
+		sqlite3_bind_int64(fail, 1, run_id);
+		sqlite3_bind_int64(fail, 2, s->pods[i].db_id);
+		sqlite3_bind_text(fail, 3, rs->plugin, -1, SQLITE_STATIC);
+		sqlite3_bind_text(fail, 4, rs->msg, -1, SQLITE_STATIC);
+		sqlite3_bind_int(fail, 5, po->fails[k].count);
+		sqlite3_bind_int(fail, 6, kp_decisive(rs->plugin, dynamic));
+		if (sqlite3_step(fail) != SQLITE_DONE)
+			return KP_IO;
+	}
+	return KP_OK;
+}
+
 static int write_run(planner *pl, kp_plan_result *r, double t0)
 {
 	sqlite3 *db = pl->db;
@@ -1272,21 +1295,8 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 		kp_free(reason);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			DBFAIL("placement");
-		int dynamic = 0;   /* decisive.h */
-		for (int k = 0; po->action == A_UNSCHED && k < po->nfails; k++)
-			dynamic |= !kp_decisive_static_plugin(s->reasons[po->fails[k].reason].plugin);
-		for (int k = 0; po->action == A_UNSCHED && k < po->nfails; k++) {
-			const kp_reason *rs = &s->reasons[po->fails[k].reason];
-			sqlite3_reset(fail);
-			sqlite3_bind_int64(fail, 1, r->run_id);
-			sqlite3_bind_int64(fail, 2, p->db_id);
-			sqlite3_bind_text(fail, 3, rs->plugin, -1, SQLITE_STATIC);
-			sqlite3_bind_text(fail, 4, rs->msg, -1, SQLITE_STATIC);
-			sqlite3_bind_int(fail, 5, po->fails[k].count);
-			sqlite3_bind_int(fail, 6, kp_decisive(rs->plugin, dynamic));
-			if (sqlite3_step(fail) != SQLITE_DONE)
-				DBFAIL("pod_failure");
-		}
+		if (po->action == A_UNSCHED && write_failures(pl, fail, r->run_id, i))
+			DBFAIL("pod_failure");
 	}
 	sqlite3_finalize(fail);
 	fail = NULL;

@@ -96,11 +96,14 @@ static void print_decision(const kp_explain_result *x, const char *ns, const cha
 	printf(", configuration: %s%s%s)\n", x->config_source, x->scenario ? "; scenario: " : "", x->scenario ? x->scenario : "");
 	if (!ex->found) {
 		printf("not scheduled in this run: %s (recorded action: %s)\n",
-		       !strcmp(x->got.action, "keep") ? "it is bound already and the run left it where it is"
+		       !x->got.action[0] ? "the run's scenario removed it"
+		       : !strcmp(x->got.action, "keep") ? "it is bound already and the run left it where it is"
 		       : x->got.message[0] ? x->got.message : "it is bound already, finished, or not this scheduler's",
 		       x->recorded ? x->rec.action : "none");
 		return;
 	}
+	if (ex->nomem)
+		printf("warning: out of memory while explaining: the filter verdicts only, without their numbers\n");
 	int nfeas = 0;
 	for (int i = 0; i < ex->nnodes; i++)
 		nfeas += ex->nodes[i].feasible;

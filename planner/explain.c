@@ -29,10 +29,9 @@
 
 #define LISTED_PODS 5   /* pods named per (anti-)affinity term and node */
 
-static void clear_numbers(kp_explain *ex)
+/* the numbers (resources, spread, matches), not the nodes' verdicts */
+static void clear_details(kp_explain *ex)
 {
-	kp_free(ex->nodes);
-	ex->nodes = NULL;
 	for (int i = 0; i < ex->nfit; i++)
 		kp_free(ex->fit_res[i]);
 	kp_free(ex->fit_res);
@@ -60,6 +59,13 @@ static void clear_numbers(kp_explain *ex)
 	kp_free(ex->match);
 	ex->match = NULL;
 	ex->nmatch = ex->cap_match = 0;
+}
+
+static void clear_numbers(kp_explain *ex)
+{
+	kp_free(ex->nodes);
+	ex->nodes = NULL;
+	clear_details(ex);
 }
 
 void kp_explain_release(kp_explain *e)
@@ -505,8 +511,10 @@ void kp_explain_capture(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int 
 	}
 	kp_free(in_feas);
 	if (capture_fit(ex, cy, pf) || capture_spread(ex, cy, pf) || capture_matches(ex, cy, pf) ||
-	    capture_decisive(ex, cy, avoid))
+	    capture_decisive(ex, cy, avoid)) {
+		clear_details(ex);   /* none rather than some: the verdicts stay */
 		ex->nomem = 1;
+	}
 }
 
 /* ---- DefaultPreemption ---- */

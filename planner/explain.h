@@ -129,7 +129,7 @@ typedef struct kp_explain {
 	char decisive[1024];         /* failed: the reasons of the nodes that pass every static filter, or the
 	                              * static ones when none does, "N reason, ..." (decisive.h) */
 	int decisive_static;         /* ... the static ones: no node passes the static filters */
-	int nomem;                   /* a capture ran out of memory: the numbers are incomplete */
+	int nomem;                   /* a capture ran out of memory: the verdicts only, no numbers */
 } kp_explain;
 
 /* Called by the planner (plan.c) at the end of each attempt of the pod:

@@ -96,6 +96,34 @@ run "$KPLAN" explain "$rdb" "shop/$stayed"
 unlike "$out" "warning:" "the pod --max-moves kept in place: the replay keeps it too (the limit is replayed)"
 like "$out" "(recorded action: keep)" "... recorded keep"
 
+# --- pods the run did not schedule: another scheduler's, one the scenario removed
+cat >"$T/other.yaml" <<'EOF'
+apiVersion: v1
+kind: Node
+metadata: {name: n}
+status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: theirs, namespace: default}
+spec:
+  schedulerName: other
+  containers: [{name: c, image: x}]
+EOF
+"$KPLAN" import -q "$T/other.db" "$T/other.yaml" && "$KPLAN" plan -q "$T/other.db" 2>/dev/null
+run "$KPLAN" explain "$T/other.db" default/theirs
+is "$out" "pod default/theirs, run 1 (replayed with seed 1, configuration: default)
+not scheduled in this run: not planned: schedulerName 'other' matches no profile (recorded action: keep)" \
+	"another scheduler's pod: not scheduled, and no warning (placement records it as keep)"
+cp "$db" "$T/removed.db"
+"$KPLAN" plan -q --remove-nodes topology.kubernetes.io/zone=b "$T/removed.db"
+run "$KPLAN" explain "$T/removed.db" kube-system/agent-j76tz
+like "$out" "not scheduled in this run: the run's scenario removed it (recorded action: none)" \
+	"a DaemonSet pod gone with its removed node: the scenario removed it"
+run "$KPLAN" explain "$T/removed.db" shop/pinned
+like "$out" "decisive: 2 node(s) didn't match Pod's node affinity/selector (no node passes the static filters" \
+	"the pod pinned to the removed zone: the static reason decides"
+
 # --- numbers: resources, spread, anti-affinity (tests/data/explain)
 edb="$T/e.db"
 "$KPLAN" import -q "$edb" "$X/cluster.yaml" || fail "import explain/cluster.yaml"

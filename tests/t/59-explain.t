@@ -213,6 +213,13 @@ is "$(pj "$T/solo.json" '[(a["kind"], a["domain"], a["matching_pods"], a["pods"]
 	"[('anti-affinity', 'b1', 1, 'shop/db-b (b1)', True)]" "json: b1's anti-affinity term, its matching pod"
 is "$(pj "$T/solo.json" 'd["nodes"][0]["node"] + " " + str(d["nodes"][0]["feasible"]) + " " + str(d["nodes"][1]["closest"])')" \
 	"a2 True 2" "json: the chosen node first, ranks from 1"
+# existing pods' anti-affinity: the placed pod whose term selects the pod is named
+"$KPLAN" import -q "$T/ea.db" "$TESTS_DIR/fuzz/corpus/yaml/e2e_t-ipa-existing-anti-affinity.yaml" && "$KPLAN" plan -q "$T/ea.db"
+run "$KPLAN" explain --format json "$T/ea.db" default/p2
+printf '%s\n' "$out" >"$T/ea.json"
+is "$(pj "$T/ea.json" '"; ".join("%s %s %s=%s %s" % (n["node"], a["kind"], a["topology_key"], a["domain"], a["pods"]) for n in d["nodes"] for a in n["affinity"])')" \
+	"nodeA existing-anti-affinity zone=z1 default/eA (nodeA); nodeB existing-anti-affinity zone=z2 default/eB (nodeB)" \
+	"json: existing pods' anti-affinity names the pod on each rejecting node"
 run "$KPLAN" explain --top 0 "$edb" shop/solo
 is "$rc" 64 "--top 0: usage error"
 run "$KPLAN" explain --format yaml "$edb" shop/solo

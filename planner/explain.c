@@ -488,6 +488,7 @@ void kp_explain_capture(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int 
 	if (!ex->nodes || !in_feas) {
 		kp_free(in_feas);
 		ex->nnodes = 0;
+		ex->chosen = -1;
 		ex->nomem = 1;
 		return;
 	}

@@ -79,6 +79,17 @@ printf '%s\n' "$out" >"$T/full.json"
 is "$(pj "$T/full.json" 'd["run"]["mode"] + " " + d["decision"]["action"] + " " + str(d["agrees"])')" "full bind True" \
 	"json after --mode full: mode, decision, agrees"
 
+# every pod of every run so far (baseline, drain, add-nodes twice, mode full; in the
+# directory of the template's relative path): the replay agrees
+disagree=""
+for r in $(q "$db" "SELECT id FROM run ORDER BY id"); do
+	for p in $(q "$db" "SELECT namespace || '/' || pod FROM plan_all WHERE run_id = $r"); do
+		a=$(cd "$W" && "$KPLAN" explain --format json --run "$r" "$db" "$p" 2>&1 | python3 -c 'import json, sys; print(json.load(sys.stdin)["agrees"])' 2>&1)
+		[ "$a" = True ] || disagree="$disagree run $r $p: $a;"
+	done
+done
+is "$disagree" "" "every pod of every what-if run: explain's replay reaches the recorded decision"
+
 # --- a rebalance run, with a limit: only the recorded move is replayed
 R="$TESTS_DIR/data/rebalance"
 rdb="$T/r.db"

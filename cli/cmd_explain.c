@@ -476,16 +476,20 @@ int cmd_explain(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (c == 'r' && (rc = parse_count("explain", "--run", optarg, &run)))
-			return rc;
-		else if (c == 't' && (rc = parse_count("explain", "--top", optarg, &top)))
-			return rc;
-		else if (c == 'f' && strcmp(optarg, "text") && strcmp(optarg, "json"))
-			return kp_cli_usage("explain", "unknown format '%s' (want text or json)", optarg);
-		else if (c == 'f')
+		switch (c) {
+		case 'r':
+		case 't':
+			if ((rc = parse_count("explain", c == 'r' ? "--run" : "--top", optarg, c == 'r' ? &run : &top)))
+				return rc;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return kp_cli_usage("explain", "unknown format '%s' (want text or json)", optarg);
 			json = !strcmp(optarg, "json");
-		else if (c != 'r' && c != 't' && c != 'f')
+			break;
+		default:   /* ':' a missing value, '?' unknown or a flag given a value */
 			return kp_cli_bad_option("explain", c, argv);
+		}
 	}
 	if (argc - optind != 2)
 		return kp_cli_usage("explain", argc - optind < 2 ? "missing DB or NAMESPACE/POD" : "too many arguments");

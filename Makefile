@@ -29,7 +29,7 @@ LIB_SRC := common/kp.c common/db.c common/priority.c common/read.c \
 	importers/quantity.c importers/ydom.c importers/k8s.c importers/csv.c importers/requests.c \
 	importers/import.c planner/udf.c planner/json.c planner/scores.c planner/snapshot.c planner/static.c \
 	planner/profile.c planner/cycle.c planner/plan.c planner/extender.c planner/counters.c planner/quality.c $(wildcard planner/plugins/*.c)
-LIB_SRC += planner/whatif.c planner/rebalance.c
+LIB_SRC += planner/whatif.c planner/rebalance.c planner/explain.c planner/explain_replay.c planner/decisive.c
 LIB_SRC += planner/fix.c planner/fix_evict.c planner/fix_relax.c
 LIB_SRC += importers/ytext.c planner/config_merge.c
 CLI_SRC := $(wildcard cli/*.c) $(wildcard reports/*.c)

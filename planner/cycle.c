@@ -163,6 +163,12 @@ int kp_static_filter(kp_cycle *cy, int node, int plugin)
 	return 1;
 }
 
+uint32_t kp_tiebreak(uint64_t seed, int64_t pod, int64_t node)
+{
+	int64_t k[2] = { pod, node };
+	return (uint32_t)(kp_hash64(k, sizeof k, seed) >> 32);
+}
+
 void kp_default_normalize(kp_cycle *cy, int64_t *scores, int reverse)
 {
 	int64_t max = 0;

@@ -27,6 +27,8 @@
 #include "whatif.h"
 #include "quality.h"
 #include "rebalance.h"
+#include "explain.h"
+#include "decisive.h"
 #include "../common/db.h"
 #include "../common/read.h"
 
@@ -320,12 +322,6 @@ static int32_t heap_pop(planner *pl)
 
 /* ---- the cycle ---- */
 
-static uint32_t tiebreak(uint64_t seed, int64_t pod, int64_t node)
-{
-	int64_t k[2] = { pod, node };
-	return (uint32_t)(kp_hash64(k, sizeof k, seed) >> 32);
-}
-
 static int reasons_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* "0/N nodes are available: <sorted histogram>." and the per-reason counts */
@@ -408,50 +404,11 @@ static int nodes_to_find(int n, int pct)
 	return num < 100 ? 100 : num;
 }
 
+/* explain.h: the explained pod's attempt */
 static void explain_capture(planner *pl, int profile_idx, int chosen, int scoring, int64_t *const *raw,
 			    int64_t *const *norm)
 {
-	kp_explain *ex = pl->ex;
-	const kp_snap *s = &pl->s;
-	kp_cycle *cy = &pl->cy;
-	const kp_profile *pf = &pl->cfg.profiles[profile_idx];
-	ex->found = 1;
-	ex->attempts++;
-	ex->nnodes = s->nnodes;
-	kp_free(ex->nodes);
-	ex->nodes = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), sizeof *ex->nodes);
-	if (!ex->nodes)
-		return;
-	ex->scoring = scoring;
-	ex->chosen = chosen;
-	for (int k = 0; k < KP_P_COUNT && k < 16; k++) {
-		ex->weight[k] = pf->weight[k];
-		ex->scored[k] = pf->score[k] && scoring && raw && raw[k];
-	}
-	for (int n = 0; n < s->nnodes; n++) {
-		kp_explain_node *en = &ex->nodes[n];
-		en->node_db_id = s->node_db_id[n];
-		snprintf(en->node, sizeof en->node, "%s", kp_str(&s->strs, s->node_name[n]));
-		en->feasible = cy->fail[n] < 0;
-		en->tiebreak = tiebreak(cy->seed, cy->p->db_id, s->node_db_id[n]);
-		if (!en->feasible) {
-			en->plugin = kp_plugin_names[cy->fail[n]];
-			size_t off = 0;
-			for (int k = 0; k < cy->rcount[n] && off < sizeof en->reason - 1; k++) {
-				int w = snprintf(en->reason + off, sizeof en->reason - off, "%s%s", k ? ", " : "",
-						 s->reasons[cy->rbuf[cy->rstart[n] + k]].msg);
-				if (w > 0)
-					off += (size_t)w;
-			}
-			continue;
-		}
-		for (int k = 0; scoring && raw && k < KP_P_COUNT && k < 16; k++)
-			if (raw[k]) {
-				en->raw[k] = raw[k][n];
-				en->norm[k] = norm[k][n];
-			}
-		en->total = scoring ? pl->total[n] : 0;
-	}
+	kp_explain_capture(pl->ex, &pl->cy, &pl->cfg.profiles[profile_idx], chosen, scoring, raw, norm, pl->total, pl->avoid);
 }
 
 static int push_pod(int32_t **v, int *n, int *cap, int32_t pi)
@@ -482,8 +439,6 @@ static int add_affinity_pod(planner *pl, int32_t pi)
 	}
 	return KP_OK;
 }
-
-static void explain_preemption(planner *pl, const kp_preempt_result *r);
 
 /* A PreFilter plugin rejected the pod for every node: "0/N nodes are available: MSG." */
 
@@ -542,7 +497,7 @@ static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int expla
 		return rc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, rc, "preemption failed");
 	}
 	if (explaining)
-		explain_preemption(pl, &pr);
+		kp_explain_preemption(pl->ex, &pl->cy, &pr);
 	return join_preemption_message(pl, po, &pr, explaining);
 }
 
@@ -625,53 +580,6 @@ static int evict_victims(planner *pl, int32_t pi, const kp_candidate *c)
 		}
 	}
 	return KP_OK;
-}
-
-static void explain_preemption(planner *pl, const kp_preempt_result *r)
-{
-	const kp_snap *s = &pl->s;
-	kp_sb sb;
-	kp_sb_init(&sb);
-	if (r->chosen < 0) {
-		kp_sb_printf(&sb, "preemption: %s\n", r->message ? r->message : "");
-	} else {
-		kp_sb_printf(&sb, "preemption: %d candidate node(s); criteria in order: fewest PDB violations, lowest "
-				  "highest-victim priority, smallest priority sum, fewest victims, latest start of the "
-				  "highest-priority victims\n", r->ncands);
-		for (int i = 0; i < r->ncands; i++) {
-			const kp_candidate *c = &r->cands[i];
-			kp_sb_printf(&sb, "  %s %-24s pdb-violations %d, highest %lld, victims %d:", i == r->chosen ? "*" : " ",
-				     kp_str(&s->strs, s->node_name[c->node]), c->npdb_violations, (long long)c->highest,
-				     c->nvictims);
-			for (int k = 0; k < c->nvictims; k++) {
-				const kp_pod *v = &s->pods[c->victims[k]];
-				kp_sb_printf(&sb, " %s/%s (priority %lld%s)", kp_str(&s->strs, v->ns), kp_str(&s->strs, v->name),
-					     (long long)s->classes[v->cls].priority, c->violating[k] ? ", breaks a PDB" : "");
-			}
-			kp_sb_addc(&sb, '\n');
-		}
-		/* why the chosen one: the first criterion on which it beats each other candidate */
-		const kp_candidate *w = &r->cands[r->chosen];
-		for (int i = 0; i < r->ncands; i++) {
-			const kp_candidate *c = &r->cands[i];
-			if (i == r->chosen)
-				continue;
-			const char *why = c->npdb_violations != w->npdb_violations ? "fewer PDB violations"
-					  : c->highest != w->highest ? "a lower highest-victim priority"
-					  : c->sum != w->sum ? "a smaller sum of victim priorities"
-					  : c->nvictims != w->nvictims ? "fewer victims"
-					  : c->earliest != w->earliest ? "its highest-priority victims started later"
-					  : "a full tie, broken by the seeded hash";
-			kp_sb_printf(&sb, "  %s beats %s: %s\n", kp_str(&s->strs, s->node_name[w->node]),
-				     kp_str(&s->strs, s->node_name[c->node]), why);
-		}
-		if (r->ncands == 1)
-			kp_sb_printf(&sb, "  %s is the only node where evicting lower-priority pods makes room\n",
-				     kp_str(&s->strs, s->node_name[w->node]));
-	}
-	if (kp_sb_ok(&sb))
-		snprintf(pl->ex->preemption, sizeof pl->ex->preemption, "%s", kp_sb_str(&sb));
-	kp_sb_release(&sb);
 }
 
 /* One scheduling cycle for pod pi under profile pf. */
@@ -856,16 +764,8 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 		int n = po->nominated;
 		po->nominated = -1;
 		if (kp_cycle_filter_node(cy, n)) {
-			if (explaining) {
+			if (explaining)
 				explain_capture(pl, profile_idx, n, 0, NULL, NULL);
-				for (int k = 0; pl->ex->nodes && k < s->nnodes; k++)
-					if (k != n) {
-						pl->ex->nodes[k].feasible = 0;
-						pl->ex->nodes[k].plugin = "-";
-						snprintf(pl->ex->nodes[k].reason, sizeof pl->ex->nodes[k].reason,
-							 "not evaluated: the node preemption freed is tried first, alone");
-					}
-			}
 			po->feasible = 1;
 			po->has_score = 0;
 			return bind_pod(pl, pi, n);
@@ -925,7 +825,7 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 			return rc == KP_NOMEM ? nomem(pl) : kp_err_set(pl->err, rc, "preemption failed");
 		}
 		if (explaining)
-			explain_preemption(pl, &pr);
+			kp_explain_preemption(pl->ex, &pl->cy, &pr);
 		if (pr.chosen < 0) {
 			return join_preemption_message(pl, po, &pr, explaining);
 		}
@@ -1010,10 +910,10 @@ static int schedule_one(planner *pl, int32_t pi, int profile_idx)
 				best_tb_valid = 0;
 			} else if (pl->total[n] == pl->total[best]) {
 				if (!best_tb_valid) {
-					best_tb = tiebreak(cy->seed, p->db_id, s->node_db_id[best]);
+					best_tb = kp_tiebreak(cy->seed, p->db_id, s->node_db_id[best]);
 					best_tb_valid = 1;
 				}
-				uint32_t tb = tiebreak(cy->seed, p->db_id, s->node_db_id[n]);
+				uint32_t tb = kp_tiebreak(cy->seed, p->db_id, s->node_db_id[n]);
 				if (tb > best_tb) {
 					best = n;
 					best_tb = tb;
@@ -1216,6 +1116,29 @@ static void teardown(planner *pl)
 
 /* ---- writing ---- */
 
+/* pod i's pod_failure rows, each marked decisive or not (decisive.h) */
+static int write_failures(planner *pl, sqlite3_stmt *fail, int64_t run_id, int i)
+{
+	const kp_snap *s = &pl->s;
+	const pod_out *po = &pl->out[i];
+	int dynamic = 0;
+	for (int k = 0; k < po->nfails; k++)
+		dynamic |= !kp_decisive_static_plugin(s->reasons[po->fails[k].reason].plugin);
+	for (int k = 0; k < po->nfails; k++) {
+		const kp_reason *rs = &s->reasons[po->fails[k].reason];
+		sqlite3_reset(fail);
+		sqlite3_bind_int64(fail, 1, run_id);
+		sqlite3_bind_int64(fail, 2, s->pods[i].db_id);
+		sqlite3_bind_text(fail, 3, rs->plugin, -1, SQLITE_STATIC);
+		sqlite3_bind_text(fail, 4, rs->msg, -1, SQLITE_STATIC);
+		sqlite3_bind_int(fail, 5, po->fails[k].count);
+		sqlite3_bind_int(fail, 6, kp_decisive(rs->plugin, dynamic));
+		if (sqlite3_step(fail) != SQLITE_DONE)
+			return KP_IO;
+	}
+	return KP_OK;
+}
+
 static int write_run(planner *pl, kp_plan_result *r, double t0)
 {
 	sqlite3 *db = pl->db;
@@ -1243,11 +1166,13 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 	sqlite3_finalize(st);
 	st = NULL;
 	r->run_id = sqlite3_last_insert_rowid(db);
+	if ((rc = kp_decisive_schema(db, pl->err)))   /* pod_failure.decisive on older databases */
+		goto out;
 	if (sqlite3_prepare_v2(db, "INSERT INTO placement(run_id, pod_id, seq, action, node_id, from_node_id, score, "
 				   "feasible, attempts, reason) VALUES(?1, ?2, ?3, ?4, ?5, ?10, ?6, ?7, ?8, ?9)", -1, &st,
 			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO pod_failure(run_id, pod_id, plugin, reason, nodes) VALUES(?1, ?2, ?3, ?4, ?5)",
-			       -1, &fail, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v2(db, "INSERT INTO pod_failure(run_id, pod_id, plugin, reason, nodes, decisive) "
+				   "VALUES(?1, ?2, ?3, ?4, ?5, ?6)", -1, &fail, NULL) != SQLITE_OK)
 		DBFAIL("placement");
 	for (int i = 0; i < s->npods; i++) {
 		const kp_pod *p = &s->pods[i];
@@ -1329,17 +1254,8 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 		kp_free(reason);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			DBFAIL("placement");
-		for (int k = 0; po->action == A_UNSCHED && k < po->nfails; k++) {
-			const kp_reason *rs = &s->reasons[po->fails[k].reason];
-			sqlite3_reset(fail);
-			sqlite3_bind_int64(fail, 1, r->run_id);
-			sqlite3_bind_int64(fail, 2, p->db_id);
-			sqlite3_bind_text(fail, 3, rs->plugin, -1, SQLITE_STATIC);
-			sqlite3_bind_text(fail, 4, rs->msg, -1, SQLITE_STATIC);
-			sqlite3_bind_int(fail, 5, po->fails[k].count);
-			if (sqlite3_step(fail) != SQLITE_DONE)
-				DBFAIL("pod_failure");
-		}
+		if (po->action == A_UNSCHED && write_failures(pl, fail, r->run_id, i))
+			DBFAIL("pod_failure");
 	}
 	sqlite3_finalize(fail);
 	fail = NULL;
@@ -1857,12 +1773,4 @@ out:
 		rc = kp_db_commit(db, err);
 	teardown(&pl);
 	return rc;
-}
-
-void kp_explain_release(kp_explain *e)
-{
-	if (!e)
-		return;
-	kp_free(e->nodes);
-	e->nodes = NULL;
 }

@@ -16,35 +16,10 @@
 
 #define KP_DEFAULT_SEED 1
 
-/* What explain wants to see at one pod's last attempt. */
-typedef struct kp_explain_node {
-	int64_t node_db_id;
-	char node[256];
-	int feasible;
-	const char *plugin;          /* failing plugin, NULL when feasible */
-	char reason[512];
-	int64_t raw[16], norm[16];   /* per score plugin (kp_plugin ids) */
-	int64_t total;
-	uint32_t tiebreak;
-} kp_explain_node;
-
-typedef struct kp_explain {
-	int64_t pod_db_id;           /* the pod to explain */
-	int found;                   /* the pod was attempted */
-	int attempts;
-	int nnodes;
-	kp_explain_node *nodes;      /* owned; kp_explain_release */
-	int64_t weight[16];
-	uint8_t scored[16];
-	int chosen;                  /* index into nodes, -1 none */
-	int scoring;                 /* 0: one feasible node or none, no scoring */
-	char message[4096];
-	char preemption[8192];       /* DefaultPreemption's candidates and choice, when it ran */
-} kp_explain;
-
 struct kp_plan_result;
 struct kp_whatif;
 struct kp_rebalance;
+struct kp_explain;
 
 /* One pod's outcome, for kp_plan_opts.on_pod (capacity: cli/cmd_capacity.c).
  * action: keep, bind, move, evict, unschedulable, ignored (another scheduler)
@@ -82,7 +57,7 @@ typedef struct kp_plan_opts {
 	int dry_run;                 /* explain: plan in memory, write nothing */
 	int reference;               /* no caches: every plugin on every node for every pod (for checking) */
 	int io_floor;                /* benchmark only: load and write as a plan would, no planning (bench/floor.c) */
-	kp_explain *explain;         /* explain: collect this pod's details */
+	struct kp_explain *explain;  /* explain: collect this pod's details (explain.h) */
 	struct kp_whatif *whatif;    /* what-if scenario, --mode full, --strategy (whatif.h); NULL: none */
 	struct kp_rebalance *rebalance;   /* --mode rebalance (rebalance.h): moves after the pending pods; NULL: none */
 	void (*progress)(void *ctx, long done, long total);
@@ -116,6 +91,5 @@ typedef struct kp_plan_result {
 } kp_plan_result;
 
 int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *err);
-void kp_explain_release(kp_explain *e);
 
 #endif

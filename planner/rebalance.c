@@ -591,6 +591,75 @@ int kp_rebalance_load_config(kp_rebalance *rb, const char *file, kp_err *err)
 	return rc;
 }
 
+/* One key of the recorded settings (settings_json): *known 0 when not one. */
+static int settings_key(cfgctx *c, const kp_ynode *kn, const kp_ynode *v, int *known)
+{
+	kp_rebalance *rb = c->rb;
+	const char *k = key_str(kn);
+	long *lim = !strcmp(k, "maxMoves") ? &rb->max_moves : !strcmp(k, "maxMovesPerNode") ? &rb->max_per_node
+		    : !strcmp(k, "maxMovesPerNamespace") ? &rb->max_per_ns : NULL;
+	*known = 1;
+	if (lim) {   /* -1: no limit */
+		if (v->type == KP_Y_SCALAR && !strcmp(v->u.str, "-1")) {
+			*lim = -1;
+			return KP_OK;
+		}
+		return cfg_int(c, v, k, lim);
+	}
+	if (!strcmp(k, "priorityThreshold")) {
+		char *end;
+		if (v->type != KP_Y_SCALAR || !v->u.str[0] || (strtoll(v->u.str, &end, 10), *end))
+			return cfg_bad(c, v, "priorityThreshold: expected an integer");
+		rb->has_prio = 1;
+		rb->prio = strtoll(v->u.str, NULL, 10);
+		return KP_OK;
+	}
+	if (!strcmp(k, "namespaces"))
+		return cfg_namespaces(c, v);
+	int *flag = !strcmp(k, "evictLocalStoragePods") ? &rb->evict_local
+		    : !strcmp(k, "evictSystemCriticalPods") ? &rb->evict_critical
+		    : !strcmp(k, "ignorePvcPods") ? &rb->ignore_pvc : !strcmp(k, "evictBarePods") ? &rb->evict_bare : NULL;
+	if (flag)
+		return cfg_bool(c, v, k, flag);
+	*known = 0;
+	return KP_OK;
+}
+
+int kp_rebalance_load_settings(kp_rebalance *rb, const char *json, kp_err *err)
+{
+	kp_arena a;
+	kp_arena_init(&a, 4096);
+	kp_ynode *doc = NULL;
+	cfgctx c = { rb, "the recorded rebalance settings", err };
+	int rc = kp_yaml_parse_one(json, strlen(json), c.file, &a, &doc, err);
+	if (!rc && (!doc || doc->type != KP_Y_MAP))
+		rc = cfg_bad(&c, doc, "the recorded rebalance settings are not a mapping");
+	for (size_t i = 0; !rc && i < doc->n; i++) {
+		const kp_ynode *kn = doc->u.pairs[i].key, *v = doc->u.pairs[i].value;
+		const char *k = key_str(kn);
+		int known = 0;
+		if (!strcmp(k, "strategies")) {
+			char **t = NULL;
+			int nt = 0;
+			unsigned mask = 0;
+			rc = cfg_strings(&c, v, k, &t, &nt);
+			for (int q = 0; !rc && q < nt; q++) {
+				int st = strategy_index(t[q]);
+				if (st < 0)
+					rc = cfg_bad(&c, v, "unknown strategy '%s'", t[q]);
+				mask |= 1u << (st < 0 ? 0 : st);
+			}
+			free_list(t, nt);
+			rb->strategies = mask;
+			rb->strategies_set = 1;
+		} else if (!(rc = settings_key(&c, kn, v, &known)) && !known) {
+			rc = cfg_args(&c, k, kn, v);   /* a strategy's arguments */
+		}
+	}
+	kp_arena_release(&a);
+	return rc ? rc : kp_rebalance_finish(rb, err);
+}
+
 int kp_rebalance_finish(kp_rebalance *rb, kp_err *err)
 {
 	if (!rb->strategies_set)

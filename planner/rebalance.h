@@ -41,6 +41,10 @@ int kp_rebalance_set(kp_rebalance *rb, const char *option, const char *value, kp
 /* A descheduler policy (descheduler/v1alpha2 DeschedulerPolicy, YAML or
  * JSON), or kplan's flat form; KP_USAGE / KP_IO with file, line, column. */
 int kp_rebalance_load_config(kp_rebalance *rb, const char *file, kp_err *err);
+/* The effective settings a run recorded (run.options $.rebalance, the JSON
+ * kp_rebalance_options_json writes), for replaying the run (explain);
+ * kp_rebalance_finish included. */
+int kp_rebalance_load_settings(kp_rebalance *rb, const char *json, kp_err *err);
 /* After every option: defaults, consistency checks (KP_USAGE). */
 int kp_rebalance_finish(kp_rebalance *rb, kp_err *err);
 /* ,"mode":"rebalance","rebalance":{...the effective settings...} */

@@ -244,7 +244,8 @@ static void chart_reasons(kp_sb *out, const chart_data *d)
 		if (kp_rcell_num(kp_rtable_cell(t, i, cp)) > max)
 			max = kp_rcell_num(kp_rtable_cell(t, i, cp));
 	kp_sb_adds(out, "<figure><figcaption>Why pods are unschedulable</figcaption>\n");
-	kp_sb_adds(out, "<p class=\"note\">Pods per reason (a pod counts once per reason any node gave).</p>\n");
+	kp_sb_adds(out, "<p class=\"note\">Pods per decisive reason: the reasons of the nodes that pass every static filter "
+		   "(taints, selectors, node affinity, cordon), or the static ones when no node passes them.</p>\n");
 	if (t->nrows > n)
 		kp_sb_printf(out, "<p class=\"note\">Showing the %zu most frequent of %zu reasons.</p>\n", n, t->nrows);
 	kp_sb_printf(out, "<div class=\"chart\"><svg id=\"chart-reasons\" class=\"chart-reasons\" viewBox=\"0 0 760 %d\" "

@@ -108,7 +108,7 @@ static const kp_rcol cols_batches[] = {
 	C("files"), CU("bytes", KP_RU_BYTES),
 };
 static const kp_rcol cols_warnings[] = { C("kind"), C("pods"), C("message") };
-static const kp_rcol cols_reasons[] = { C("reason"), C("plugin"), C("pods"), C("node_rejections") };
+static const kp_rcol cols_reasons[] = { C("reason"), C("plugin"), C("pods"), C("pods_any"), C("node_rejections") };
 static const kp_rcol cols_groups[] = { C("pods"), C("reasons"), C("examples") };
 static const kp_rcol cols_unsched[] = {
 	C("namespace"), C("pod"), CU("cpu", KP_RU_CPU), CU("memory", KP_RU_BYTES), C("message"),
@@ -274,14 +274,22 @@ static const char sql_batches[] =
 static const char sql_warnings[] =
 	"SELECT kind, pods, message FROM run_warning WHERE run_id = ?1 ORDER BY kind";
 
-static const char sql_reasons[] =
-	"WITH u AS (SELECT pod_id, reason FROM placement WHERE run_id = ?1 AND action = 'unschedulable')\n"
-	"SELECT f.reason, f.plugin, count(*) AS pods, sum(f.nodes) AS nodes\n"
-	"FROM u JOIN pod_failure f ON f.run_id = ?1 AND f.pod_id = u.pod_id GROUP BY f.plugin, f.reason\n"
-	"UNION ALL\n"
-	"SELECT COALESCE(u.reason, '(no reason recorded)'), NULL, count(*), NULL FROM u\n"
-	"WHERE NOT EXISTS (SELECT 1 FROM pod_failure f WHERE f.run_id = ?1 AND f.pod_id = u.pod_id) GROUP BY u.reason\n"
-	"ORDER BY 3 DESC, 1, 2";
+/* Pods per reason, counted where the reason is decisive (planner/decisive.h:
+ * pod_failure.decisive; runs made before the column: derived the same way,
+ * from the plugin), and where any node gave it. */
+#define STATIC_PLUGINS "('NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity')"
+#define DERIVED_DECISIVE "(f.plugin NOT IN " STATIC_PLUGINS " OR NOT EXISTS (SELECT 1 FROM pod_failure g\n" \
+	"  WHERE g.run_id = f.run_id AND g.pod_id = f.pod_id AND g.plugin NOT IN " STATIC_PLUGINS "))"
+#define SQL_REASONS(DECISIVE) \
+	"WITH u AS (SELECT pod_id, reason FROM placement WHERE run_id = ?1 AND action = 'unschedulable')\n" \
+	"SELECT f.reason, f.plugin, sum(" DECISIVE ") AS pods, count(*) AS pods_any, sum(f.nodes) AS nodes\n" \
+	"FROM u JOIN pod_failure f ON f.run_id = ?1 AND f.pod_id = u.pod_id GROUP BY f.plugin, f.reason\n" \
+	"UNION ALL\n" \
+	"SELECT COALESCE(u.reason, '(no reason recorded)'), NULL, count(*), count(*), NULL FROM u\n" \
+	"WHERE NOT EXISTS (SELECT 1 FROM pod_failure f WHERE f.run_id = ?1 AND f.pod_id = u.pod_id) GROUP BY u.reason\n" \
+	"ORDER BY 3 DESC, 4 DESC, 1, 2"
+static const char sql_reasons[] = SQL_REASONS("COALESCE(f.decisive, " DERIVED_DECISIVE ")");
+static const char sql_reasons_derived[] = SQL_REASONS(DERIVED_DECISIVE);   /* no pod_failure.decisive */
 
 static const char sql_groups[] =
 	"WITH u AS (SELECT pl.pod_id, pl.reason AS msg, COALESCE(p.namespace || '/' || p.name, '#' || pl.pod_id) AS pod\n"
@@ -433,8 +441,10 @@ static const spec run_specs[] = {
 	  sql_rebalance_nodes },
 	{ "batches", "Input batches", "the imports made before the run", 0, COLS(cols_batches), sql_batches },
 	{ "warnings", "Warnings", "what the planner met and does not model", 0, COLS(cols_warnings), sql_warnings },
-	{ "unschedulable_reasons", "Unschedulable: reasons", "pods: unschedulable pods given the reason by at least one "
-	  "node; node_rejections: (pod, node) pairs", 0, COLS(cols_reasons), sql_reasons },
+	{ "unschedulable_reasons", "Unschedulable: reasons", "pods: unschedulable pods the reason decides (given by "
+	  "nodes that pass every static filter: taints, selectors, node affinity, cordon; or a static reason when no "
+	  "node passes them); pods_any: pods given the reason by at least one node; node_rejections: (pod, node) pairs",
+	  0, COLS(cols_reasons), sql_reasons },
 	{ "unschedulable_groups", "Unschedulable: pods by their reasons", "each group: the pods that failed for the same "
 	  "set of reasons", 0, COLS(cols_groups), sql_groups },
 	{ "unschedulable", "Unschedulable pods", NULL, 0, COLS(cols_unsched), sql_unsched },
@@ -594,6 +604,9 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 		return KP_OK;
 	if (r->ntables == KP_REPORT_MAX_TABLES)
 		return kp_err_set(err, KP_ERROR, "report: too many tables");
+	const char *sql = sp->sql;
+	if (sql == sql_reasons && !any_row(db, "SELECT 1 FROM pragma_table_info('pod_failure') WHERE name = 'decisive'", 0))
+		sql = sql_reasons_derived;
 	kp_rtable *t = &r->tables[r->ntables++];
 	memset(t, 0, sizeof *t);
 	t->id = sp->id;
@@ -603,7 +616,6 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 	t->ncols = sp->ncols;
 	t->cols = sp->cols;
 	sqlite3_stmt *s;
-	const char *sql = sp->sql;
 	if (sql == sql_fix && any_row(db, "SELECT 1 FROM pragma_table_info('fix') WHERE name = 'rank'", 0))
 		sql = sql_fix_ranked;
 	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {

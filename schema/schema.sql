@@ -399,12 +399,18 @@ CREATE TABLE placement(
 ) WITHOUT ROWID;
 
 -- Why a pod failed: per plugin and reason, how many nodes said so.
+-- decisive: 1 for the reasons of the nodes that pass every static filter
+-- (taints and cordon, nodeSelector and node affinity), or, when no node
+-- passes them, for the static reasons; 0 for a static reason of a pod that
+-- other nodes reject for other reasons (planner/decisive.h).  NULL in runs
+-- made before the column.
 CREATE TABLE pod_failure(
   run_id INTEGER NOT NULL REFERENCES run(id),
   pod_id INTEGER NOT NULL,
   plugin TEXT NOT NULL,
   reason TEXT NOT NULL,
   nodes  INTEGER NOT NULL,
+  decisive INTEGER,
   PRIMARY KEY(run_id, pod_id, plugin, reason)
 ) WITHOUT ROWID;
 

@@ -30,6 +30,7 @@ LIB_SRC := common/kp.c common/db.c common/priority.c \
 	importers/import.c planner/udf.c planner/json.c planner/scores.c planner/snapshot.c planner/static.c \
 	planner/profile.c planner/cycle.c planner/plan.c planner/extender.c planner/counters.c planner/quality.c $(wildcard planner/plugins/*.c)
 LIB_SRC += planner/whatif.c planner/rebalance.c
+LIB_SRC += planner/capacity.c planner/capacity_fit.c planner/capacity_nodes.c planner/capacity_survive.c
 CLI_SRC := $(wildcard cli/*.c) $(wildcard reports/*.c)
 FILTER_SQL := $(wildcard queries/filters/*.sql)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -40,6 +41,9 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 EXT_OBJ := $(BUILD)/obj/ext/udf.o $(BUILD)/obj/importers/quantity.o $(BUILD)/obj/common/kp.o \
 	$(BUILD)/obj/planner/scores.o $(BUILD)/obj/planner/json.o
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# kplan capacity's queries (planner/capacity*.c)
+CAPACITY_SQL := $(wildcard queries/capacity/*.sql)
+LIB_OBJ += $(CAPACITY_SQL:queries/capacity/%.sql=$(BUILD)/obj/gen/capacity_%.o)
 
 .PHONY: all deps test-deps test demo clean install help valgrind fuzz bench screenshot
 .DEFAULT_GOAL := all
@@ -60,6 +64,11 @@ $(BUILD)/gen/schema_sql.c: schema/schema.sql scripts/embed.sh | deps
 $(BUILD)/gen/filter_%.c: queries/filters/%.sql scripts/embed.sh | deps
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh kp_sql_filter_$(subst -,_,$*) $< > $@
+
+# each capacity query becomes kp_sql_capacity_<name>
+$(BUILD)/gen/capacity_%.c: queries/capacity/%.sql scripts/embed.sh | deps
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh kp_sql_capacity_$(subst -,_,$*) $< > $@
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)

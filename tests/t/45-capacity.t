@@ -99,7 +99,7 @@ same_inputs "--pod, four questions"
 # --survive: losing any one node is fine, losing zone a (n1, n2: 6 cpu of pods) is not
 run "$KPLAN" capacity "$db" --survive node
 is "$rc" 0 "--survive node: exit 0"
-like "$out" "survives: every pod that fits now still fits" "--survive node: survives"
+like "$out" "survives: every pod placed in the baseline is placed again after losing any one of them" "--survive node: survives"
 is "$(last "answer || ' ' || bound || ' ' || status")" "1 4 survives" "--survive node: row"
 id=$(lastid)
 is "$(q1 "$db" "SELECT group_concat(domain || ':' || pods_displaced || ':' || pods_lost || ':' || survives, ' ') FROM (SELECT * FROM capacity_domain WHERE capacity_id = $id ORDER BY domain)")" \
@@ -111,7 +111,10 @@ is "$(q "$db" "SELECT allocatable || ' ' || free FROM capacity_headroom WHERE ca
 	"12000 5000" "--survive node: headroom without n1: 12 cpu, 5 free (9 free - b1's 3 + n1's 1 lost... = 5)"
 run "$KPLAN" capacity "$db" --survive zone
 like "$out" "does not survive" "--survive zone: does not survive"
-like "$out" "worst: zone a: 1 more pod unschedulable (1 of the 2 displaced lost); headroom cpu 4 of 8" "--survive zone: the worst"
+like "$out" "worst: zone a: 1 pod placed now loses its node (2 displaced, 0 gain one); headroom cpu 4 of 8" "--survive zone: the worst"
+like "$out" "  loses default/b2 (priority 0): 0/2 nodes are available: 1 Insufficient cpu" "--survive zone: names the pod that loses its node"
+is "$(q1 "$db" "SELECT group_concat(domain || ':' || change || ':' || namespace || '/' || pod || ':' || priority, ' ') FROM capacity_pod WHERE capacity_id = $(lastid)")" \
+	"a:loses:default/b2:0" "--survive zone: capacity_pod"
 is "$(last "answer || ' ' || status")" "0 fails" "--survive zone: row"
 is "$(q1 "$db" "SELECT group_concat(domain || ':' || nodes || ':' || pods_lost || ':' || survives, ' ') FROM (SELECT * FROM capacity_domain WHERE capacity_id = $(lastid) ORDER BY domain)")" \
 	"a:2:1:0 b:2:0:1" "--survive zone: per zone"
@@ -149,15 +152,14 @@ like "$out" "  m5.xlarge: memory 58Gi of 80Gi (72.5 %) on 4 of 5 used nodes; exh
 	"--nodes-needed: stranded memory on the four cpu-full nodes"
 run "$KPLAN" capacity "$pdb" --nodes-needed --node-template "$D/node-tainted.yaml"
 is "$rc" 0 "a template that cannot help: exit 0"
-like "$out" "5 pending pods can never fit on nodes like $D/node-tainted.yaml" "a template that cannot help: said"
-like "$out" "5 node(s) had untolerated taint {dedicated: batch}." "a template that cannot help: why"
-is "$(q1 "$pdb" "SELECT status || ' ' || COALESCE(answer, 'null') || ' ' || (SELECT count(*) FROM capacity_unfit u WHERE u.capacity_id = r.id) FROM capacity_run r ORDER BY id DESC LIMIT 1")" \
-	"never-fit null 5" "never-fit: row and the pods"
-is "$(q "$pdb" "SELECT count(*) FROM capacity_quality WHERE capacity_id = (SELECT max(id) FROM capacity_run)")" 0 \
-	"never-fit: no plan fits, so no certificate"
-unlike "$out" "quality of" "never-fit: no certificate in the summary"
+like "$out" "0 nodes like $D/node-tainted.yaml needed: every pending pod that can fit on one fits already" \
+	"a template that cannot help: always a number (0: the pods it cannot take are left out)"
 like "$out" "5 pending pods can never fit on nodes like $D/node-tainted.yaml: not even an empty one (only its DaemonSet pods) passes their taints" \
-	"never-fit: proven on an empty node, not inferred from a crowded plan"
+	"never-fit: proven on an empty node, not inferred from a crowded plan; listed"
+like "$out" "  shop/web-76b5c8f95-rzbq4: 0/5 nodes are available: 1 node(s) had untolerated taint {dedicated: batch}" "never-fit: each pod and why"
+is "$(q1 "$pdb" "SELECT status || ' ' || COALESCE(answer, 'null') || ' ' || (SELECT count(*) FROM capacity_unfit u WHERE u.capacity_id = r.id) FROM capacity_run r ORDER BY id DESC LIMIT 1")" \
+	"found 0 5" "never-fit: row and the pods"
+like "$out" "quality of the plan of the cluster as it is" "never-fit: the certificate of the plan as it is (0 nodes)"
 # one added node per unschedulable pod is not enough when the added nodes also
 # take pods that fitted before (crowded.yaml): big fits an empty 4-cpu node, so
 # it is no never-fit; the search goes on past 1 node (it used to say never-fit)
@@ -196,7 +198,7 @@ is "$(q "$db" "SELECT count(*) FROM capacity_quality WHERE bound > nodes_used") 
 # errors: usage 64, input 1, database unchanged
 inputs "$db" >"$T/inputs.sql"
 before=$(sqlite3 "$db" .dump | sha256sum)
-for args in "" "--pod" "--pod $D/pod-1cpu.yaml --survive node" "--survive rack" "--max 0 --pod x" "--max x --pod x" \
+for args in "" "--pod" "--pod $D/pod-1cpu.yaml --survive node" "--survive a=b" "--max 0 --pod x" "--max x --pod x" \
 	"--nodes-needed" "--node-template $D/node-4cpu.yaml" "--limit 3 --pod x" "--format xml --survive node" \
 	"--workload web" "--bogus"; do
 	run "$KPLAN" capacity "$db" $args
@@ -225,7 +227,7 @@ run sh -c "'$KPLAN' capacity '$db' --survive node >/dev/full"
 is "$rc" 1 "stdout failing: exit 1"
 is "$(sqlite3 "$db" .dump | sha256sum)" "$before" "stdout failing: nothing written"
 
-# generated cluster: --workload agrees with plan --scale (no preemption, as capacity)
+# generated cluster: --workload agrees with plan --scale (both with preemption, the default of each)
 if [ -x "$ROOT/build/bench/gen" ]; then
 	"$ROOT/build/bench/gen" --nodes 100 --pods 2000 -o "$T/gen.yaml" >/dev/null 2>&1
 	gdb="$T/g.db"
@@ -234,9 +236,9 @@ if [ -x "$ROOT/build/bench/gen" ]; then
 	run "$KPLAN" capacity "$gdb" --workload "$w" --format json
 	fits=$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["fits"])')
 	ok $? "generated: capacity --workload $w answered ($fits)"
-	cur=$("$KPLAN" plan --no-preemption --scale "$w=+0" "$gdb" | sed -n 's/.*already \([0-9]*\) replica.*/\1/p')
-	base=$("$KPLAN" plan -q --no-preemption "$gdb" && q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")
-	"$KPLAN" plan -q --no-preemption --scale "$w=$((cur + fits))" "$gdb"
+	cur=$("$KPLAN" plan --scale "$w=+0" "$gdb" | sed -n 's/.*already \([0-9]*\) replica.*/\1/p')
+	base=$("$KPLAN" plan -q "$gdb" && q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")
+	"$KPLAN" plan -q --scale "$w=$((cur + fits))" "$gdb"
 	is "$(q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")" "$base" \
 		"generated: plan --scale $w=$((cur + fits)) (replicas + answer) leaves nothing more unschedulable"
 	cols="pool, nodes, nodes_used, pods, bound, bound_by, requests_bound, large_pods_bound, anti_affinity_bound, gap_pct"
@@ -244,7 +246,7 @@ if [ -x "$ROOT/build/bench/gen" ]; then
 	qc=$(q "$gdb" "SELECT $cols FROM capacity_quality WHERE capacity_id = (SELECT max(id) FROM capacity_run) ORDER BY pool")
 	[ -n "$qc" ] && [ "$qp" = "$qc" ]
 	ok $? "generated: the --workload answer's certificate = plan_quality of plan --scale $w=$((cur + fits))"
-	"$KPLAN" plan -q --no-preemption --scale "$w=$((cur + fits + 1))" "$gdb"
+	"$KPLAN" plan -q --scale "$w=$((cur + fits + 1))" "$gdb"
 	is "$(q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")" "$((base + 1))" \
 		"generated: one more replica leaves one unschedulable"
 	# SIGINT during --survive node (100 plan runs): 130, nothing written

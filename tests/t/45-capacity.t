@@ -181,6 +181,85 @@ like "$out" "with 2 added, 1 pod is left out; an empty node like this passes its
 like "$out" "  shop/big: 0/3 nodes are available: 3 Insufficient cpu." "crowded, --max-nodes 2: the pod left out"
 same_inputs "--nodes-needed, --workload" "$pdb" "$T/pinputs.sql"
 
+# ---- issue 14: survive per pod (tests/data/capacity/zones.yaml) ----
+# Losing zone a (the most loaded, --limit 1) leaves the API replica api-1 (no
+# host without an API replica) and the GPU trainer (no other GPU) without a
+# node, while the two pending report pods now fit (their spread no longer
+# counts zone a): as many pods without a node as before, which the count of
+# unschedulable pods called "survives".
+zdb="$T/zones.db"
+"$KPLAN" import -q "$zdb" "$D/zones.yaml" || fail "import zones.yaml"
+zinputs=$(sqlite3 "$zdb" ".dump $INPUTS" | sha256sum)
+run "$KPLAN" capacity "$zdb" --survive zone --limit 1
+is "$rc" 0 "zones --survive zone --limit 1: exit 0"
+like "$out" "1 of 3 zones evaluated (the most loaded, --limit); without a failure 2 pods are unschedulable" "zones: zone a evaluated"
+like "$out" "does not survive: losing some of them leaves pods placed in the baseline without a node" \
+	"zones: losing zone a does not survive (the pod count said it did)"
+like "$out" "  loses shop/api-1 (priority 1000): 0/4 nodes are available:" "zones: names the API replica that loses its node"
+like "$out" "  loses shop/trainer (priority 1000): 0/4 nodes are available: " "zones: names the GPU trainer"
+like "$out" "Insufficient nvidia.com/gpu" "zones: the trainer's new reason"
+like "$out" "  gains shop/report-3 (priority 0)" "zones: names a pod that gains a node, apart"
+like "$out" "worst: zone a: 2 pods placed now lose their node (3 displaced, 2 gain one)" "zones: the worst"
+zid=$(q "$zdb" "SELECT max(id) FROM capacity_run")
+is "$(q1 "$zdb" "SELECT answer || ' ' || status FROM capacity_run WHERE id = $zid")" "0 fails" "zones: capacity_run says fails"
+is "$(q1 "$zdb" "SELECT domain || ':' || pods_lost || ':' || unschedulable || ':' || extra_unschedulable || ':' || survives FROM capacity_domain WHERE capacity_id = $zid")" \
+	"a:2:2:0:0" "zones: capacity_domain: 2 lost, as many unschedulable as before (extra 0), does not survive"
+is "$(q1 "$zdb" "SELECT group_concat(change || ':' || pod || ':' || priority, ' ') FROM (SELECT * FROM capacity_pod WHERE capacity_id = $zid ORDER BY change DESC, pod)")" \
+	"loses:api-1:1000 loses:trainer:1000 gains:report-3:0 gains:report-4:0" "zones: capacity_pod, lost and gained apart"
+run "$KPLAN" capacity "$zdb" --survive zone --limit 1 --format json --no-record
+is "$(printf '%s' "$out" | python3 -c 'import json,sys
+a = json.load(sys.stdin); r = a["results"][0]
+print(a["capacity_id"], a["survives"], a["baseline"]["pending"], a["baseline"]["unschedulable"], r["domain"], r["survives"],
+      " ".join("%s/%s:%d" % (p["namespace"], p["pod"], p["priority"]) for p in r["lost"]),
+      " ".join(p["pod"] for p in r["gained"]))' 2>&1)" \
+	"None False 2 2 a False shop/api-1:1000 shop/trainer:1000 report-3 report-4" \
+	"zones json: survives (overall), baseline counts, per failure survives and the lost pods' names"
+run "$KPLAN" capacity "$zdb" --survive zone --no-record
+like "$out" "$(printf 'a                                2         3     2             2 no ')" "zones, every zone: zone a does not survive"
+run "$KPLAN" capacity "$zdb" --survive rack --format json --no-record
+is "$(printf '%s' "$out" | python3 -c 'import json,sys
+a = json.load(sys.stdin)
+print(a["kind"], a["label"], a["domains"], " ".join("%s:%s:%s" % (r["domain"], r["nodes"], ",".join(p["pod"] for p in r["lost"])) for r in a["results"]))' 2>&1)" \
+	"survive-label rack 3 r1:2:api-1,trainer r2:2:api-2,api-3,report-1 r3:2:api-4,api-5,report-2" \
+	"--survive LABEL: the domains of a node label (rack r1 = zone a)"
+run "$KPLAN" capacity "$zdb" --survive nosuchlabel --no-record
+like "$out" "no nosuchlabel to lose (no node has the label nosuchlabel)" "--survive LABEL no node has: says so"
+is "$(sqlite3 "$zdb" ".dump $INPUTS" | sha256sum)" "$zinputs" "zones: imported tables and run/placement unchanged"
+
+# ---- issue 14: one baseline: the "now" counts are plan's (preemption on by default) ----
+edb="$T/examples.db"
+"$KPLAN" import -q "$edb" "$ROOT/examples" || fail "import examples"
+for pre in "" --no-preemption; do
+	run "$KPLAN" capacity "$edb" --survive zone --limit 1 --format json --no-record $pre
+	capb=$(printf '%s' "$out" | python3 -c 'import json,sys
+b = json.load(sys.stdin)["baseline"]
+print(b["pending"], b["placed"], b["unschedulable"], b["evicted"], b["moved"], b["preemption"])' 2>&1)
+	"$KPLAN" plan -q $pre "$edb"
+	r=$(q "$edb" "SELECT max(id) FROM run")
+	planb=$(q "$edb" "SELECT sum(action IN ('bind', 'unschedulable')) || ' ' || sum(action = 'bind') || ' ' || sum(action = 'unschedulable')
+		|| ' ' || sum(action = 'evict') || ' ' || sum(action = 'move') FROM placement WHERE run_id = $r")
+	is "$capb" "$planb $([ -z "$pre" ] && echo True || echo False)" \
+		"examples${pre:+ $pre}: capacity's baseline counts = plan's run $r (pending, placed, unschedulable, evicted, moved)"
+done
+[ "$(q "$edb" "SELECT count(*) FROM placement WHERE run_id = 1 AND action = 'evict'")" -gt 0 ]
+ok $? \
+	"examples: plan preempts (so a baseline without preemption would differ)"
+run "$KPLAN" capacity "$edb" --survive zone --limit 1 --no-record
+like "$out" "baseline: the cluster as it is, planned as \`kplan plan\` plans it (preemption on, seed 1, configuration default): 27 pending pods: 24 placed, 3 unschedulable; preemption: 1 evicted, 1 moved" \
+	"examples: the text names the baseline and its counts"
+
+# ---- issue 14: nodes needed, always a number (make demo's cluster) ----
+run "$KPLAN" capacity "$edb" --nodes-needed --node-template "$D/node-4cpu.yaml" --format json --no-record
+is "$(printf '%s' "$out" | python3 -c 'import json,sys
+a = json.load(sys.stdin)
+print(a["status"], type(a["nodes"]).__name__, a["nodes"], a["never_fit_count"], len(a["never_fit"]))' 2>&1)" "found int 1 3 3" \
+	"examples: a number of nodes (1), the 3 pods that never fit on the template listed and left out"
+run "$KPLAN" capacity "$edb" --nodes-needed --node-template "$D/node-tainted.yaml" --node-template "$D/node-4cpu.yaml" --no-record
+like "$out" "smallest: 1 node like $D/node-4cpu.yaml, 3 pending pods left out as never fitting (2 templates asked" \
+	"two templates: the smallest"
+like "$out" "template 1 of 2: 0 nodes like $D/node-tainted.yaml needed" "two templates: an answer for each (1)"
+like "$out" "template 2 of 2: 1 node like $D/node-4cpu.yaml needed" "two templates: an answer for each (2)"
+
 # the report shows the answers
 "$KPLAN" plan -q "$pdb"
 run "$KPLAN" report "$pdb"

@@ -260,6 +260,45 @@ like "$out" "smallest: 1 node like $D/node-4cpu.yaml, 3 pending pods left out as
 like "$out" "template 1 of 2: 0 nodes like $D/node-tainted.yaml needed" "two templates: an answer for each (1)"
 like "$out" "template 2 of 2: 1 node like $D/node-4cpu.yaml needed" "two templates: an answer for each (2)"
 
+# ---- issue 14: read-only (a read-only bind mount, as 58-read-only.t) ----
+# every question answers on a database the user cannot write: --no-record, or
+# a note that the answer is not recorded; the dry runs write only TEMP tables
+# (their certificate too), --pod's spec goes to TEMP copies of the class tables
+rosrc="$T/rosrc"
+romnt="$T/romnt"
+mkdir -p "$rosrc" "$romnt"
+"$KPLAN" import -q "$rosrc/r.db" "$D/cluster.yaml" "$D/pending.yaml" || fail "import for read-only"
+rodump=$(sqlite3 "$rosrc/r.db" .dump | sha256sum)
+ro_capacity() { # ro_capacity DB DESC
+	run "$KPLAN" capacity "$1" --survive zone --no-record --format json
+	is "$rc" 0 "$2: --survive zone --no-record exits 0"
+	is "$(printf '%s' "$out" | python3 -c 'import json,sys; a = json.load(sys.stdin); print(a["capacity_id"], a["survives"], a["quality"]["plan"])' 2>&1)" \
+		"None False the plan without zone a (the worst)" "$2: the answer, not recorded, with its certificate"
+	run "$KPLAN" capacity "$1" --pod "$D/pod-1cpu.yaml"
+	is "$rc" 0 "$2: --pod (a spec not in the database) exits 0 without --no-record"
+	like "$out" "capacity (not recorded): 3 more replicas of $D/pod-1cpu.yaml" "$2: --pod answers"
+	like "$err" "cannot be written: the answer is not recorded (as with --no-record)" "$2: says the answer is not recorded"
+	run "$KPLAN" capacity "$1" --nodes-needed --node-template "$D/node-4cpu.yaml" --no-record
+	like "$out" "3 nodes like $D/node-4cpu.yaml needed" "$2: --nodes-needed answers"
+	run "$KPLAN" capacity "$1" --workload shop/web --no-record -q
+	is "$rc$out" "0" "$2: --workload -q: exit 0, nothing printed"
+}
+if mount --bind "$rosrc" "$romnt" 2>/dev/null && mount -o remount,ro,bind "$romnt" 2>/dev/null; then
+	ro_capacity "$romnt/r.db" "read-only mount"
+	umount "$romnt"
+	sqlite3 "$rosrc/r.db" "SELECT count(*) FROM node" >/dev/null   # the sqlite3 shell removes -wal/-shm on close
+	mount --bind "$rosrc" "$romnt" && mount -o remount,ro,bind "$romnt"
+	ro_capacity "$romnt/r.db" "read-only mount without -wal/-shm"
+	umount "$romnt"
+else
+	umount "$romnt" 2>/dev/null
+	skip "mount is not permitted here: no read-only mount" 16
+fi
+is "$(sqlite3 "$rosrc/r.db" .dump | sha256sum)" "$rodump" "read-only: the database is unchanged"
+run "$KPLAN" capacity "$rosrc/r.db" --survive node --no-record
+is "$rc" 0 "--no-record on a writable database: exit 0"
+is "$(sqlite3 "$rosrc/r.db" .dump | sha256sum)" "$rodump" "--no-record: the database is unchanged"
+
 # the report shows the answers
 "$KPLAN" plan -q "$pdb"
 run "$KPLAN" report "$pdb"

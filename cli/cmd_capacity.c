@@ -243,23 +243,31 @@ static int parse(int argc, char **argv, kp_capacity_opts *o, int *nodes_needed, 
 	return KP_EXIT_OK;
 }
 
-/* Open the database: read-write, unless --no-record or the user cannot
- * write it (then read-only, the answer not recorded, and a note says so). */
+/* 1 when db (opened to write) cannot be written: a read-only file, mount or
+ * directory (another writer holding the lock is not that) */
+static int unwritable(sqlite3 *db)
+{
+	if (sqlite3_db_readonly(db, "main") == 1)
+		return 1;
+	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc != SQLITE_OK && rc != SQLITE_BUSY && rc != SQLITE_LOCKED;
+}
+
+/* Open the database: to write, unless --no-record or this user cannot write
+ * it (then read-only: the answer is printed, not recorded, and a note says so). */
 static int open_db(const char *path, kp_capacity_opts *o, int quiet, sqlite3 **db, kp_err *err)
 {
 	if (!o->no_record) {
-		if (kp_db_open(path, 0, db, NULL, err) != KP_OK)
-			return err->code == KP_IO && access(path, F_OK) == 0 && access(path, W_OK) != 0 ? -1 : err->code;
-		if (sqlite3_db_readonly(*db, "main") != 1 && sqlite3_exec(*db, "BEGIN IMMEDIATE; ROLLBACK", NULL, NULL, NULL) ==
-								       SQLITE_OK)
+		kp_err e = { 0 };
+		if (kp_db_open(path, 0, db, NULL, &e) == KP_OK && !unwritable(*db))
 			return KP_OK;
-		if (sqlite3_errcode(*db) == SQLITE_BUSY) {
-			sqlite3_exec(*db, "ROLLBACK", NULL, NULL, NULL);
-			return KP_OK;   /* another writer: the record waits for it at the end */
-		}
-		sqlite3_exec(*db, "ROLLBACK", NULL, NULL, NULL);
 		kp_db_close(*db);
 		*db = NULL;
+		if (access(path, F_OK) != 0) {
+			*err = e;
+			return err->code;
+		}
 		o->no_record = 1;
 		if (!quiet)
 			fprintf(stderr, "kplan: note: '%s' cannot be written: the answer is not recorded (as with --no-record)\n",
@@ -281,16 +289,7 @@ int cmd_capacity(int argc, char **argv)
 	const char *path = argv[optind];
 	kp_err err = { 0 };
 	sqlite3 *db = NULL;
-	int orc = open_db(path, &o, quiet, &db, &err);
-	if (orc < 0) {
-		memset(&err, 0, sizeof err);
-		o.no_record = 1;
-		if (!quiet)
-			fprintf(stderr, "kplan: note: '%s' cannot be written: the answer is not recorded (as with --no-record)\n",
-				path);
-		orc = kp_db_open(path, KP_DB_READONLY, &db, NULL, &err);
-	}
-	if (orc != KP_OK)
+	if (open_db(path, &o, quiet, &db, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	kp_cli_on_interrupt(db);
 	print_ctx pc = { .quiet = quiet, .json = json, .progress_on = kp_cli_progress_enabled(quiet) };

@@ -358,26 +358,18 @@ int cap_add_row(cap *c, int table, const char *a, const char *b, int64_t v0, int
 	return add_row4(c, table, a, b, NULL, NULL, v);
 }
 
-/* a pod row: capacity_unfit (domain NULL), capacity_pod (domain, change) */
+/* a pod row: capacity_unfit (ns, name, reason), capacity_pod (domain, change,
+ * ns, "name\nreason": the INSERT splits it), the priority in v[0] */
 int cap_add_pod_row(cap *c, int table, const char *domain, const char *change, const cap_pod *p)
 {
 	int64_t v[6] = { p->priority, 0, 0, 0, 0, 0 };
 	if (table == T_UNFIT)
 		return add_row4(c, table, p->ns, p->name, p->msg, NULL, v);
-	rows *r = &c->rows;
-	int rc = add_row4(c, table, domain, change, p->ns, p->name, v);
-	if (!rc) {
-		/* the reason rides in a 5th text column: v[1] flags it */
-		row *x = &r->v[r->n - 1];
-		kp_free(x->d);
-		kp_sb sb;
-		kp_sb_init(&sb);
-		kp_sb_printf(&sb, "%s\n%s", p->name, p->msg);
-		x->d = kp_sb_ok(&sb) ? kp_strdup(kp_sb_str(&sb)) : NULL;
-		kp_sb_release(&sb);
-		if (!x->d)
-			rc = cap_nomem(c);
-	}
+	kp_sb sb;
+	kp_sb_init(&sb);
+	kp_sb_printf(&sb, "%s\n%s", p->name, p->msg);
+	int rc = kp_sb_ok(&sb) ? add_row4(c, table, domain, change, p->ns, kp_sb_str(&sb), v) : cap_nomem(c);
+	kp_sb_release(&sb);
 	return rc;
 }
 

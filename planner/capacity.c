@@ -106,7 +106,7 @@ static int add_pod(cap_pod **v, int *n, const kp_plan_pod *p)
 	cap_pod *u = &(*v)[(*n)++];
 	u->ns = kp_strdup(p->ns);
 	u->name = kp_strdup(p->name);
-	u->msg = kp_strdup(p->message ? p->message : p->action);
+	u->msg = kp_strdup(p->message ? p->message : !strcmp(p->action, "evict") ? "evicted by preemption" : p->action);
 	u->priority = p->priority;
 	u->never = p->fits_empty_added == 0;
 	return u->ns && u->name && u->msg ? 0 : -1;

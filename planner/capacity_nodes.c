@@ -474,14 +474,14 @@ int cap_nodes_needed(cap *c)
 		}
 		if (n == 1) {
 			kp_sb_adds(&a->text, kp_sb_str(&ta[0].text));
-			kp_sb_add(&a->result, kp_sb_str(&ta[0].json), ta[0].json.len ? ta[0].json.len - 1 : 0);
-			kp_sb_adds(&a->result, "}");
+			kp_sb_adds(&a->result, kp_sb_str(&ta[0].json));
 		} else {
 			several(c, ta, n, best);
 		}
-		a->result.len--;
-		a->result.buf[a->result.len] = 0;
-		kp_sb_printf(&a->result, ",\"plans\":%ld}", a->plans);
+		if (a->result.len && a->result.buf[a->result.len - 1] == '}') {
+			a->result.buf[--a->result.len] = 0;
+			kp_sb_printf(&a->result, ",\"plans\":%ld}", a->plans);
+		}
 		kp_sb_printf(&a->text, "%ld plan runs\n", a->plans);
 	}
 	for (int i = 0; i < n; i++) {

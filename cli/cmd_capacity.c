@@ -59,6 +59,7 @@ const char cmd_capacity_help[] =
 	"                            and those that gain one; the headroom; the worst one\n"
 	"  --limit K                 --survive: only the K most loaded nodes (or domains)\n"
 	"  --no-preemption           plan without DefaultPreemption (the baseline too)\n"
+	"  --preemption              with DefaultPreemption: the default, as for `kplan plan`\n"
 	"  --seed N                  tie-break seed of the plans (default 1)\n"
 	"  --config FILE             a KubeSchedulerConfiguration, as for `kplan plan`\n"
 	"  --no-record               print the answer only: write nothing (the database is\n"

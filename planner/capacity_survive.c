@@ -245,18 +245,22 @@ int cap_survive(cap *c)
 		goto out;
 	kp_sb_adds(j, "],\"worst\":");
 	kp_sb_add_json_str(j, sv.worst >= 0 ? d[sv.worst].name : NULL);
-	a->value = sv.failing == 0;
+	a->value = neval ? sv.failing == 0 : INT64_MIN;
 	a->bound = neval;
-	a->status = sv.failing ? "fails" : "survives";
+	a->status = !neval ? "nothing-to-lose" : sv.failing ? "fails" : "survives";
 	if (sv.worst >= 0) {
 		a->reason = kp_strdup(sv.worst_text);
 		kp_sb_printf(t, "worst: %s\n", sv.worst_text);
 		cap_qual_take(&c->q, &sv.worst_q);
 		snprintf(c->q_of, sizeof c->q_of, "the plan without %s %s (the worst)", sv.what, d[sv.worst].name);
 	}
-	if (!neval)
-		kp_sb_printf(t, "no %s to lose%s%s%s\n", sv.what, sv.label ? " (no node has the label " : "",
+	if (!neval) {
+		/* no verdict: nothing was evaluated */
+		kp_sb_printf(t, "no %s to lose%s%s%s: no verdict\n", sv.what, sv.label ? " (no node has the label " : "",
 			     sv.label ? sv.label : "", sv.label ? ")" : "");
+		kp_sb_printf(j, ",\"survives\":null,\"failing\":0}");
+		goto out;
+	}
 	kp_sb_printf(t, "%s: %s\n", sv.failing ? "does not survive" : "survives",
 		     sv.failing ? "losing some of them leaves pods placed in the baseline without a node"
 				: "every pod placed in the baseline is placed again after losing any one of them");

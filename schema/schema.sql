@@ -654,7 +654,7 @@ CREATE TABLE IF NOT EXISTS capacity_run(
                                               -- survive: 1 when it survives the loss of any one domain evaluated
   bound    INTEGER,                           -- pod: replicas tried (--max); nodes-needed: the lower bound; survive: domains evaluated
   status   TEXT NOT NULL,                     -- pod: limited | max-reached; nodes-needed: found | not-found (never-fit: before 14);
-                                              -- survive: survives | fails
+                                              -- survive: survives | fails | nothing-to-lose (no domain: answer NULL)
   reason   TEXT,                              -- pod: why the next replica does not fit; nodes-needed: why none; survive: the worst domain
   result   TEXT NOT NULL,                     -- JSON: the whole answer (what --format json prints)
   plans    INTEGER NOT NULL,                  -- plan runs made

@@ -223,7 +223,11 @@ print(a["kind"], a["label"], a["domains"], " ".join("%s:%s:%s" % (r["domain"], r
 	"survive-label rack 3 r1:2:api-1,trainer r2:2:api-2,api-3,report-1 r3:2:api-4,api-5,report-2" \
 	"--survive LABEL: the domains of a node label (rack r1 = zone a)"
 run "$KPLAN" capacity "$zdb" --survive nosuchlabel --no-record
-like "$out" "no nosuchlabel to lose (no node has the label nosuchlabel)" "--survive LABEL no node has: says so"
+like "$out" "no nosuchlabel to lose (no node has the label nosuchlabel): no verdict" "--survive LABEL no node has: says so, no verdict"
+unlike "$out" "survives:" "--survive LABEL no node has: does not say it survives"
+run "$KPLAN" capacity "$zdb" --survive nosuchlabel --format json --no-record
+is "$(printf '%s' "$out" | python3 -c 'import json,sys; a = json.load(sys.stdin); print(a["survives"], a["evaluated"])' 2>&1)" "None 0" \
+	"--survive LABEL no node has: json survives null"
 is "$(sqlite3 "$zdb" ".dump $INPUTS" | sha256sum)" "$zinputs" "zones: imported tables and run/placement unchanged"
 
 # ---- issue 14: one baseline: the "now" counts are plan's (preemption on by default) ----

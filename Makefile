@@ -48,7 +48,7 @@ LIB_OBJ += $(CAPACITY_SQL:queries/capacity/%.sql=$(BUILD)/obj/gen/capacity_%.o)
 .PHONY: all deps test-deps test demo clean install help valgrind fuzz bench screenshot
 .DEFAULT_GOAL := all
 
-all: $(BUILD)/kplan $(BUILD)/kplan.so $(BUILD)/bench/gen $(BUILD)/bench/floor
+all: $(BUILD)/kplan $(BUILD)/kplan.so $(BUILD)/bench/gen $(BUILD)/bench/floor $(BUILD)/bench/capacity
 
 deps:
 	@sh scripts/deps.sh $(BUILD_DEPS)
@@ -102,6 +102,11 @@ $(BUILD)/bench/gen: bench/gen.c
 
 # the I/O floor of a plan (bench/floor.c): kplan's own load and write, no planning
 $(BUILD)/bench/floor: bench/floor.c $(BUILD)/libkplan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
+
+# kplan capacity's answers as library code, timed (bench/capacity.c)
+$(BUILD)/bench/capacity: bench/capacity.c $(BUILD)/libkplan.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
 

@@ -118,6 +118,12 @@ static int cmp_base(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* the baseline's pods by id, for base_find */
+void cap_sort_base(cap *c)
+{
+	kp_sort(c->base, (size_t)c->nbase, sizeof *c->base, cmp_base);
+}
+
 static const base_pod *base_find(const cap *c, int64_t id)
 {
 	base_pod key = { id, 0 };

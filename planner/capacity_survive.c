@@ -32,12 +32,6 @@ static int cmp_load(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int cmp_base(const void *a, const void *b)
-{
-	int64_t x = ((const base_pod *)a)->id, y = ((const base_pod *)b)->id;
-	return x < y ? -1 : x > y;
-}
-
 /* the domains, most loaded first (load: the mean over cpu and memory of
  * requested / allocatable, bound pods); label NULL: nodes */
 static int load_domains(cap *c, const char *label, domain **out, int *n)
@@ -227,7 +221,7 @@ int cap_survive(cap *c)
 	cap_outcome_release(&base);
 	if (rc)
 		goto out;
-	kp_sort(c->base, (size_t)c->nbase, sizeof *c->base, cmp_base);
+	cap_sort_base(c);
 	int neval = o->limit > 0 && o->limit < nd ? (int)o->limit : nd;
 	long bu = c->base_r.unschedulable;
 	kp_sb *t = &a->text, *j = &a->result;

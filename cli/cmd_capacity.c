@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "../common/db.h"
 #include "../planner/capacity.h"
+#include "capacity_text.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -102,14 +103,23 @@ static int print_answer(void *ctx, const kp_capacity_answer *a)
 		return 0;
 	kp_progress_clear(&p->prog);
 	const char *j = kp_sb_str(&a->result);
-	if (p->json && a->id)
-		printf("{\"capacity_id\":%lld,%s\n", (long long)a->id, *j ? j + 1 : "}");
-	else if (p->json)
-		printf("{\"capacity_id\":null,%s\n", *j ? j + 1 : "}");
-	else if (a->id)
-		printf("capacity %lld: %s", (long long)a->id, kp_sb_str(&a->text));
-	else
-		printf("capacity (not recorded): %s", kp_sb_str(&a->text));
+	if (p->json) {
+		if (a->id)
+			printf("{\"capacity_id\":%lld,%s\n", (long long)a->id, *j ? j + 1 : "}");
+		else
+			printf("{\"capacity_id\":null,%s\n", *j ? j + 1 : "}");
+	} else {
+		kp_sb t;
+		kp_sb_init(&t);
+		int rc = kp_cli_capacity_text(a, &t);
+		if (!rc && a->id)
+			printf("capacity %lld: %s", (long long)a->id, kp_sb_str(&t));
+		else if (!rc)
+			printf("capacity (not recorded): %s", kp_sb_str(&t));
+		kp_sb_release(&t);
+		if (rc)
+			return -1;
+	}
 	fflush(stdout);
 	return ferror(stdout) ? -1 : 0;
 }

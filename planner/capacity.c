@@ -296,6 +296,11 @@ int cap_plan_once(cap *c, const char *const *wopts, int nw, outcome *o)
 
 /* ---- output helpers ---- */
 
+void kp_capacity_fmt_amount(const char *res, int64_t v, char *buf, size_t size)
+{
+	cap_fmt_amount(res, v, buf, size);
+}
+
 void cap_fmt_amount(const char *res, int64_t v, char *buf, size_t size)
 {
 	if (!strcmp(res, "cpu")) {
@@ -324,17 +329,23 @@ void cap_fmt_amount(const char *res, int64_t v, char *buf, size_t size)
 	}
 }
 
+void cap_pod_json(kp_sb *j, const cap_pod *p)
+{
+	kp_sb_adds(j, "{\"namespace\":");
+	kp_sb_add_json_str(j, p->ns);
+	kp_sb_adds(j, ",\"pod\":");
+	kp_sb_add_json_str(j, p->name);
+	kp_sb_printf(j, ",\"priority\":%lld,\"reason\":", (long long)p->priority);
+	kp_sb_add_json_str(j, p->msg);
+	kp_sb_adds(j, "}");
+}
+
 void cap_pods_json(kp_sb *j, const cap_pod *v, int n)
 {
 	kp_sb_adds(j, "[");
 	for (int i = 0; i < n; i++) {
-		kp_sb_adds(j, i ? ",{\"namespace\":" : "{\"namespace\":");
-		kp_sb_add_json_str(j, v[i].ns);
-		kp_sb_adds(j, ",\"pod\":");
-		kp_sb_add_json_str(j, v[i].name);
-		kp_sb_printf(j, ",\"priority\":%lld,\"reason\":", (long long)v[i].priority);
-		kp_sb_add_json_str(j, v[i].msg);
-		kp_sb_adds(j, "}");
+		kp_sb_adds(j, i ? "," : "");
+		cap_pod_json(j, &v[i]);
 	}
 	kp_sb_adds(j, "]");
 }

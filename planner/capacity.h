@@ -20,6 +20,7 @@
 #define KP_CAPACITY_H
 
 #include <stdint.h>
+#include <stddef.h>
 #include <sqlite3.h>
 #include "../common/kp.h"
 
@@ -77,5 +78,9 @@ typedef struct kp_capacity_answer {
 int kp_capacity_run(sqlite3 *db, const kp_capacity_opts *o, const kp_capacity_hooks *h, kp_capacity_answer *out,
 		    kp_err *err);
 void kp_capacity_answer_release(kp_capacity_answer *a);
+
+/* An amount of a resource as the summaries show it: cpu in cores (millicores
+ * below 10), memory and ephemeral-storage in Ki/Mi/Gi/Ti, others as is. */
+void kp_capacity_fmt_amount(const char *res, int64_t v, char *buf, size_t size);
 
 #endif

@@ -138,6 +138,7 @@ void cap_fmt_amount(const char *res, int64_t v, char *buf, size_t size);
 int cap_add_row(cap *c, int table, const char *a, const char *b, int64_t v0, int64_t v1, int64_t v2, int64_t v3,
 		int64_t v4, int64_t v5);
 int cap_add_pod_row(cap *c, int table, const char *domain, const char *change, const cap_pod *p);
+void cap_pod_json(kp_sb *j, const cap_pod *p);
 void cap_pods_json(kp_sb *j, const cap_pod *v, int n);
 void cap_sort_base(cap *c);
 void cap_baseline_text(cap *c, kp_sb *t);

@@ -324,7 +324,15 @@ static void tmpl_summary(search_ctx *sc, tmpl_answer *ta, long others0, const ch
 			}
 		if (left > shown)
 			kp_sb_printf(t, "  ... (%ld more)\n", left - shown);
-		kp_sb_printf(j, ",\"status\":\"not-found\",\"nodes\":null,\"max_nodes\":%ld", max_nodes);
+		kp_sb_printf(j, ",\"status\":\"not-found\",\"nodes\":null,\"max_nodes\":%ld,\"left_out_with\":%ld,"
+			     "\"left_out_count\":%ld,\"left_out\":", max_nodes, sc->last_k, left);
+		kp_sb_adds(j, "[");
+		for (int i = 0, k = 0; i < l->nunfits && k < 5; i++)
+			if (!l->unfits[i].never) {
+				kp_sb_adds(j, k++ ? "," : "");
+				cap_pod_json(j, &l->unfits[i]);
+			}
+		kp_sb_adds(j, "]");
 	}
 	if (found >= 0)
 		kp_sb_printf(t, "lower bound: %s\n", kp_sb_str(detail));

@@ -540,38 +540,13 @@ static void quality_json(kp_sb *j, const qual *q, int t)
 	kp_sb_adds(j, "]");
 }
 
-static void stranded_text(kp_sb *t, const qual *q)
-{
-	int stranded = 0;
-	for (int i = 0; i < q->n; i++)
-		stranded += q->v[i].table == Q_STRANDED && sqlite3_value_int64(q->v[i].v[5]) > 0;
-	if (!stranded) {
-		kp_sb_adds(t, "stranded capacity: none\n");
-		return;
-	}
-	kp_sb_adds(t, "stranded capacity (free on used nodes where another resource is exhausted):\n");
-	for (int i = 0; i < q->n; i++) {
-		sqlite3_value *const *v = q->v[i].v;
-		if (q->v[i].table != Q_STRANDED || sqlite3_value_int64(v[5]) <= 0)
-			continue;
-		const char *res = (const char *)sqlite3_value_text(v[1]);
-		char st[64], al[64];
-		cap_fmt_amount(res, sqlite3_value_int64(v[5]), st, sizeof st);
-		cap_fmt_amount(res, sqlite3_value_int64(v[3]), al, sizeof al);
-		kp_sb_printf(t, "  %s: %s %s of %s (%.1f %%) on %lld of %lld used nodes; exhausted: %s\n",
-			     (const char *)sqlite3_value_text(v[0]), res, st, al, sqlite3_value_double(v[7]),
-			     (long long)sqlite3_value_int64(v[6]), (long long)sqlite3_value_int64(v[2]),
-			     sqlite3_value_type(v[8]) == SQLITE_NULL ? "-" : (const char *)sqlite3_value_text(v[8]));
-	}
-}
-
-/* Append the answer's certificate to its summary (text) and result (JSON,
- * inside its outer object): per pool the nodes used against the lower bound
- * and the gap, and the stranded capacity. */
+/* Append the answer's certificate to its result (JSON, inside its outer
+ * object): per pool the nodes used against the lower bound and the gap, and
+ * the stranded capacity. */
 static void quality_summary(cap *c)
 {
 	kp_capacity_answer *a = c->a;
-	kp_sb *t = &a->text, *j = &a->result;
+	kp_sb *j = &a->result;
 	if (!c->q_of[0] || !j->buf || !j->len || j->buf[j->len - 1] != '}')
 		return;
 	j->buf[--j->len] = 0;
@@ -584,41 +559,11 @@ static void quality_summary(cap *c)
 	kp_sb_adds(j, ",\"stranded\":");
 	quality_json(j, &c->q, Q_STRANDED);
 	kp_sb_adds(j, "}}");
-	kp_sb_printf(t, "quality of %s (pools by label %s):\n%-30s %6s %10s %6s %6s %-28s %s\n", c->q_of, c->pool_label,
-		     "pool", "nodes", "nodes_used", "pods", "bound", "bound_by", "gap");
-	for (int i = 0; i < c->q.n; i++) {
-		sqlite3_value *const *v = c->q.v[i].v;
-		if (c->q.v[i].table == Q_STRANDED)
-			continue;
-		char gap[32] = "-";
-		if (sqlite3_value_type(v[9]) != SQLITE_NULL)
-			snprintf(gap, sizeof gap, "%.1f %%", sqlite3_value_double(v[9]));
-		const char *by = (const char *)sqlite3_value_text(v[5]);
-		kp_sb_printf(t, "%-30s %6lld %10lld %6lld %6lld %-28s %s\n", (const char *)sqlite3_value_text(v[0]),
-			     (long long)sqlite3_value_int64(v[1]), (long long)sqlite3_value_int64(v[2]),
-			     (long long)sqlite3_value_int64(v[3]), (long long)sqlite3_value_int64(v[4]), by ? by : "-", gap);
-	}
-	stranded_text(t, &c->q);
 }
 
 /* ---- the baseline ---- */
 
-/* "baseline: ..." — which plan the answer starts from, and its counts as
- * `kplan plan` prints them */
-void cap_baseline_text(cap *c, kp_sb *t)
-{
-	const kp_plan_result *r = &c->base_r;
-	kp_sb_printf(t, "baseline: the cluster as it is, planned as `kplan plan` plans it (preemption %s, seed %llu, "
-		     "configuration %s): %ld pending pod%s: %ld placed, %ld unschedulable", c->o->no_preemption ? "off" : "on",
-		     (unsigned long long)c->seed, r->config_source, r->pending, r->pending == 1 ? "" : "s", r->bound,
-		     r->unschedulable);
-	if (r->evicted || r->moved)
-		kp_sb_printf(t, "; preemption: %ld evicted, %ld moved", r->evicted, r->moved);
-	if (r->ignored)
-		kp_sb_printf(t, ", %ld left to other schedulers", r->ignored);
-	kp_sb_printf(t, "; %ld bound pod%s kept\n", r->kept, r->kept == 1 ? "" : "s");
-}
-
+/* the baseline the answer starts from, and its counts as `kplan plan` prints them */
 void cap_baseline_json(cap *c, kp_sb *j)
 {
 	const kp_plan_result *r = &c->base_r;
@@ -630,31 +575,17 @@ void cap_baseline_json(cap *c, kp_sb *j)
 		     r->ignored, r->kept);
 }
 
-/* the baseline line after the summary's first line, and "baseline" in the JSON */
+/* "baseline" in the JSON */
 static int add_baseline(cap *c)
 {
-	kp_capacity_answer *a = c->a;
-	kp_sb line, t;
-	kp_sb_init(&line);
-	kp_sb_init(&t);
-	cap_baseline_text(c, &line);
-	const char *s = kp_sb_str(&a->text), *nl = strchr(s, '\n');
-	size_t head = nl ? (size_t)(nl - s) + 1 : strlen(s);
-	kp_sb_add(&t, s, head);
-	kp_sb_adds(&t, kp_sb_str(&line));
-	kp_sb_adds(&t, s + head);
-	kp_sb_release(&line);
-	int ok = kp_sb_ok(&t);
-	kp_sb_release(&a->text);
-	a->text = t;
-	kp_sb *j = &a->result;
+	kp_sb *j = &c->a->result;
 	if (j->buf && j->len && j->buf[j->len - 1] == '}') {
 		j->buf[--j->len] = 0;
 		kp_sb_adds(j, ",\"baseline\":");
 		cap_baseline_json(c, j);
 		kp_sb_adds(j, "}");
 	}
-	return ok ? KP_OK : cap_nomem(c);
+	return KP_OK;
 }
 
 /* ---- the run ---- */
@@ -711,7 +642,6 @@ int kp_capacity_run(sqlite3 *db, const kp_capacity_opts *o, const kp_capacity_ho
 	memset(a, 0, sizeof *a);
 	a->value = a->bound = INT64_MIN;
 	kp_sb_init(&a->result);
-	kp_sb_init(&a->text);
 	kp_sb_init(&a->options);
 	int rc = check_opts(o, err);
 	if (rc)
@@ -737,7 +667,7 @@ int kp_capacity_run(sqlite3 *db, const kp_capacity_opts *o, const kp_capacity_ho
 		rc = add_baseline(&c);
 	if (!rc)
 		quality_summary(&c);
-	if (!rc && (!kp_sb_ok(&a->result) || !kp_sb_ok(&a->text) || !kp_sb_ok(&a->options)))
+	if (!rc && (!kp_sb_ok(&a->result) || !kp_sb_ok(&a->options)))
 		rc = cap_nomem(&c);
 	if (!rc)
 		rc = record(&c, t0);
@@ -752,7 +682,6 @@ int kp_capacity_run(sqlite3 *db, const kp_capacity_opts *o, const kp_capacity_ho
 void kp_capacity_answer_release(kp_capacity_answer *a)
 {
 	kp_sb_release(&a->result);
-	kp_sb_release(&a->text);
 	kp_sb_release(&a->options);
 	kp_free(a->reason);
 	a->reason = NULL;

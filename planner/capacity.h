@@ -8,7 +8,7 @@
  *   kp_capacity_opts o = { .survive = "zone" };      // seed 0: KP_DEFAULT_SEED
  *   kp_capacity_answer a;
  *   if (kp_capacity_run(db, &o, NULL, &a, &err) == KP_OK)
- *           fputs(kp_sb_str(&a.text), stdout);        // or a.result (JSON)
+ *           puts(kp_sb_str(&a.result));               // JSON: the whole answer
  *   kp_capacity_answer_release(&a);
  *
  * The answer is appended to the capacity_* tables (schema.sql, "capacity") in
@@ -64,8 +64,8 @@ typedef struct kp_capacity_answer {
 	int64_t value, bound;        /* INT64_MIN: NULL (capacity_run.answer, .bound) */
 	const char *status;
 	char *reason;
-	kp_sb result;                /* JSON object: the whole answer (capacity_run.result) */
-	kp_sb text;                  /* the human summary, lines ending in '\n' */
+	kp_sb result;                /* JSON object: the whole answer (capacity_run.result; the CLI
+	                              * renders its text summary from it, cli/capacity_text.c) */
 	kp_sb options;               /* JSON: the options (capacity_run.options) */
 	long plans;                  /* plan runs made */
 	double elapsed;

@@ -117,18 +117,15 @@ static void copies_opt(const kp_capacity_opts *o, long n, char *opt, size_t size
 	}
 }
 
-/* the replicas per node (those with some) and per pool (every pool), text, JSON and rows */
-static int per_node_pool(cap *c, node_pool *nodes, int nn, long fits)
+/* the replicas per node (those with some) and per pool (every pool): JSON and rows */
+static int per_node_pool(cap *c, node_pool *nodes, int nn)
 {
-	kp_sb *t = &c->a->text, *j = &c->a->result;
+	kp_sb *j = &c->a->result;
 	int rc = KP_OK, first = 1;
 	kp_sb_adds(j, ",\"nodes\":[");
-	if (fits)
-		kp_sb_printf(t, "%-30s %-24s %s\n", "node", "pool", "replicas");
 	for (int i = 0; i < nn && !rc; i++) {
 		if (!nodes[i].replicas)
 			continue;
-		kp_sb_printf(t, "%-30s %-24s %ld\n", nodes[i].name, nodes[i].pool, nodes[i].replicas);
 		kp_sb_adds(j, first ? "{\"node\":" : ",{\"node\":");
 		first = 0;
 		kp_sb_add_json_str(j, nodes[i].name);
@@ -138,7 +135,6 @@ static int per_node_pool(cap *c, node_pool *nodes, int nn, long fits)
 		rc = cap_add_row(c, T_NODE, nodes[i].name, nodes[i].pool, nodes[i].replicas, 0, 0, 0, 0, 0);
 	}
 	kp_sb_adds(j, "],\"pools\":[");
-	kp_sb_printf(t, "per pool (label %s):\n%-30s %6s %10s %s\n", c->pool_label, "pool", "nodes", "nodes_used", "replicas");
 	/* pools in name order: a simple selection over the few pool names */
 	first = 1;
 	char last[512] = "";
@@ -159,7 +155,6 @@ static int per_node_pool(cap *c, node_pool *nodes, int nn, long fits)
 				used += nodes[i].replicas > 0;
 				reps += nodes[i].replicas;
 			}
-		kp_sb_printf(t, "%-30s %6ld %10ld %ld\n", last, pn, used, reps);
 		kp_sb_adds(j, first ? "{\"pool\":" : ",{\"pool\":");
 		first = 0;
 		kp_sb_add_json_str(j, last);
@@ -170,20 +165,13 @@ static int per_node_pool(cap *c, node_pool *nodes, int nn, long fits)
 	return rc;
 }
 
-/* the summary of the run with the copies */
+/* the answer of the run with the copies, in the JSON */
 static void fit_summary(cap *c, const outcome *run, const kp_sb *req, int64_t max, int defaulted)
 {
 	kp_capacity_answer *a = c->a;
 	long fits = run->copies_placed, pending_unsched = c->base_r.unschedulable;
 	int limited = run->first_fail_id != 0;
-	kp_sb *t = &a->text, *j = &a->result;
-	kp_sb_printf(t, "%ld more replica%s of %s (requests: %s) fit%s after the pending pods (%ld of them "
-		     "unschedulable); %lld tried%s\n", fits, fits == 1 ? "" : "s", a->subject, kp_sb_str(req),
-		     fits == 1 ? "s" : "", pending_unsched, (long long)max, defaulted ? " (the bound from free capacity, plus 1)" : "");
-	if (limited)
-		kp_sb_printf(t, "the next one does not fit: %s\n", a->reason);
-	else
-		kp_sb_printf(t, "%s\n", a->reason);
+	kp_sb *j = &a->result;
 	kp_sb_adds(j, "{\"kind\":\"pod\",\"subject\":");
 	kp_sb_add_json_str(j, a->subject);
 	kp_sb_adds(j, ",\"requests\":");
@@ -258,7 +246,7 @@ int cap_fit(cap *c)
 		goto out;
 	}
 	fit_summary(c, &run, &req, max, defaulted);
-	rc = per_node_pool(c, nodes, nn, fits);
+	rc = per_node_pool(c, nodes, nn);
 out:
 	nodes_release(nodes, nn);
 	cap_outcome_release(&run);

@@ -141,7 +141,6 @@ int cap_add_pod_row(cap *c, int table, const char *domain, const char *change, c
 void cap_pod_json(kp_sb *j, const cap_pod *p);
 void cap_pods_json(kp_sb *j, const cap_pod *v, int n);
 void cap_sort_base(cap *c);
-void cap_baseline_text(cap *c, kp_sb *t);
 void cap_baseline_json(cap *c, kp_sb *j);
 int cap_nomem(cap *c);
 /* a prepared statement of embedded SQL; NULL with err set */

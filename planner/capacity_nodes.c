@@ -40,7 +40,7 @@ typedef struct tmpl_answer {
 	long nodes;                   /* -1: none */
 	int64_t lb;
 	long never;
-	kp_sb text, json;
+	kp_sb json;
 	qual q;
 	char q_of[1200];
 	char *reason;
@@ -196,20 +196,12 @@ static long not_in(const int64_t *a, long na, int64_t *b, long nb)
 	return n;
 }
 
-/* the never-fit pods left out, in the text (and the reason) */
-static void never_text(search_ctx *sc, tmpl_answer *ta)
+/* the reason of an answer that leaves never-fit pods out: the first of them */
+static void never_reason(search_ctx *sc, tmpl_answer *ta)
 {
-	kp_sb *t = &ta->text;
 	long nv = sc->never;
 	if (!nv)
 		return;
-	kp_sb_printf(t, "%ld pending pod%s can never fit on nodes like %s: not even an empty one (only its DaemonSet pods) "
-		     "passes %s taints, nodeSelector and node affinity or has room for %s requests; left out of the count:\n",
-		     nv, nv == 1 ? "" : "s", sc->tmpl, nv == 1 ? "its" : "their", nv == 1 ? "its" : "their");
-	for (int i = 0; i < sc->nnevers; i++)
-		kp_sb_printf(t, "  %s/%s: %s\n", sc->nevers[i].ns, sc->nevers[i].name, sc->nevers[i].msg);
-	if (nv > sc->nnevers)
-		kp_sb_printf(t, "  ... (%ld more)\n", nv - sc->nnevers);
 	kp_sb sb;
 	kp_sb_init(&sb);
 	kp_sb_printf(&sb, "%ld pending pod%s never fit on nodes like this: %s/%s: %s", nv, nv == 1 ? "" : "s",
@@ -275,12 +267,12 @@ static int search(search_ctx *sc, long others0, long u1, int64_t lb, long max_no
 	return rc;
 }
 
-/* the summary of one template's answer, text and JSON */
+/* one template's answer, in its JSON */
 static void tmpl_summary(search_ctx *sc, tmpl_answer *ta, long others0, const char *by, const kp_sb *detail,
 			 long found, long below, long below_u, long max_nodes)
 {
 	cap *c = sc->c;
-	kp_sb *t = &ta->text, *j = &ta->json;
+	kp_sb *j = &ta->json;
 	const char *tmpl = sc->tmpl;
 	long nv = sc->never;
 	kp_sb_adds(j, "{\"kind\":\"nodes-needed\",\"template\":");
@@ -291,39 +283,20 @@ static void tmpl_summary(search_ctx *sc, tmpl_answer *ta, long others0, const ch
 	kp_sb_adds(j, ",\"lower_bound_detail\":");
 	kp_sb_add_json_str(j, kp_sb_str(detail));
 	if (found == 0) {
-		kp_sb_printf(t, "0 nodes like %s needed: every pending pod%s fits already\n", tmpl,
-			     nv ? " that can fit on one" : "");
 		kp_sb_printf(j, ",\"status\":\"found\",\"nodes\":0");
 	} else if (found > 0) {
-		kp_sb_printf(t, "%ld node%s like %s needed for the %ld unschedulable pending pod%s%s (lower bound from total "
-			     "requests: %lld%s%s); checked: with %ld, %ld pod%s unschedulable\n", found, found == 1 ? "" : "s",
-			     tmpl, others0, others0 == 1 ? "" : "s", nv ? " that can fit on one" : "", (long long)ta->lb,
-			     *by ? ", by " : "", by, below, below_u, below_u == 1 ? " stays" : "s stay");
 		kp_sb_printf(j, ",\"status\":\"found\",\"nodes\":%ld,\"checked_below\":%ld,\"unschedulable_below\":%ld", found,
 			     below, below_u);
 	} else {
-		kp_sb_printf(t, "not found: with %ld nodes like %s (--max-nodes) pods are still unschedulable; lower bound %lld\n",
-			     max_nodes, tmpl, (long long)ta->lb);
-		ta->reason = kp_strdup(kp_sb_str(t));
+		char why[2600];
+		snprintf(why, sizeof why, "not found: with %ld nodes like %s (--max-nodes) pods are still unschedulable; lower "
+			 "bound %lld\n", max_nodes, tmpl, (long long)ta->lb);
+		ta->reason = kp_strdup(why);
+		/* the pods left out pass the static filters on an empty node like
+		 * the template and have room there: the pods queued before them
+		 * took the room, or filters that depend on other pods keep them off */
 		const outcome *l = &sc->last;
 		long left = l->unsched - l->never;
-		/* none is kept off an empty node like the template by its taints,
-		 * labels or size: the pods queued before them took the room
-		 * (spreading scores put those on the new nodes too), or filters
-		 * that depend on other pods keep them off */
-		kp_sb_printf(t, "with %ld added, %ld pod%s left out; an empty node like this passes %s taints, nodeSelector "
-			     "and node affinity and has room for %s requests, so the pods placed before %s took the room, or "
-			     "pod (anti-)affinity, spread constraints or host ports keep %s off:\n", sc->last_k, left,
-			     left == 1 ? " is" : "s are", left == 1 ? "its" : "their", left == 1 ? "its" : "their",
-			     left == 1 ? "it" : "them", left == 1 ? "it" : "them");
-		int shown = 0;
-		for (int i = 0; i < l->nunfits && shown < 5; i++)
-			if (!l->unfits[i].never) {
-				kp_sb_printf(t, "  %s/%s: %s\n", l->unfits[i].ns, l->unfits[i].name, l->unfits[i].msg);
-				shown++;
-			}
-		if (left > shown)
-			kp_sb_printf(t, "  ... (%ld more)\n", left - shown);
 		kp_sb_printf(j, ",\"status\":\"not-found\",\"nodes\":null,\"max_nodes\":%ld,\"left_out_with\":%ld,"
 			     "\"left_out_count\":%ld,\"left_out\":", max_nodes, sc->last_k, left);
 		kp_sb_adds(j, "[");
@@ -334,10 +307,8 @@ static void tmpl_summary(search_ctx *sc, tmpl_answer *ta, long others0, const ch
 			}
 		kp_sb_adds(j, "]");
 	}
-	if (found >= 0)
-		kp_sb_printf(t, "lower bound: %s\n", kp_sb_str(detail));
 	if (found >= 0 && !ta->reason)
-		never_text(sc, ta);
+		never_reason(sc, ta);
 	kp_sb_printf(j, ",\"never_fit_count\":%ld,\"never_fit\":", found >= 0 ? nv : 0L);
 	cap_pods_json(j, sc->nevers, found >= 0 ? sc->nnevers : 0);
 	kp_sb_adds(j, "}");
@@ -397,7 +368,7 @@ static int one_template(cap *c, const outcome *base, const char *tmpl, long max_
 			snprintf(ta->q_of, sizeof ta->q_of, "the plan with %ld node%s like %s added", found,
 				 found == 1 ? "" : "s", tmpl);
 		}
-		if (!kp_sb_ok(&ta->text) || !kp_sb_ok(&ta->json))
+		if (!kp_sb_ok(&ta->json))
 			rc = cap_nomem(c);
 	}
 	kp_sb_release(&detail);
@@ -408,18 +379,11 @@ static int one_template(cap *c, const outcome *base, const char *tmpl, long max_
 	return rc;
 }
 
-/* the answer of several templates: the smallest, then each */
+/* the answer of several templates: the smallest, and each (JSON templates) */
 static void several(cap *c, tmpl_answer *ta, int n, int best)
 {
 	kp_capacity_answer *a = c->a;
-	kp_sb *t = &a->text, *j = &a->result;
-	if (best >= 0)
-		kp_sb_printf(t, "smallest: %ld node%s like %s, %ld pending pod%s left out as never fitting (%d templates "
-			     "asked; the fewest pods left out first, then the fewest nodes)\n", ta[best].nodes,
-			     ta[best].nodes == 1 ? "" : "s", c->o->templates[best], ta[best].never, ta[best].never == 1 ? "" : "s",
-			     n);
-	else
-		kp_sb_printf(t, "not found with any of the %d templates within --max-nodes\n", n);
+	kp_sb *j = &a->result;
 	kp_sb_adds(j, "{\"kind\":\"nodes-needed\",\"status\":");
 	kp_sb_add_json_str(j, best >= 0 ? "found" : "not-found");
 	kp_sb_adds(j, ",\"template\":");
@@ -430,7 +394,6 @@ static void several(cap *c, tmpl_answer *ta, int n, int best)
 		kp_sb_adds(j, ",\"nodes\":null");
 	kp_sb_adds(j, ",\"templates\":[");
 	for (int i = 0; i < n; i++) {
-		kp_sb_printf(t, "template %d of %d: %s", i + 1, n, kp_sb_str(&ta[i].text));
 		kp_sb_adds(j, i ? "," : "");
 		kp_sb_adds(j, kp_sb_str(&ta[i].json));
 	}
@@ -481,7 +444,6 @@ int cap_nodes_needed(cap *c)
 			snprintf(c->q_of, sizeof c->q_of, "%s", b->q_of);
 		}
 		if (n == 1) {
-			kp_sb_adds(&a->text, kp_sb_str(&ta[0].text));
 			kp_sb_adds(&a->result, kp_sb_str(&ta[0].json));
 		} else {
 			several(c, ta, n, best);
@@ -490,10 +452,8 @@ int cap_nodes_needed(cap *c)
 			a->result.buf[--a->result.len] = 0;
 			kp_sb_printf(&a->result, ",\"plans\":%ld}", a->plans);
 		}
-		kp_sb_printf(&a->text, "%ld plan runs\n", a->plans);
 	}
 	for (int i = 0; i < n; i++) {
-		kp_sb_release(&ta[i].text);
 		kp_sb_release(&ta[i].json);
 		cap_qual_release(&ta[i].q);
 		kp_free(ta[i].reason);

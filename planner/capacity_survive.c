@@ -78,7 +78,7 @@ typedef struct surv {
 	char worst_text[1024];
 } surv;
 
-/* the headroom over the nodes left: text, rows; *minfrac the least cpu/memory free fraction */
+/* the headroom over the nodes left: its text (for the worst), rows; *minfrac the least cpu/memory free fraction */
 static int headroom(surv *sv, const domain *d, const outcome *o, kp_sb *head, double *minfrac)
 {
 	*minfrac = 2;
@@ -99,28 +99,20 @@ static int headroom(surv *sv, const domain *d, const outcome *o, kp_sb *head, do
 	return rc;
 }
 
-/* "  loses: ns/name (priority P): reason" lines, and the rows */
-static int pod_lines(surv *sv, const domain *d, const char *change, const cap_pod *v, int n, long total)
+/* the rows of the pods that lose (or gain) a node */
+static int pod_rows(surv *sv, const domain *d, const char *change, const cap_pod *v, int n)
 {
-	kp_sb *t = &sv->c->a->text;
 	int rc = KP_OK;
-	for (int i = 0; i < n && !rc; i++) {
-		kp_sb_printf(t, "  %s %s/%s (priority %lld)", change, v[i].ns, v[i].name, (long long)v[i].priority);
-		if (!strcmp(change, "loses"))
-			kp_sb_printf(t, ": %s", v[i].msg);
-		kp_sb_adds(t, "\n");
+	for (int i = 0; i < n && !rc; i++)
 		rc = cap_add_pod_row(sv->c, T_POD, d->name, change, &v[i]);
-	}
-	if (total > n)
-		kp_sb_printf(t, "  %s ... (%ld more)\n", change, total - n);
 	return rc;
 }
 
-/* one domain's result: text, JSON, rows, and the worst so far */
+/* one domain's result: JSON, rows, and the worst so far */
 static int domain_result(surv *sv, int i, const domain *d, outcome *o)
 {
 	cap *c = sv->c;
-	kp_sb *t = &c->a->text, *j = &c->a->result;
+	kp_sb *j = &c->a->result;
 	long extra = o->unsched - (c->base_r.unschedulable + c->base_r.evicted);
 	int survives = o->lost == 0;
 	sv->failing += !survives;
@@ -128,12 +120,10 @@ static int domain_result(surv *sv, int i, const domain *d, outcome *o)
 	kp_sb_init(&head);
 	double minfrac;
 	int rc = headroom(sv, d, o, &head, &minfrac);
-	kp_sb_printf(t, "%-28s %5ld %9ld %5ld %13ld %-8s %s\n", d->name, d->nodes, o->displaced, o->lost, o->unsched,
-		     survives ? "yes" : "no", kp_sb_str(&head));
 	if (!rc)
-		rc = pod_lines(sv, d, "loses", o->losts, o->nlosts, o->lost);
+		rc = pod_rows(sv, d, "loses", o->losts, o->nlosts);
 	if (!rc)
-		rc = pod_lines(sv, d, "gains", o->gains, o->ngains, o->gained);
+		rc = pod_rows(sv, d, "gains", o->gains, o->ngains);
 	kp_sb_adds(j, i ? ",{\"domain\":" : "{\"domain\":");
 	kp_sb_add_json_str(j, d->name);
 	kp_sb_printf(j, ",\"nodes\":%ld,\"pods_displaced\":%ld,\"pods_lost\":%ld,\"pods_gained\":%ld,\"unschedulable\":%ld,"
@@ -224,12 +214,7 @@ int cap_survive(cap *c)
 	cap_sort_base(c);
 	int neval = o->limit > 0 && o->limit < nd ? (int)o->limit : nd;
 	long bu = c->base_r.unschedulable;
-	kp_sb *t = &a->text, *j = &a->result;
-	kp_sb_printf(t, "losing one %s: %d of %d %ss evaluated%s; without a failure %ld pod%s %s unschedulable\n", sv.what,
-		     neval, nd, sv.what, neval < nd ? " (the most loaded, --limit)" : "", bu, bu == 1 ? "" : "s",
-		     bu == 1 ? "is" : "are");
-	kp_sb_printf(t, "%-28s %5s %9s %5s %13s %-8s %s\n", sv.what, "nodes", "displaced", "lost", "unschedulable", "survives",
-		     "headroom after re-placement (free of allocatable)");
+	kp_sb *j = &a->result;
 	kp_sb_adds(j, "{\"kind\":");
 	kp_sb_add_json_str(j, a->kind);
 	kp_sb_adds(j, ",\"label\":");
@@ -244,20 +229,14 @@ int cap_survive(cap *c)
 	a->status = !neval ? "nothing-to-lose" : sv.failing ? "fails" : "survives";
 	if (sv.worst >= 0) {
 		a->reason = kp_strdup(sv.worst_text);
-		kp_sb_printf(t, "worst: %s\n", sv.worst_text);
 		cap_qual_take(&c->q, &sv.worst_q);
 		snprintf(c->q_of, sizeof c->q_of, "the plan without %s %s (the worst)", sv.what, d[sv.worst].name);
 	}
 	if (!neval) {
 		/* no verdict: nothing was evaluated */
-		kp_sb_printf(t, "no %s to lose%s%s%s: no verdict\n", sv.what, sv.label ? " (no node has the label " : "",
-			     sv.label ? sv.label : "", sv.label ? ")" : "");
 		kp_sb_printf(j, ",\"survives\":null,\"failing\":0}");
 		goto out;
 	}
-	kp_sb_printf(t, "%s: %s\n", sv.failing ? "does not survive" : "survives",
-		     sv.failing ? "losing some of them leaves pods placed in the baseline without a node"
-				: "every pod placed in the baseline is placed again after losing any one of them");
 	kp_sb_printf(j, ",\"survives\":%s,\"failing\":%ld}", sv.failing ? "false" : "true", sv.failing);
 out:
 	cap_qual_release(&sv.worst_q);

@@ -84,7 +84,8 @@ int main(void)
 	TAP_EQ_I64(a.id, 0, "survive zone, no_record: not recorded");
 	TAP_OK(strstr(kp_sb_str(&a.result), "\"lost\":[{\"namespace\":\"shop\",\"pod\":\"api-1\",\"priority\":1000") != NULL,
 	       "survive zone: the JSON names api-1 as lost");
-	TAP_OK(strstr(kp_sb_str(&a.text), "  loses shop/trainer (priority 1000)") != NULL, "survive zone: the text names the trainer");
+	TAP_OK(strstr(kp_sb_str(&a.result), "{\"namespace\":\"shop\",\"pod\":\"trainer\",\"priority\":1000") != NULL,
+	       "survive zone: the JSON names the trainer");
 	TAP_EQ_I64(a.plans, 2, "survive zone: 2 plans (the baseline, zone a)");
 	TAP_EQ_I64(commits, 1, "survive zone: before_commit called once");
 	TAP_OK(progresses >= 1, "survive zone: progress called");

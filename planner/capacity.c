@@ -503,7 +503,7 @@ out:
 	return rc;
 }
 
-/* ---- the quality certificate in the summary ---- */
+/* ---- the quality certificate in the answer ---- */
 
 static void json_value(kp_sb *j, sqlite3_value *v)
 {

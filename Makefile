@@ -32,6 +32,7 @@ LIB_SRC := common/kp.c common/db.c common/priority.c common/read.c \
 LIB_SRC += planner/whatif.c planner/rebalance.c planner/explain.c planner/explain_replay.c planner/decisive.c
 LIB_SRC += planner/fix.c planner/fix_evict.c planner/fix_relax.c
 LIB_SRC += importers/ytext.c planner/config_merge.c
+LIB_SRC += planner/capacity.c planner/capacity_fit.c planner/capacity_nodes.c planner/capacity_survive.c
 CLI_SRC := $(wildcard cli/*.c) $(wildcard reports/*.c)
 FILTER_SQL := $(wildcard queries/filters/*.sql)
 FIX_SQL := $(wildcard queries/fix/*.sql)
@@ -44,11 +45,14 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 EXT_OBJ := $(BUILD)/obj/ext/udf.o $(BUILD)/obj/importers/quantity.o $(BUILD)/obj/common/kp.o \
 	$(BUILD)/obj/planner/scores.o $(BUILD)/obj/planner/json.o
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# kplan capacity's queries (planner/capacity*.c)
+CAPACITY_SQL := $(wildcard queries/capacity/*.sql)
+LIB_OBJ += $(CAPACITY_SQL:queries/capacity/%.sql=$(BUILD)/obj/gen/capacity_%.o)
 
 .PHONY: all deps test-deps test demo clean install help valgrind fuzz bench screenshot
 .DEFAULT_GOAL := all
 
-all: $(BUILD)/kplan $(BUILD)/kplan.so $(BUILD)/bench/gen $(BUILD)/bench/floor
+all: $(BUILD)/kplan $(BUILD)/kplan.so $(BUILD)/bench/gen $(BUILD)/bench/floor $(BUILD)/bench/capacity
 
 deps:
 	@sh scripts/deps.sh $(BUILD_DEPS)
@@ -69,6 +73,11 @@ $(BUILD)/gen/filter_%.c: queries/filters/%.sql scripts/embed.sh | deps
 $(BUILD)/gen/fix_%.c: queries/fix/%.sql scripts/embed.sh | deps
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh kp_sql_fix_$(subst -,_,$*) $< > $@
+
+# each capacity query becomes kp_sql_capacity_<name>
+$(BUILD)/gen/capacity_%.c: queries/capacity/%.sql scripts/embed.sh | deps
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh kp_sql_capacity_$(subst -,_,$*) $< > $@
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
@@ -102,6 +111,11 @@ $(BUILD)/bench/gen: bench/gen.c
 
 # the I/O floor of a plan (bench/floor.c): kplan's own load and write, no planning
 $(BUILD)/bench/floor: bench/floor.c $(BUILD)/libkplan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
+
+# kplan capacity's answers as library code, timed (bench/capacity.c)
+$(BUILD)/bench/capacity: bench/capacity.c $(BUILD)/libkplan.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
 

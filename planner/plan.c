@@ -1378,7 +1378,8 @@ static int report_results(planner *pl)
 		const kp_pod *p = &s->pods[i];
 		const pod_out *po = &pl->out[i];
 		int was_bound = p->orig_node >= 0;
-		kp_plan_pod r = { .pod_id = p->db_id, .class_id = s->classes[p->cls].db_id, .ns = kp_str(&s->strs, p->ns),
+		kp_plan_pod r = { .pod_id = p->db_id, .class_id = s->classes[p->cls].db_id,
+				  .priority = s->classes[p->cls].priority, .ns = kp_str(&s->strs, p->ns),
 				  .name = kp_str(&s->strs, p->name), .displaced = was_bound || p->moved_from != 0,
 				  .seq = po->seq, .message = po->message };
 		int node = -1;
@@ -1510,9 +1511,10 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	pl.err = err;
 	pl.ex = o->explain;
 	double t0 = now_s();
-	/* a dry run that writes no rows only reads: a read transaction, so that
-	 * explain works on a database opened read-only */
-	int rc = o->dry_run && !o->on_quality ? kp_db_begin_read(db, err) : kp_db_begin(db, err);
+	/* a dry run only reads the main schema: a read transaction, so that
+	 * explain and capacity work on a database opened read-only (with
+	 * on_quality its rows go to TEMP tables, kp_quality_dry_tables) */
+	int rc = o->dry_run ? kp_db_begin_read(db, err) : kp_db_begin(db, err);
 	if (rc)
 		return rc;
 	if ((rc = load_config(&pl)) || (rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) ||
@@ -1745,8 +1747,12 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		goto out;
 	if (!o->dry_run || o->on_quality) {
 		/* a dry run with on_quality is written too, in its transaction
-		 * (rolled back below), for its plan_quality and plan_stranded rows */
-		rc = write_run(&pl, r, t0);
+		 * (rolled back below), for its plan_quality and plan_stranded rows,
+		 * into TEMP tables that shadow the main ones */
+		if (o->dry_run)
+			rc = kp_quality_dry_tables(db, err);
+		if (!rc)
+			rc = write_run(&pl, r, t0);
 		if (!rc && o->dry_run)
 			rc = o->on_quality(o->result_ctx, db, r->run_id);
 	}
@@ -1767,6 +1773,8 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 out:
 	if (o->whatif)
 		kp_whatif_cleanup(db);
+	if (o->dry_run && o->on_quality)
+		kp_quality_dry_drop(db);
 	if (rc || o->dry_run)
 		kp_db_rollback(db);
 	else

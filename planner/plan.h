@@ -21,12 +21,13 @@ struct kp_whatif;
 struct kp_rebalance;
 struct kp_explain;
 
-/* One pod's outcome, for kp_plan_opts.on_pod (capacity: cli/cmd_capacity.c).
+/* One pod's outcome, for kp_plan_opts.on_pod (capacity: planner/capacity*.c).
  * action: keep, bind, move, evict, unschedulable, ignored (another scheduler)
  * or done (finished, or bound to a node that is not there). */
 typedef struct kp_plan_pod {
 	int64_t pod_id;              /* pod.id; negative: a pod of the what-if scenario */
 	int64_t class_id;
+	int64_t priority;            /* resolved, as the queue orders it */
 	const char *ns, *name, *action;
 	int64_t node_id;             /* where it is after the run; 0 none */
 	const char *node;            /* NULL none */

@@ -186,11 +186,68 @@ static int ensure_tables(sqlite3 *db, kp_err *err)
 	return kp_db_schema_section(db, "plan quality", "plan (plan quality tables)", err);
 }
 
+static const char *const dry_tables[] = { "run", "placement", "pod_failure", "eviction", "run_warning", "plan_quality",
+					  "plan_stranded" };
+
+void kp_quality_dry_drop(sqlite3 *db)
+{
+	/* schema-qualified: an unqualified DROP would reach the main table */
+	for (size_t i = 0; i < sizeof dry_tables / sizeof *dry_tables; i++) {
+		char sql[96];
+		snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS temp.%s", dry_tables[i]);
+		sqlite3_exec(db, sql, NULL, NULL, NULL);
+	}
+}
+
+int kp_quality_dry_tables(sqlite3 *db, kp_err *err)
+{
+	kp_quality_dry_drop(db);
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "SELECT sql FROM main.sqlite_schema WHERE type = 'table' AND name = ?1", -1, &s,
+			       NULL) != SQLITE_OK)
+		return kp_err_set(err, KP_IO, "cannot plan (dry-run tables): %s", sqlite3_errmsg(db));
+	int rc = KP_OK;
+	for (size_t i = 0; i < sizeof dry_tables / sizeof *dry_tables && !rc; i++) {
+		sqlite3_reset(s);
+		sqlite3_bind_text(s, 1, dry_tables[i], -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_ROW)
+			continue;   /* a database made before the table: kp_quality_write creates it */
+		const char *sql = (const char *)sqlite3_column_text(s, 0);
+		if (!sql || strncmp(sql, "CREATE TABLE ", 13))
+			continue;
+		sql += 13;
+		if (!strncmp(sql, "IF NOT EXISTS ", 14))
+			sql += 14;
+		char *ddl = sqlite3_mprintf("CREATE TEMP TABLE %s", sql);
+		if (!ddl)
+			rc = kp_err_set(err, KP_NOMEM, "out of memory");
+		else if (sqlite3_exec(db, ddl, NULL, NULL, NULL) != SQLITE_OK)
+			rc = kp_err_set(err, KP_IO, "cannot plan (dry-run tables): %s", sqlite3_errmsg(db));
+		sqlite3_free(ddl);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* 1 when the plan quality tables of this connection are TEMP ones (a dry run) */
+static int dry(sqlite3 *db)
+{
+	sqlite3_stmt *s;
+	int n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM temp.sqlite_schema WHERE type = 'table' AND name IN "
+			       "('plan_quality', 'plan_stranded')", -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return n == 2;
+}
+
 int kp_quality_write(sqlite3 *db, int64_t run_id, const char *pool_label, kp_err *err)
 {
 	if (!pool_label)
 		pool_label = KP_QUALITY_POOL_LABEL;
-	int rc = ensure_tables(db, err);
+	int rc = dry(db) ? KP_OK : ensure_tables(db, err);
 	for (size_t i = 0; rc == KP_OK && i < sizeof sql_setup / sizeof *sql_setup; i++)
 		rc = kp_db_exec(db, err, "cannot write the plan (plan quality)", sql_setup[i], "it", run_id, pool_label);
 	if (rc == KP_OK)

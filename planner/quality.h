@@ -25,4 +25,13 @@
  * KP_IO / KP_INTR / KP_NOMEM with a message in err. */
 int kp_quality_write(sqlite3 *db, int64_t run_id, const char *pool_label, kp_err *err);
 
+/* A dry run's rows (kp_plan_opts.dry_run with on_quality): TEMP tables of
+ * the same names as run, placement, pod_failure, eviction, run_warning,
+ * plan_quality and plan_stranded (main's definitions, no rows) shadow the
+ * main ones for this connection, so the run's rows and its certificate are
+ * written there and the main schema is only read — the database may be
+ * read-only.  kp_quality_dry_drop drops them (always safe). */
+int kp_quality_dry_tables(sqlite3 *db, kp_err *err);
+void kp_quality_dry_drop(sqlite3 *db);
+
 #endif

@@ -728,7 +728,9 @@ void kp_whatif_cleanup(sqlite3 *db)
 		"DROP TABLE IF EXISTS temp.kp_whatif_sel; DROP TABLE IF EXISTS temp.kp_whatif_dsfail;"
 		"DROP TABLE IF EXISTS temp.class_node_selector; DROP TABLE IF EXISTS temp.class_spread;"
 		"DROP TABLE IF EXISTS temp.class_pod_affinity; DROP TABLE IF EXISTS temp.class_node_term;"
-		"DROP TABLE IF EXISTS temp.class_node_expr; DROP TABLE IF EXISTS temp.pod_class;";
+		"DROP TABLE IF EXISTS temp.class_node_expr; DROP TABLE IF EXISTS temp.pod_class;"
+		"DROP TABLE IF EXISTS temp.class_request; DROP TABLE IF EXISTS temp.class_container;"
+		"DROP TABLE IF EXISTS temp.class_toleration; DROP TABLE IF EXISTS temp.class_port;";
 	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
@@ -1627,22 +1629,26 @@ static int apply_scale(wctx *c, wi_op *op)
 
 /* ---- add-pods (kplan capacity --pod) ---- */
 
-/* the class tables, copied from the file's database into main when the class
- * is not there yet: the run's transaction holds them (capacity's runs are dry
- * runs, rolled back) */
+/* the class tables: the spec's class is copied from the file's database into
+ * TEMP copies of them when the class is not there yet (the main schema is
+ * only read: capacity works on a read-only database) */
 static const char *const class_tables[] = { "pod_class", "class_request", "class_container", "class_node_selector",
 					    "class_toleration", "class_node_term", "class_node_expr", "class_pod_affinity",
 					    "class_spread", "class_port" };
 
+static int shadow_once(wctx *c, const char *table);
+
 static int copy_class(wctx *c, sqlite3 *m, int64_t class_id)
 {
 	int64_t have;
-	if (query_int(c, "SELECT count(*) FROM main.pod_class WHERE id = ?1", class_id, NULL, &have))
+	if (query_int(c, "SELECT count(*) FROM pod_class WHERE id = ?1", class_id, NULL, &have))
 		return c->err->code;
 	if (have)
 		return KP_OK;
 	int rc = KP_OK;
 	for (size_t t = 0; t < sizeof class_tables / sizeof *class_tables && !rc; t++) {
+		if ((rc = shadow_once(c, class_tables[t])))
+			break;
 		char sql[160];
 		snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE %s = ?1", class_tables[t], t ? "class_id" : "id");
 		sqlite3_stmt *src = NULL, *dst = NULL;
@@ -1652,7 +1658,7 @@ static int copy_class(wctx *c, sqlite3 *m, int64_t class_id)
 		int ncols = sqlite3_column_count(src);
 		kp_sb ins;
 		kp_sb_init(&ins);
-		kp_sb_printf(&ins, "INSERT OR IGNORE INTO main.%s VALUES(?1", class_tables[t]);
+		kp_sb_printf(&ins, "INSERT OR IGNORE INTO temp.%s VALUES(?1", class_tables[t]);
 		for (int j = 1; j < ncols; j++)
 			kp_sb_printf(&ins, ", ?%d", j + 1);
 		kp_sb_adds(&ins, ")");

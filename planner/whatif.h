@@ -35,9 +35,9 @@
  *   8. --mode full
  * add-pods FILE:COUNT (COUNT pending copies of the Pod, or of the workload's
  * pod template, in FILE, named NAME-capacity-N) is kplan capacity's: `plan`
- * has no option for it.  It writes the spec's class rows to the main class
- * tables if they are missing, inside the run's transaction: use it in dry
- * runs (they roll back).  --scale NS/W=+N adds N to the current replicas.
+ * has no option for it.  When the spec's class is missing it writes its rows
+ * to TEMP copies of the class tables (the main schema is only read, so a
+ * read-only database works).  --scale NS/W=+N adds N to the current replicas.
  * remove-pods ID,..., untaint KEY[=VALUE] and relax CLASS:node-selector:KEY |
  * CLASS:spread:SEQ | CLASS:affinity:SEQ are kplan fix's (cli/cmd_fix.c): pods
  * deleted, a NoSchedule/NoExecute taint removed from every node, one class

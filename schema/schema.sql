@@ -651,21 +651,22 @@ CREATE TABLE IF NOT EXISTS rebalance_node(
 -- end of rebalance
 
 ------------------------------------------------------------------ capacity
--- `kplan capacity` (cli/cmd_capacity.c, README "Capacity planning"): each
--- question asked appends one capacity_run and its detail rows.  The plan runs
--- that answer it are dry runs: nothing of them is in run or placement.
+-- `kplan capacity` (planner/capacity*.c, README "Capacity planning"): each
+-- question asked appends one capacity_run and its detail rows (none with
+-- --no-record).  The plan runs that answer it are dry runs: nothing of them
+-- is in run or placement.
 
 CREATE TABLE IF NOT EXISTS capacity_run(
   id       INTEGER PRIMARY KEY,
   started  TEXT NOT NULL,
-  kind     TEXT NOT NULL,                     -- pod | nodes-needed | survive-node | survive-zone
+  kind     TEXT NOT NULL,                     -- pod | nodes-needed | survive-node | survive-zone | survive-label
   subject  TEXT NOT NULL,                     -- the --pod file or --workload NS/NAME; the node template; node | zone
   options  TEXT NOT NULL,                     -- JSON: the options given
   answer   INTEGER,                           -- pod: replicas that fit; nodes-needed: nodes to add (NULL: none found);
                                               -- survive: 1 when it survives the loss of any one domain evaluated
   bound    INTEGER,                           -- pod: replicas tried (--max); nodes-needed: the lower bound; survive: domains evaluated
-  status   TEXT NOT NULL,                     -- pod: limited | max-reached; nodes-needed: found | never-fit | not-found;
-                                              -- survive: survives | fails
+  status   TEXT NOT NULL,                     -- pod: limited | max-reached; nodes-needed: found | not-found (never-fit: before 14);
+                                              -- survive: survives | fails | nothing-to-lose (no domain: answer NULL)
   reason   TEXT,                              -- pod: why the next replica does not fit; nodes-needed: why none; survive: the worst domain
   result   TEXT NOT NULL,                     -- JSON: the whole answer (what --format json prints)
   plans    INTEGER NOT NULL,                  -- plan runs made
@@ -695,11 +696,13 @@ CREATE TABLE IF NOT EXISTS capacity_search(
   capacity_id   INTEGER NOT NULL REFERENCES capacity_run(id),
   step          INTEGER NOT NULL,
   nodes         INTEGER NOT NULL,             -- nodes added
-  unschedulable INTEGER NOT NULL,             -- imported pods left without a node
+  unschedulable INTEGER NOT NULL,             -- imported pods left without a node that an empty template node
+                                              -- would take (never-fit pods are left out)
   fits          INTEGER NOT NULL,             -- 1 when every pending pod fits
   PRIMARY KEY(capacity_id, step)
 ) WITHOUT ROWID;
--- --nodes-needed, status never-fit: the pods that do not fit even with one added node each (first 50)
+-- --nodes-needed: the pending pods that never fit on the template (not even an empty node like it takes
+-- them), left out of the count (first 50 per template)
 CREATE TABLE IF NOT EXISTS capacity_unfit(
   capacity_id INTEGER NOT NULL REFERENCES capacity_run(id),
   namespace   TEXT NOT NULL,
@@ -714,11 +717,25 @@ CREATE TABLE IF NOT EXISTS capacity_domain(
   domain         TEXT NOT NULL,               -- node name or zone
   nodes          INTEGER NOT NULL,            -- nodes lost
   pods_displaced INTEGER NOT NULL,            -- pods taken off the lost nodes and re-placed (DaemonSet pods go with them)
-  pods_lost      INTEGER NOT NULL,            -- of them, found no node
+  pods_lost      INTEGER NOT NULL,            -- pods placed in the baseline left without a node (capacity_pod 'loses')
   unschedulable  INTEGER NOT NULL,            -- pods (bound or pending) without a node after the loss
-  extra_unschedulable INTEGER NOT NULL,       -- unschedulable minus those without a node when nothing is lost
-  survives       INTEGER NOT NULL,            -- extra_unschedulable <= 0
+  extra_unschedulable INTEGER NOT NULL,       -- unschedulable minus those without a node in the baseline
+  survives       INTEGER NOT NULL,            -- 1: every pod placed in the baseline is placed again (pods_lost = 0)
   PRIMARY KEY(capacity_id, domain)
+) WITHOUT ROWID;
+-- --survive: the pods a failure moves against the baseline: placed there and
+-- left without a node (change 'loses'), or the other way round ('gains');
+-- the first 50 of each per domain.  DaemonSet and static pods that go with
+-- their node are neither.
+CREATE TABLE IF NOT EXISTS capacity_pod(
+  capacity_id INTEGER NOT NULL REFERENCES capacity_run(id),
+  domain      TEXT NOT NULL,
+  change      TEXT NOT NULL,                  -- loses | gains
+  namespace   TEXT NOT NULL,
+  pod         TEXT NOT NULL,
+  priority    INTEGER NOT NULL,
+  reason      TEXT NOT NULL,                  -- loses: kube's message; gains: the action (bind, move)
+  PRIMARY KEY(capacity_id, domain, namespace, pod)
 ) WITHOUT ROWID;
 -- --survive: per domain and resource, over the nodes left: allocatable and free after re-placement
 CREATE TABLE IF NOT EXISTS capacity_headroom(

@@ -30,6 +30,16 @@ is "$(q "$db" "SELECT json_extract(options, '\$.whatif[0][0]') || ' ' || json_ex
 	"from-run 1" "run.options records --from-run"
 is "$(dump_pods)" "$pods_before" "the imported pod table is unchanged"
 
+# capacity --from-run: its baseline is plan --from-run's (the counts of run 2)
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: 500m}}}]}\n' >"$T/one.yaml"
+run "$KPLAN" capacity --from-run 1 --pod "$T/one.yaml" --no-record --format json "$db"
+is "$rc" 0 "capacity --from-run 1: exit 0"
+is "$(printf '%s' "$out" | python3 -c 'import json,sys; b=json.load(sys.stdin)["baseline"]; print(b["from_run"], b["pending"], b["placed"], b["unschedulable"], b["kept"])')" \
+	"1 $(q "$db" "SELECT pending || ' ' || bound || ' ' || unschedulable || ' ' || kept FROM run WHERE id = 2")" \
+	"capacity --from-run 1: the baseline counts equal run 2's (plan --from-run 1)"
+run "$KPLAN" capacity --from-run 1 --pod "$T/one.yaml" --no-record "$db"
+like "$out" "baseline: the state run 1 left (--from-run)" "capacity --from-run 1: the text names the baseline"
+
 # a rebalance from there: moves start from where run 1 put the pods
 run "$KPLAN" plan --mode rebalance --from-run 1 "$db"
 is "$rc" 0 "rebalance --from-run 1: exit 0"

@@ -214,10 +214,9 @@ like "$out" "more replicas of $T/one.yaml" "capacity --config default: answers"
 json() { python3 -c 'import json,sys; json.load(sys.stdin)' 2>/dev/null; }
 "$KPLAN" report -q --format json "$db" | json
 ok $? "report -q --format json prints JSON"
-# TAP TODO: cmd_capacity.c and cmd_fix.c are being rewritten elsewhere (issue 14, part 1)
-todo() { _n=$((_n + 1)); if [ "$1" -eq 0 ]; then echo "ok $_n - $2 # TODO $3"; else echo "not ok $_n - $2 # TODO $3"; fi; }
 "$KPLAN" capacity -q --format json --pod "$T/one.yaml" "$db0" 2>/dev/null | json
-todo $? "capacity -q --format json prints JSON" "capacity prints nothing with -q"
+ok $? "capacity -q --format json prints JSON"
+is "$("$KPLAN" capacity -q --pod "$T/one.yaml" "$db0" 2>/dev/null)" "" "capacity -q (text) prints nothing"
 "$KPLAN" fix -q --format json "$db0" 2>/dev/null | json
 ok $? "fix -q --format json prints JSON"
 

@@ -99,7 +99,7 @@ same_inputs "--pod, four questions"
 # --survive: losing any one node is fine, losing zone a (n1, n2: 6 cpu of pods) is not
 run "$KPLAN" capacity "$db" --survive node
 is "$rc" 0 "--survive node: exit 0"
-like "$out" "survives: every pod that fits now still fits" "--survive node: survives"
+like "$out" "survives: every pod placed in the baseline is placed again after losing any one of them" "--survive node: survives"
 is "$(last "answer || ' ' || bound || ' ' || status")" "1 4 survives" "--survive node: row"
 id=$(lastid)
 is "$(q1 "$db" "SELECT group_concat(domain || ':' || pods_displaced || ':' || pods_lost || ':' || survives, ' ') FROM (SELECT * FROM capacity_domain WHERE capacity_id = $id ORDER BY domain)")" \
@@ -111,7 +111,10 @@ is "$(q "$db" "SELECT allocatable || ' ' || free FROM capacity_headroom WHERE ca
 	"12000 5000" "--survive node: headroom without n1: 12 cpu, 5 free (9 free - b1's 3 + n1's 1 lost... = 5)"
 run "$KPLAN" capacity "$db" --survive zone
 like "$out" "does not survive" "--survive zone: does not survive"
-like "$out" "worst: zone a: 1 more pod unschedulable (1 of the 2 displaced lost); headroom cpu 4 of 8" "--survive zone: the worst"
+like "$out" "worst: zone a: 1 pod placed now loses its node (2 displaced, 0 gain one); headroom cpu 4 of 8" "--survive zone: the worst"
+like "$out" "  loses default/b2 (priority 0): 0/2 nodes are available: 1 Insufficient cpu" "--survive zone: names the pod that loses its node"
+is "$(q1 "$db" "SELECT group_concat(domain || ':' || change || ':' || namespace || '/' || pod || ':' || priority, ' ') FROM capacity_pod WHERE capacity_id = $(lastid)")" \
+	"a:loses:default/b2:0" "--survive zone: capacity_pod"
 is "$(last "answer || ' ' || status")" "0 fails" "--survive zone: row"
 is "$(q1 "$db" "SELECT group_concat(domain || ':' || nodes || ':' || pods_lost || ':' || survives, ' ') FROM (SELECT * FROM capacity_domain WHERE capacity_id = $(lastid) ORDER BY domain)")" \
 	"a:2:1:0 b:2:0:1" "--survive zone: per zone"
@@ -149,15 +152,14 @@ like "$out" "  m5.xlarge: memory 58Gi of 80Gi (72.5 %) on 4 of 5 used nodes; exh
 	"--nodes-needed: stranded memory on the four cpu-full nodes"
 run "$KPLAN" capacity "$pdb" --nodes-needed --node-template "$D/node-tainted.yaml"
 is "$rc" 0 "a template that cannot help: exit 0"
-like "$out" "5 pending pods can never fit on nodes like $D/node-tainted.yaml" "a template that cannot help: said"
-like "$out" "5 node(s) had untolerated taint {dedicated: batch}." "a template that cannot help: why"
-is "$(q1 "$pdb" "SELECT status || ' ' || COALESCE(answer, 'null') || ' ' || (SELECT count(*) FROM capacity_unfit u WHERE u.capacity_id = r.id) FROM capacity_run r ORDER BY id DESC LIMIT 1")" \
-	"never-fit null 5" "never-fit: row and the pods"
-is "$(q "$pdb" "SELECT count(*) FROM capacity_quality WHERE capacity_id = (SELECT max(id) FROM capacity_run)")" 0 \
-	"never-fit: no plan fits, so no certificate"
-unlike "$out" "quality of" "never-fit: no certificate in the summary"
+like "$out" "0 nodes like $D/node-tainted.yaml needed: every pending pod that can fit on one fits already" \
+	"a template that cannot help: always a number (0: the pods it cannot take are left out)"
 like "$out" "5 pending pods can never fit on nodes like $D/node-tainted.yaml: not even an empty one (only its DaemonSet pods) passes their taints" \
-	"never-fit: proven on an empty node, not inferred from a crowded plan"
+	"never-fit: proven on an empty node, not inferred from a crowded plan; listed"
+like "$out" "  shop/web-76b5c8f95-rzbq4: 0/5 nodes are available: 1 node(s) had untolerated taint {dedicated: batch}" "never-fit: each pod and why"
+is "$(q1 "$pdb" "SELECT status || ' ' || COALESCE(answer, 'null') || ' ' || (SELECT count(*) FROM capacity_unfit u WHERE u.capacity_id = r.id) FROM capacity_run r ORDER BY id DESC LIMIT 1")" \
+	"found 0 5" "never-fit: row and the pods"
+like "$out" "quality of the plan of the cluster as it is" "never-fit: the certificate of the plan as it is (0 nodes)"
 # one added node per unschedulable pod is not enough when the added nodes also
 # take pods that fitted before (crowded.yaml): big fits an empty 4-cpu node, so
 # it is no never-fit; the search goes on past 1 node (it used to say never-fit)
@@ -179,6 +181,128 @@ like "$out" "with 2 added, 1 pod is left out; an empty node like this passes its
 like "$out" "  shop/big: 0/3 nodes are available: 3 Insufficient cpu." "crowded, --max-nodes 2: the pod left out"
 same_inputs "--nodes-needed, --workload" "$pdb" "$T/pinputs.sql"
 
+# ---- issue 14: survive per pod (tests/data/capacity/zones.yaml) ----
+# Losing zone a (the most loaded, --limit 1) leaves the API replica api-1 (no
+# host without an API replica) and the GPU trainer (no other GPU) without a
+# node, while the two pending report pods now fit (their spread no longer
+# counts zone a): as many pods without a node as before, which the count of
+# unschedulable pods called "survives".
+zdb="$T/zones.db"
+"$KPLAN" import -q "$zdb" "$D/zones.yaml" || fail "import zones.yaml"
+zinputs=$(sqlite3 "$zdb" ".dump $INPUTS" | sha256sum)
+run "$KPLAN" capacity "$zdb" --survive zone --limit 1
+is "$rc" 0 "zones --survive zone --limit 1: exit 0"
+like "$out" "1 of 3 zones evaluated (the most loaded, --limit); without a failure 2 pods are unschedulable" "zones: zone a evaluated"
+like "$out" "does not survive: losing some of them leaves pods placed in the baseline without a node" \
+	"zones: losing zone a does not survive (the pod count said it did)"
+like "$out" "  loses shop/api-1 (priority 1000): 0/4 nodes are available:" "zones: names the API replica that loses its node"
+like "$out" "  loses shop/trainer (priority 1000): 0/4 nodes are available: " "zones: names the GPU trainer"
+like "$out" "Insufficient nvidia.com/gpu" "zones: the trainer's new reason"
+like "$out" "  gains shop/report-3 (priority 0)" "zones: names a pod that gains a node, apart"
+like "$out" "worst: zone a: 2 pods placed now lose their node (3 displaced, 2 gain one)" "zones: the worst"
+zid=$(q "$zdb" "SELECT max(id) FROM capacity_run")
+is "$(q1 "$zdb" "SELECT answer || ' ' || status FROM capacity_run WHERE id = $zid")" "0 fails" "zones: capacity_run says fails"
+is "$(q1 "$zdb" "SELECT domain || ':' || pods_lost || ':' || unschedulable || ':' || extra_unschedulable || ':' || survives FROM capacity_domain WHERE capacity_id = $zid")" \
+	"a:2:2:0:0" "zones: capacity_domain: 2 lost, as many unschedulable as before (extra 0), does not survive"
+is "$(q1 "$zdb" "SELECT group_concat(change || ':' || pod || ':' || priority, ' ') FROM (SELECT * FROM capacity_pod WHERE capacity_id = $zid ORDER BY change DESC, pod)")" \
+	"loses:api-1:1000 loses:trainer:1000 gains:report-3:0 gains:report-4:0" "zones: capacity_pod, lost and gained apart"
+run "$KPLAN" capacity "$zdb" --survive zone --limit 1 --format json --no-record
+is "$(printf '%s' "$out" | python3 -c 'import json,sys
+a = json.load(sys.stdin); r = a["results"][0]
+print(a["capacity_id"], a["survives"], a["baseline"]["pending"], a["baseline"]["unschedulable"], r["domain"], r["survives"],
+      " ".join("%s/%s:%d" % (p["namespace"], p["pod"], p["priority"]) for p in r["lost"]),
+      " ".join(p["pod"] for p in r["gained"]))' 2>&1)" \
+	"None False 2 2 a False shop/api-1:1000 shop/trainer:1000 report-3 report-4" \
+	"zones json: survives (overall), baseline counts, per failure survives and the lost pods' names"
+run "$KPLAN" capacity "$zdb" --survive zone --no-record
+like "$out" "$(printf 'a                                2         3     2             2 no ')" "zones, every zone: zone a does not survive"
+run "$KPLAN" capacity "$zdb" --survive rack --format json --no-record
+is "$(printf '%s' "$out" | python3 -c 'import json,sys
+a = json.load(sys.stdin)
+print(a["kind"], a["label"], a["domains"], " ".join("%s:%s:%s" % (r["domain"], r["nodes"], ",".join(p["pod"] for p in r["lost"])) for r in a["results"]))' 2>&1)" \
+	"survive-label rack 3 r1:2:api-1,trainer r2:2:api-2,api-3,report-1 r3:2:api-4,api-5,report-2" \
+	"--survive LABEL: the domains of a node label (rack r1 = zone a)"
+run "$KPLAN" capacity "$zdb" --survive nosuchlabel --no-record
+like "$out" "no nosuchlabel to lose (no node has the label nosuchlabel): no verdict" "--survive LABEL no node has: says so, no verdict"
+unlike "$out" "survives:" "--survive LABEL no node has: does not say it survives"
+run "$KPLAN" capacity "$zdb" --survive nosuchlabel --format json --no-record
+is "$(printf '%s' "$out" | python3 -c 'import json,sys; a = json.load(sys.stdin); print(a["survives"], a["evaluated"])' 2>&1)" "None 0" \
+	"--survive LABEL no node has: json survives null"
+is "$(sqlite3 "$zdb" ".dump $INPUTS" | sha256sum)" "$zinputs" "zones: imported tables and run/placement unchanged"
+
+# ---- issue 14: one baseline: the "now" counts are plan's (preemption on by default) ----
+edb="$T/examples.db"
+"$KPLAN" import -q "$edb" "$ROOT/examples" || fail "import examples"
+for pre in "" --no-preemption; do
+	run "$KPLAN" capacity "$edb" --survive zone --limit 1 --format json --no-record $pre
+	capb=$(printf '%s' "$out" | python3 -c 'import json,sys
+b = json.load(sys.stdin)["baseline"]
+print(b["pending"], b["placed"], b["unschedulable"], b["evicted"], b["moved"], b["preemption"])' 2>&1)
+	"$KPLAN" plan -q $pre "$edb"
+	r=$(q "$edb" "SELECT max(id) FROM run")
+	planb=$(q "$edb" "SELECT sum(action IN ('bind', 'unschedulable')) || ' ' || sum(action = 'bind') || ' ' || sum(action = 'unschedulable')
+		|| ' ' || sum(action = 'evict') || ' ' || sum(action = 'move') FROM placement WHERE run_id = $r")
+	is "$capb" "$planb $([ -z "$pre" ] && echo True || echo False)" \
+		"examples${pre:+ $pre}: capacity's baseline counts = plan's run $r (pending, placed, unschedulable, evicted, moved)"
+done
+[ "$(q "$edb" "SELECT count(*) FROM placement WHERE run_id = 1 AND action = 'evict'")" -gt 0 ]
+ok $? \
+	"examples: plan preempts (so a baseline without preemption would differ)"
+run "$KPLAN" capacity "$edb" --survive zone --limit 1 --no-record
+like "$out" "baseline: the cluster as it is, planned as \`kplan plan\` plans it (preemption on, seed 1, configuration default): 27 pending pods: 24 placed, 3 unschedulable; preemption: 1 evicted, 1 moved" \
+	"examples: the text names the baseline and its counts"
+
+# ---- issue 14: nodes needed, always a number (make demo's cluster) ----
+run "$KPLAN" capacity "$edb" --nodes-needed --node-template "$D/node-4cpu.yaml" --format json --no-record
+is "$(printf '%s' "$out" | python3 -c 'import json,sys
+a = json.load(sys.stdin)
+print(a["status"], type(a["nodes"]).__name__, a["nodes"], a["never_fit_count"], len(a["never_fit"]))' 2>&1)" "found int 1 3 3" \
+	"examples: a number of nodes (1), the 3 pods that never fit on the template listed and left out"
+run "$KPLAN" capacity "$edb" --nodes-needed --node-template "$D/node-tainted.yaml" --node-template "$D/node-4cpu.yaml" --no-record
+like "$out" "smallest: 1 node like $D/node-4cpu.yaml, 3 pending pods left out as never fitting (2 templates asked" \
+	"two templates: the smallest"
+like "$out" "template 1 of 2: 0 nodes like $D/node-tainted.yaml needed" "two templates: an answer for each (1)"
+like "$out" "template 2 of 2: 1 node like $D/node-4cpu.yaml needed" "two templates: an answer for each (2)"
+
+# ---- issue 14: read-only (a read-only bind mount, as 58-read-only.t) ----
+# every question answers on a database the user cannot write: --no-record, or
+# a note that the answer is not recorded; the dry runs write only TEMP tables
+# (their certificate too), --pod's spec goes to TEMP copies of the class tables
+rosrc="$T/rosrc"
+romnt="$T/romnt"
+mkdir -p "$rosrc" "$romnt"
+"$KPLAN" import -q "$rosrc/r.db" "$D/cluster.yaml" "$D/pending.yaml" || fail "import for read-only"
+rodump=$(sqlite3 "$rosrc/r.db" .dump | sha256sum)
+ro_capacity() { # ro_capacity DB DESC
+	run "$KPLAN" capacity "$1" --survive zone --no-record --format json
+	is "$rc" 0 "$2: --survive zone --no-record exits 0"
+	is "$(printf '%s' "$out" | python3 -c 'import json,sys; a = json.load(sys.stdin); print(a["capacity_id"], a["survives"], a["quality"]["plan"])' 2>&1)" \
+		"None False the plan without zone a (the worst)" "$2: the answer, not recorded, with its certificate"
+	run "$KPLAN" capacity "$1" --pod "$D/pod-1cpu.yaml"
+	is "$rc" 0 "$2: --pod (a spec not in the database) exits 0 without --no-record"
+	like "$out" "capacity (not recorded): 3 more replicas of $D/pod-1cpu.yaml" "$2: --pod answers"
+	like "$err" "cannot be written: the answer is not recorded (as with --no-record)" "$2: says the answer is not recorded"
+	run "$KPLAN" capacity "$1" --nodes-needed --node-template "$D/node-4cpu.yaml" --no-record
+	like "$out" "3 nodes like $D/node-4cpu.yaml needed" "$2: --nodes-needed answers"
+	run "$KPLAN" capacity "$1" --workload shop/web --no-record -q
+	is "$rc$out" "0" "$2: --workload -q: exit 0, nothing printed"
+}
+if mount --bind "$rosrc" "$romnt" 2>/dev/null && mount -o remount,ro,bind "$romnt" 2>/dev/null; then
+	ro_capacity "$romnt/r.db" "read-only mount"
+	umount "$romnt"
+	sqlite3 "$rosrc/r.db" "SELECT count(*) FROM node" >/dev/null   # the sqlite3 shell removes -wal/-shm on close
+	mount --bind "$rosrc" "$romnt" && mount -o remount,ro,bind "$romnt"
+	ro_capacity "$romnt/r.db" "read-only mount without -wal/-shm"
+	umount "$romnt"
+else
+	umount "$romnt" 2>/dev/null
+	skip "mount is not permitted here: no read-only mount" 16
+fi
+is "$(sqlite3 "$rosrc/r.db" .dump | sha256sum)" "$rodump" "read-only: the database is unchanged"
+run "$KPLAN" capacity "$rosrc/r.db" --survive node --no-record
+is "$rc" 0 "--no-record on a writable database: exit 0"
+is "$(sqlite3 "$rosrc/r.db" .dump | sha256sum)" "$rodump" "--no-record: the database is unchanged"
+
 # the report shows the answers
 "$KPLAN" plan -q "$pdb"
 run "$KPLAN" report "$pdb"
@@ -196,7 +320,7 @@ is "$(q "$db" "SELECT count(*) FROM capacity_quality WHERE bound > nodes_used") 
 # errors: usage 64, input 1, database unchanged
 inputs "$db" >"$T/inputs.sql"
 before=$(sqlite3 "$db" .dump | sha256sum)
-for args in "" "--pod" "--pod $D/pod-1cpu.yaml --survive node" "--survive rack" "--max 0 --pod x" "--max x --pod x" \
+for args in "" "--pod" "--pod $D/pod-1cpu.yaml --survive node" "--survive a=b" "--max 0 --pod x" "--max x --pod x" \
 	"--nodes-needed" "--node-template $D/node-4cpu.yaml" "--limit 3 --pod x" "--format xml --survive node" \
 	"--workload web" "--bogus"; do
 	run "$KPLAN" capacity "$db" $args
@@ -225,7 +349,7 @@ run sh -c "'$KPLAN' capacity '$db' --survive node >/dev/full"
 is "$rc" 1 "stdout failing: exit 1"
 is "$(sqlite3 "$db" .dump | sha256sum)" "$before" "stdout failing: nothing written"
 
-# generated cluster: --workload agrees with plan --scale (no preemption, as capacity)
+# generated cluster: --workload agrees with plan --scale (both with preemption, the default of each)
 if [ -x "$ROOT/build/bench/gen" ]; then
 	"$ROOT/build/bench/gen" --nodes 100 --pods 2000 -o "$T/gen.yaml" >/dev/null 2>&1
 	gdb="$T/g.db"
@@ -234,9 +358,9 @@ if [ -x "$ROOT/build/bench/gen" ]; then
 	run "$KPLAN" capacity "$gdb" --workload "$w" --format json
 	fits=$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["fits"])')
 	ok $? "generated: capacity --workload $w answered ($fits)"
-	cur=$("$KPLAN" plan --no-preemption --scale "$w=+0" "$gdb" | sed -n 's/.*already \([0-9]*\) replica.*/\1/p')
-	base=$("$KPLAN" plan -q --no-preemption "$gdb" && q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")
-	"$KPLAN" plan -q --no-preemption --scale "$w=$((cur + fits))" "$gdb"
+	cur=$("$KPLAN" plan --scale "$w=+0" "$gdb" | sed -n 's/.*already \([0-9]*\) replica.*/\1/p')
+	base=$("$KPLAN" plan -q "$gdb" && q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")
+	"$KPLAN" plan -q --scale "$w=$((cur + fits))" "$gdb"
 	is "$(q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")" "$base" \
 		"generated: plan --scale $w=$((cur + fits)) (replicas + answer) leaves nothing more unschedulable"
 	cols="pool, nodes, nodes_used, pods, bound, bound_by, requests_bound, large_pods_bound, anti_affinity_bound, gap_pct"
@@ -244,7 +368,7 @@ if [ -x "$ROOT/build/bench/gen" ]; then
 	qc=$(q "$gdb" "SELECT $cols FROM capacity_quality WHERE capacity_id = (SELECT max(id) FROM capacity_run) ORDER BY pool")
 	[ -n "$qc" ] && [ "$qp" = "$qc" ]
 	ok $? "generated: the --workload answer's certificate = plan_quality of plan --scale $w=$((cur + fits))"
-	"$KPLAN" plan -q --no-preemption --scale "$w=$((cur + fits + 1))" "$gdb"
+	"$KPLAN" plan -q --scale "$w=$((cur + fits + 1))" "$gdb"
 	is "$(q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")" "$((base + 1))" \
 		"generated: one more replica leaves one unschedulable"
 	# SIGINT during --survive node (100 plan runs): 130, nothing written

@@ -178,6 +178,17 @@ for fmt in text json; do
 done
 golden capacity-pod-template-max.txt cap_case $C --pod capacity/deploy-500m.yaml --max 3 --pool-label pool
 golden capacity-pod-selector.txt cap_case $C --pod capacity/pod-c5.yaml
+# issue 14: survive per pod (the pods that lose their node, those that gain
+# one), any node label, the baseline without preemption, several templates,
+# nothing recorded
+Z=capacity/zones.yaml
+golden capacity-survive-zones-limit.txt cap_case $Z --survive zone --limit 1
+golden capacity-survive-zones-json.txt cap_case $Z --survive zone --format json
+golden capacity-survive-label.txt cap_case $Z --survive rack
+golden capacity-survive-node-no-preemption.txt cap_case $Z --survive node --no-preemption
+golden capacity-nodes-needed-templates.txt cap_case "$CP" --nodes-needed --node-template capacity/node-tainted.yaml \
+	--node-template capacity/node-4cpu.yaml
+golden capacity-no-record.txt cap_case $Z --survive zone --limit 1 --no-record
 
 # ---------------------------------------------------------------- fix
 # fix_case FIXTURES -- ARGS...: a fresh database of FIXTURES, planned without

@@ -695,19 +695,25 @@ static int parse_text(pctx *c, const char *text, size_t len, kp_arena *a, kp_yno
 	return rc;
 }
 
+/* cfg emptied but for its base directory (copied to base, for c's paths) and source */
+static void reset_config(kp_config *cfg, const char *source, char *base, size_t nbase)
+{
+	snprintf(base, nbase, "%s", cfg->base_dir);
+	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->base_dir, sizeof cfg->base_dir, "%s", base);
+	snprintf(cfg->source, sizeof cfg->source, "%s", source);
+}
+
 int kp_config_parse(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err)
 {
 	char base[1024];
-	snprintf(base, sizeof base, "%s", cfg->base_dir);
+	reset_config(cfg, source, base, sizeof base);
 	pctx c = { source, err, base, "" };
 	kp_arena a;
 	kp_arena_init(&a, 16 * 1024);
 	kp_ynode *doc = NULL;
 	const kp_ynode *profs = NULL;
 	int64_t pct = -1;
-	memset(cfg, 0, sizeof *cfg);
-	snprintf(cfg->base_dir, sizeof cfg->base_dir, "%s", base);
-	snprintf(cfg->source, sizeof cfg->source, "%s", source);
 	int rc = parse_text(&c, text, len, &a, &doc);
 	if (!rc)
 		rc = read_top(&c, doc, &pct, &profs);
@@ -763,7 +769,7 @@ static int skip_profile(kp_config *cfg, const char *name, const char *why, const
 int kp_config_parse_imported(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err)
 {
 	char base[1024];
-	snprintf(base, sizeof base, "%s", cfg->base_dir);
+	reset_config(cfg, source, base, sizeof base);
 	kp_err e = { 0 };
 	pctx c = { source, &e, base, "" };
 	kp_arena a;
@@ -771,9 +777,6 @@ int kp_config_parse_imported(const char *text, size_t len, const char *source, k
 	kp_ynode *doc = NULL;
 	const kp_ynode *profs = NULL;
 	int64_t pct = -1;
-	memset(cfg, 0, sizeof *cfg);
-	snprintf(cfg->base_dir, sizeof cfg->base_dir, "%s", base);
-	snprintf(cfg->source, sizeof cfg->source, "%s", source);
 	int rc = parse_text(&c, text, len, &a, &doc);
 	if (rc && !e.line) {
 		/* not even YAML (the database was edited): nothing to name profiles by */

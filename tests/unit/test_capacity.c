@@ -16,6 +16,7 @@
 #include "../../importers/import.h"
 #include "../../planner/capacity.h"
 #include "tap.h"
+#include "tap_db.h"
 
 static int commits, progresses;
 
@@ -34,16 +35,6 @@ static void on_progress(void *ctx, const char *unit, long done, long total)
 	(void)done;
 	(void)total;
 	progresses++;
-}
-
-static int64_t count(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *s;
-	int64_t n = -1;
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
 }
 
 int main(void)
@@ -89,7 +80,7 @@ int main(void)
 	TAP_EQ_I64(a.plans, 2, "survive zone: 2 plans (the baseline, zone a)");
 	TAP_EQ_I64(commits, 1, "survive zone: before_commit called once");
 	TAP_OK(progresses >= 1, "survive zone: progress called");
-	TAP_EQ_I64(count(db, "SELECT count(*) FROM capacity_run"), 0, "no_record: no capacity_run row");
+	TAP_EQ_I64(tap_count(db, "SELECT count(*) FROM capacity_run"), 0, "no_record: no capacity_run row");
 	kp_capacity_answer_release(&a);
 
 	/* the same, recorded */
@@ -97,9 +88,9 @@ int main(void)
 	rc = kp_capacity_run(db, &o, &h, &a, &err);
 	TAP_EQ_I64(rc, KP_OK, "survive zone recorded: KP_OK (%s)", err.msg);
 	TAP_EQ_I64(a.id, 1, "survive zone recorded: capacity_run 1");
-	TAP_EQ_I64(count(db, "SELECT count(*) FROM capacity_pod WHERE capacity_id = 1 AND change = 'loses'"), 2,
+	TAP_EQ_I64(tap_count(db, "SELECT count(*) FROM capacity_pod WHERE capacity_id = 1 AND change = 'loses'"), 2,
 		   "survive zone recorded: 2 pods lose their node");
-	TAP_EQ_I64(count(db, "SELECT count(*) FROM capacity_pod WHERE capacity_id = 1 AND change = 'gains'"), 2,
+	TAP_EQ_I64(tap_count(db, "SELECT count(*) FROM capacity_pod WHERE capacity_id = 1 AND change = 'gains'"), 2,
 		   "survive zone recorded: 2 pods gain one");
 	kp_capacity_answer_release(&a);
 

@@ -16,6 +16,7 @@
 #include "../../planner/plan.h"
 #include "../../planner/fix.h"
 #include "tap.h"
+#include "tap_db.h"
 
 static long progress_calls, progress_last;
 static void on_progress(void *ctx, long done, long total)
@@ -31,16 +32,6 @@ static int say_no(void *ctx, const kp_fix_result *r)
 	(void)ctx;
 	(void)r;
 	return 1;
-}
-
-static int64_t count(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *s;
-	int64_t n = -1;
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
 }
 
 int main(void)
@@ -72,8 +63,8 @@ int main(void)
 	kp_fix_result r;
 	kp_fix_hooks no = { .progress = on_progress, .before_commit = say_no };
 	TAP_OK(kp_fix_run(db, &o, &no, &r, &err) != KP_OK, "before_commit saying no: an error");
-	TAP_EQ_I64(count(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'fix'") == 0 ||
-			   count(db, "SELECT count(*) FROM fix") == 0, 1, "before_commit saying no: no row written");
+	TAP_EQ_I64(tap_count(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'fix'") == 0 ||
+			   tap_count(db, "SELECT count(*) FROM fix") == 0, 1, "before_commit saying no: no row written");
 	TAP_EQ_I64(progress_calls, 2, "progress: once per pod examined");
 	TAP_EQ_I64(progress_last, 2, "progress: the last call says 2 of 2");
 	kp_fix_result_release(&r);
@@ -98,7 +89,7 @@ int main(void)
 	TAP_EQ_I64(r.joint_changes, 1, "joint: one change");
 	TAP_EQ_I64(r.joint_placed, 2, "joint: both placed");
 	TAP_EQ_I64(r.recorded, 1, "recorded");
-	TAP_EQ_I64(count(db, "SELECT count(*) FROM fix"), 4, "four rows");
+	TAP_EQ_I64(tap_count(db, "SELECT count(*) FROM fix"), 4, "four rows");
 	kp_fix_result_release(&r);
 
 	o.no_record = 1;
@@ -106,7 +97,7 @@ int main(void)
 	TAP_OK(kp_fix_run(db, &o, NULL, &r, &err) == KP_OK, "no_record, one candidate (%s)", err.msg);
 	TAP_EQ_I64(r.pods[0].ncands, 1, "no_record: one candidate a pod");
 	TAP_EQ_I64(r.recorded, 0, "no_record: not recorded");
-	TAP_EQ_I64(count(db, "SELECT count(*) FROM fix"), 4, "no_record: the rows are as they were");
+	TAP_EQ_I64(tap_count(db, "SELECT count(*) FROM fix"), 4, "no_record: the rows are as they were");
 	kp_fix_result_release(&r);
 
 	kp_db_close(db);

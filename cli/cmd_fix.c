@@ -36,6 +36,9 @@ const char cmd_fix_help[] =
 	"  --no-preemption           check without preemption (default: as the run)\n"
 	"  --config FILE             check with this KubeSchedulerConfiguration (default: the run's)\n"
 	"  --no-record               write nothing (works on a database you can only read)\n"
+	"  --from-run N              fix run N's unschedulable pods from the state run N left\n"
+	"                            (its placements bound, as `kplan plan --from-run N`), not\n"
+	"                            from a replay of run N; the rows are run N's\n"
 	"  --format text|json        the summary on stdout (default text)\n"
 	"  -q, --quiet               no text summary, no progress line (JSON is printed)\n"
 	"  -h, --help                this help\n"
@@ -66,8 +69,9 @@ static void print_cand_json(kp_sb *out, const kp_fix_cand *c, int rank)
 static void print_json(const kp_fix_result *r, const char *tmpl, int nfix, int nofix, kp_sb *out)
 {
 	kp_sb_printf(out, "{\"run_id\":%lld,\"baseline\":{\"run\":%lld,\"seed\":%llu,\"preemption\":%s,"
-		     "\"preemption_from_run\":%s,\"config\":", (long long)r->run, (long long)r->run,
-		     (unsigned long long)r->seed, r->preemption ? "true" : "false", r->preemption_from_run ? "true" : "false");
+		     "\"preemption_from_run\":%s,\"from_run\":%s,\"config\":", (long long)r->run, (long long)r->run,
+		     (unsigned long long)r->seed, r->preemption ? "true" : "false", r->preemption_from_run ? "true" : "false",
+		     r->from_run ? "true" : "false");
 	kp_sb_add_json_str(out, r->config);
 	kp_sb_printf(out, "},\"unschedulable\":%ld,\"examined\":%d,\"fixed\":%d,\"plans\":%ld,\"recorded\":%s,\"pods\":[",
 		     r->unschedulable, r->npods, nfix, r->plans, r->recorded ? "true" : "false");
@@ -128,9 +132,10 @@ static void print_text(const kp_fix_result *r, const char *tmpl, int nfix, int n
 	kp_sb_printf(out, "fix run %lld: %d of %d unschedulable pod%s examined %s a fix (%ld unschedulable in the run; "
 		     "%ld dry-run plan%s)\n", (long long)r->run, nfix, r->npods, r->npods == 1 ? "" : "s",
 		     nfix == 1 ? "has" : "have", r->unschedulable, r->plans, r->plans == 1 ? "" : "s");
-	kp_sb_printf(out, "baseline: run %lld's options (seed %llu, preemption %s%s, configuration: %s) plus each change\n",
-			     (long long)r->run, (unsigned long long)r->seed, r->preemption ? "on" : "off",
-			     r->preemption_from_run ? " as in the run" : " by --no-preemption", r->config);
+	kp_sb_printf(out, "baseline: %srun %lld%s (seed %llu, preemption %s%s, configuration: %s) plus each change\n",
+		     r->from_run ? "the state " : "", (long long)r->run, r->from_run ? " left (--from-run)" : "'s options",
+		     (unsigned long long)r->seed, r->preemption ? "on" : "off",
+		     r->preemption_from_run ? " as in the run" : " by --no-preemption", r->config);
 	for (int i = 0; i < r->npods; i++) {
 		const kp_fix_pod *t = &r->pods[i];
 		if (t->ncands) {
@@ -208,6 +213,7 @@ int cmd_fix(int argc, char **argv)
 		{ "no-preemption", no_argument, NULL, 'P' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "no-record", no_argument, NULL, 'N' },
+		{ "from-run", required_argument, NULL, 'F' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -225,10 +231,16 @@ int cmd_fix(int argc, char **argv)
 		char *end;
 		switch (c) {
 		case 'r':
+		case 'F':
 			errno = 0;
-			o.run = strtoll(optarg, &end, 10);
-			if (errno || *end || !*optarg || o.run <= 0)
-				return kp_cli_usage("fix", "--run needs a run id, got '%s'", optarg);
+			int64_t id = strtoll(optarg, &end, 10);
+			if (errno || *end || !*optarg || id <= 0)
+				return kp_cli_usage("fix", "%s needs a run id, got '%s'", c == 'r' ? "--run" : "--from-run", optarg);
+			if (o.run && o.run != id)
+				return kp_cli_usage("fix", "--run and --from-run name different runs (%lld, %lld): give one",
+						    (long long)o.run, (long long)id);
+			o.run = id;
+			o.from_run |= c == 'F';
 			break;
 		case 't':
 			if (!*optarg)

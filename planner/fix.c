@@ -228,8 +228,14 @@ static int load_run(fixer *f)
 	}
 	/* the baseline replay names the configuration it loaded; until then, the choice */
 	snprintf(f->r->config, sizeof f->r->config, "%s", f->config ? f->config : "the latest imported, else default");
-	if (!rc)
+	f->r->from_run = o->from_run;
+	if (!rc && o->from_run) {
+		char id[32];
+		snprintf(id, sizeof id, "%lld", (long long)f->r->run);
+		rc = add_pair(f, &f->wopts, &f->nw, &f->capw, "from-run", id);
+	} else if (!rc) {
 		rc = load_scenario(f, mode, strategy);
+	}
 	kp_free(mode);
 	kp_free(strategy);
 	return rc;

@@ -23,7 +23,10 @@
  * node affinity name neither KEY nor VALUE (nor ROLE) as a key or value.
  *
  * The baseline: the run's own options (seed, --config, preemption, what-if
- * scenario), with opts.preemption and opts.config_file overriding the run's.
+ * scenario), with opts.preemption and opts.config_file overriding the run's;
+ * with opts.from_run, the state the run left instead (what-if from-run: its
+ * placements bound, its unschedulable pods pending), so a check plans only
+ * the pods still pending there.
  * Every check is a dry run (kp_plan_opts.dry_run, a read transaction): with
  * no_record nothing is written and the database may be read-only; else the
  * rows go to the fix table in one transaction, replacing the run's.
@@ -54,6 +57,8 @@ typedef struct kp_fix_opts {
 	int preemption;              /* -1: as the run; 0: off; 1: on */
 	const char *config_file;     /* NULL: as the run */
 	int no_record;               /* write nothing */
+	int from_run;                /* 1: the baseline is the state run left (plan --from-run), its
+	                              * unschedulable pods pending there, not a replay of the run */
 } kp_fix_opts;
 
 typedef struct kp_fix_cand {
@@ -80,6 +85,7 @@ typedef struct kp_fix_result {
 	uint64_t seed;
 	int preemption;              /* the baseline's: 1 on */
 	int preemption_from_run;     /* 1: as the run recorded it */
+	int from_run;                /* 1: the baseline is the state the run left */
 	char config[1024];           /* the configuration the checks used */
 	long unschedulable;          /* in the run */
 	int npods;                   /* examined */

@@ -40,6 +40,17 @@ is "$(printf '%s' "$out" | python3 -c 'import json,sys; b=json.load(sys.stdin)["
 run "$KPLAN" capacity --from-run 1 --pod "$T/one.yaml" --no-record "$db"
 like "$out" "baseline: the state run 1 left (--from-run)" "capacity --from-run 1: the text names the baseline"
 
+# fix --from-run: the state run 1 left, run 1's unschedulable pods
+run "$KPLAN" fix --from-run 1 --no-record --format json "$db"
+is "$rc" 0 "fix --from-run 1: exit 0"
+is "$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["baseline"]["from_run"], d["run_id"], d["unschedulable"])')" \
+	"True 1 $(q "$db" "SELECT count(*) FROM placement WHERE run_id = 1 AND action = 'unschedulable'")" \
+	"fix --from-run 1: run 1's unschedulable pods, from the state it left"
+run "$KPLAN" fix --from-run 1 --no-record "$db"
+like "$out" "baseline: the state run 1 left (--from-run)" "fix --from-run 1: the text names the baseline"
+run "$KPLAN" fix --run 1 --from-run 2 "$db"
+is "$rc" 64 "fix --run 1 --from-run 2: a usage error"
+
 # a rebalance from there: moves start from where run 1 put the pods
 run "$KPLAN" plan --mode rebalance --from-run 1 "$db"
 is "$rc" 0 "rebalance --from-run 1: exit 0"

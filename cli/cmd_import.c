@@ -83,22 +83,13 @@ static void progress(void *ctx, const kp_import_progress *ip)
 
 static struct progress_ctx *progress_of;   /* for warn() and the summary: clear the line first */
 
+/* an object skipped or noted (kp_import_opts.warn, .note): ctx is the prefix */
 static void warn(void *ctx, const kp_err *err)
 {
-	(void)ctx;
 	char buf[4096];
 	if (progress_of)
 		kp_progress_clear(&progress_of->p);
-	fprintf(stderr, "kplan: skipped invalid object: %s\n", kp_err_format(err, buf, sizeof buf));
-}
-
-static void note(void *ctx, const kp_err *err)
-{
-	(void)ctx;
-	char buf[4096];
-	if (progress_of)
-		kp_progress_clear(&progress_of->p);
-	fprintf(stderr, "kplan: warning: %s\n", kp_err_format(err, buf, sizeof buf));
+	fprintf(stderr, "kplan: %s%s\n", (const char *)ctx, kp_err_format(err, buf, sizeof buf));
 }
 
 static void plural(FILE *f, int *first, long n, const char *one, const char *many)
@@ -200,7 +191,9 @@ int cmd_import(int argc, char **argv)
 		return kp_cli_usage("import", argc - optind < 1 ? "missing DB and FILE" : "missing FILE (a file, a directory or -)");
 	const char *path = argv[optind];
 	io.warn = warn;
-	io.note = note;
+	io.warn_ctx = "skipped invalid object: ";
+	io.note = warn;
+	io.note_ctx = "warning: ";
 	io.size_hint = "raise the limit with --max-input-size SIZE";
 
 	kp_err err = { 0 };

@@ -190,12 +190,7 @@ int kp_cli_wants_help(int argc, char **argv, const char *help)
 
 int kp_cli_progress_enabled(int quiet) { return !quiet && isatty(STDERR_FILENO); }
 
-double kp_cli_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+double kp_cli_now(void) { return kp_now(); }
 
 int main(int argc, char **argv)
 {

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #define BUSY_TIMEOUT_MS 10000
+#define READONLY_FOR_USER "the file is read-only for this user (its permissions or attributes); kplan needs to " \
+	"write it and, in its directory, its -wal and -shm files"
 
 /* Wait up to BUSY_TIMEOUT_MS for another writer, 10 ms at a time, giving up at
  * once on Ctrl-C (sqlite3_busy_timeout would sleep through it). */
@@ -62,8 +64,7 @@ static int fail(sqlite3 *db, kp_err *err, const char *path, const char *what)
 	if (!why && (rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY || rc == SQLITE_IOERR) && on_readonly_fs(path))
 		why = "the file system is read-only (kplan needs to write the database and its WAL files)";
 	if (!why && rc == SQLITE_READONLY)
-		why = "the file is read-only for this user (its permissions or attributes); kplan needs to write "
-		      "it and, in its directory, its -wal and -shm files";
+		why = READONLY_FOR_USER;
 	if (why)
 		return kp_err_set(err, KP_IO, "%s '%s': %s", what, path, why);
 	if (rc == SQLITE_FULL)
@@ -83,9 +84,7 @@ static int fail_readonly(kp_err *err, const char *path)
 {
 	if (on_readonly_fs(path))
 		return kp_err_set(err, KP_IO, "cannot write database '%s': the file system is read-only", path);
-	return kp_err_set(err, KP_IO, "cannot write database '%s': the file is read-only for this user (its "
-			  "permissions or attributes); kplan needs to write it and, in its directory, its -wal and "
-			  "-shm files", path);
+	return kp_err_set(err, KP_IO, "cannot write database '%s': %s", path, READONLY_FOR_USER);
 }
 
 static int query_int(sqlite3 *db, const char *sql, int64_t *out)

@@ -345,6 +345,13 @@ uint64_t kp_hash64(const void *data, size_t n, uint64_t seed)
 
 /* ---- time ---- */
 
+double kp_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static int digits(const char **p, int n, int *out)
 {
 	int v = 0;

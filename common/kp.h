@@ -123,6 +123,8 @@ uint64_t kp_hash64(const void *data, size_t n, uint64_t seed);
 /* Parse an RFC 3339 timestamp ("2020-05-29T15:59:24Z", fractions and
  * offsets allowed) to Unix seconds.  Returns KP_OK or KP_PARSE. */
 int kp_parse_time(const char *s, int64_t *out);
+/* seconds on the monotonic clock (for durations) */
+double kp_now(void);
 /* Format Unix seconds as "YYYY-MM-DDTHH:MM:SSZ" into buf (>= 21 bytes). */
 void kp_format_time(int64_t t, char *buf, size_t size);
 

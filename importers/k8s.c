@@ -54,18 +54,7 @@ static void locate(kctx *c, kp_err *err, unsigned line, unsigned col)
 	}
 	char obj[900];
 	snprintf(obj, sizeof obj, "%s%s%s", c->cm_label, c->object[0] ? ": " : "", c->object);
-	int first = !err->line;   /* kp_err_locate keeps a position set before */
 	kp_err_locate(err, c->yfile, line + c->yline, col + c->ycol, obj);
-	/* a second position in the message (a duplicate key's first one): the file's too */
-	char *at = first ? strstr(err->msg, "(first at line ") : NULL;
-	unsigned l2, c2;
-	int used = 0;
-	if (at && sscanf(at, "(first at line %u, column %u)%n", &l2, &c2, &used) == 2 && used > 0) {
-		char tail[512];
-		snprintf(tail, sizeof tail, "%s", at + used);
-		snprintf(at, sizeof err->msg - (size_t)(at - err->msg), "(first at line %u, column %u)%s", l2 + c->yline,
-			 c2 + c->ycol, tail);
-	}
 }
 
 #define PATHMAX 256
@@ -1412,7 +1401,16 @@ static int refuse_dup(kctx *c, const kp_ynode *obj, const kp_yobj_info *info)
 			name = generated_name(c, obj, scalar(meta, "generateName"));
 		set_object(c, kind, is_namespaced(kind) ? (ns ? ns : "default") : NULL, name);
 	}
-	return kp_yaml_dup_error(c->err, c->file, info->dup, info->dup_first, c->object);
+	if (!c->cm_label)
+		return kp_yaml_dup_error(c->err, c->file, info->dup, info->dup_first, c->object);
+	/* a ConfigMap's literal block: both keys where they are in the file
+	 * (locate's shift), named by the ConfigMap's value as its YAML errors are */
+	kp_ynode dup = *info->dup, first = *info->dup_first;
+	dup.line += c->yline;
+	dup.col += c->ycol;
+	first.line += c->yline;
+	first.col += c->ycol;
+	return kp_yaml_dup_error(c->err, c->yfile, &dup, &first, c->cm_label);
 }
 
 static int on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err *err)

@@ -306,11 +306,6 @@ int cap_plan_once(cap *c, const char *const *wopts, int nw, outcome *o)
 
 void kp_capacity_fmt_amount(const char *res, int64_t v, char *buf, size_t size)
 {
-	cap_fmt_amount(res, v, buf, size);
-}
-
-void cap_fmt_amount(const char *res, int64_t v, char *buf, size_t size)
-{
 	if (!strcmp(res, "cpu")) {
 		/* whole cpus; millicores below 10 cpus; else cpus with one decimal,
 		 * so that amounts side by side read in one unit */
@@ -465,20 +460,13 @@ static int write_rows(cap *c, int64_t id)
 	return rc;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The answer, in one transaction: capacity_run and its rows; the hook (the
  * summary) before COMMIT.  no_record: only the hook. */
 static int record(cap *c, double t0)
 {
 	kp_capacity_answer *a = c->a;
 	const kp_capacity_hooks *h = c->h;
-	a->elapsed = now_s() - t0;
+	a->elapsed = kp_now() - t0;
 	if (c->o->no_record) {
 		a->id = 0;
 		return h && h->before_commit && h->before_commit(h->ctx, a) ? kp_err_set(c->err, KP_IO, "error writing output")
@@ -662,7 +650,7 @@ int kp_capacity_run(sqlite3 *db, const kp_capacity_opts *o, const kp_capacity_ho
 	int rc = check_opts(o, err);
 	if (rc)
 		return rc;
-	double t0 = now_s();
+	double t0 = kp_now();
 	cap c;
 	memset(&c, 0, sizeof c);
 	c.db = db;

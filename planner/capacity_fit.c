@@ -96,7 +96,7 @@ int cap_requests_text(cap *c, int64_t class_id, kp_sb *sb)
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		char buf[64];
 		const char *res = (const char *)sqlite3_column_text(s, 0);
-		cap_fmt_amount(res, sqlite3_column_int64(s, 1), buf, sizeof buf);
+		kp_capacity_fmt_amount(res, sqlite3_column_int64(s, 1), buf, sizeof buf);
 		kp_sb_printf(sb, "%s%s %s", n++ ? ", " : "", res, buf);
 	}
 	sqlite3_finalize(s);

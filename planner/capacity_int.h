@@ -134,7 +134,6 @@ void cap_outcome_release(outcome *o);
 void cap_pods_release(cap_pod *v, int n);
 void cap_qual_release(qual *q);
 void cap_qual_take(qual *dst, qual *src);
-void cap_fmt_amount(const char *res, int64_t v, char *buf, size_t size);
 int cap_add_row(cap *c, int table, const char *a, const char *b, int64_t v0, int64_t v1, int64_t v2, int64_t v3,
 		int64_t v4, int64_t v5);
 int cap_add_pod_row(cap *c, int table, const char *domain, const char *change, const cap_pod *p);

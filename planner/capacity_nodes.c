@@ -160,9 +160,9 @@ static int lower_bound(cap *c, const outcome *tmpl, int64_t *bound, char *by, si
 			if (!strcmp(tmpl->tmpl[i].name, res))
 				per = tmpl->tmpl[i].alloc;
 		char a1[64], a2[64], a3[64];
-		cap_fmt_amount(res, need, a1, sizeof a1);
-		cap_fmt_amount(res, free, a2, sizeof a2);
-		cap_fmt_amount(res, per, a3, sizeof a3);
+		kp_capacity_fmt_amount(res, need, a1, sizeof a1);
+		kp_capacity_fmt_amount(res, free, a2, sizeof a2);
+		kp_capacity_fmt_amount(res, per, a3, sizeof a3);
 		int64_t k = need <= free ? 0 : per > 0 ? (need - free + per - 1) / per : -1;
 		kp_sb_printf(detail, "%s%s: pending %s, free %s, per node %s -> %s", n++ ? "; " : "", res, a1, a2, a3,
 			     k < 0 ? "the template has none" : "");

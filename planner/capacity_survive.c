@@ -88,8 +88,8 @@ static int headroom(surv *sv, const domain *d, const outcome *o, kp_sb *head, do
 		if (strcmp(x->name, "cpu") && strcmp(x->name, "memory") && strcmp(x->name, "pods") && !x->alloc)
 			continue;
 		char f[64], al[64];
-		cap_fmt_amount(x->name, x->free, f, sizeof f);
-		cap_fmt_amount(x->name, x->alloc, al, sizeof al);
+		kp_capacity_fmt_amount(x->name, x->free, f, sizeof f);
+		kp_capacity_fmt_amount(x->name, x->alloc, al, sizeof al);
 		kp_sb_printf(head, "%s%s %s of %s", nh++ ? ", " : "", x->name, f, al);
 		double frac = x->alloc ? (double)x->free / (double)x->alloc : 0;
 		if ((!strcmp(x->name, "cpu") || !strcmp(x->name, "memory")) && frac < *minfrac)

@@ -66,10 +66,9 @@ static char *col_dup(sqlite3_stmt *s, int i)
 
 /* ---- dry runs ---- */
 
-static const kp_fix_result *sort_r;
 static int cmp_by_id(const void *a, const void *b)
 {
-	int64_t x = sort_r->pods[*(const int *)a].id, y = sort_r->pods[*(const int *)b].id;
+	int64_t x = ((const struct kp_fix_by_id *)a)->id, y = ((const struct kp_fix_by_id *)b)->id;
 	return x < y ? -1 : x > y;
 }
 
@@ -79,9 +78,9 @@ static int target_index(const fixer *f, int64_t id)
 	int lo = 0, hi = f->r->npods - 1;
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
-		int64_t m = f->r->pods[f->by_id[mid]].id;
+		int64_t m = f->by_id[mid].id;
 		if (m == id)
-			return f->by_id[mid];
+			return f->by_id[mid].i;
 		if (m < id)
 			lo = mid + 1;
 		else
@@ -278,8 +277,7 @@ static int load_targets(fixer *f)
 		if (!f->placed || !f->placed_node || !f->by_id)
 			return kp_fix_nomem(f);
 		for (int i = 0; i < r->npods; i++)
-			f->by_id[i] = i;
-		sort_r = r;
+			f->by_id[i] = (struct kp_fix_by_id){ r->pods[i].id, i };
 		kp_sort(f->by_id, (size_t)r->npods, sizeof *f->by_id, cmp_by_id);
 	}
 	if (!rc && !r->npods) {

@@ -31,7 +31,7 @@ typedef struct fixer {
 	int want;                    /* index into r->pods, -1 none */
 	uint8_t *placed;             /* per target: placed by the last dry run */
 	char **placed_node;          /* per target: where (owned) */
-	int *by_id;                  /* target indexes sorted by pod id */
+	struct kp_fix_by_id { int64_t id; int i; } *by_id;   /* targets' pod ids and indexes, by id */
 	/* the cluster after the run (fix_evict.c) */
 	int have_snap;
 	kp_snap s;

@@ -116,13 +116,6 @@ static const uint8_t local_score[KP_P_COUNT] = {
 	[KP_P_BALANCED_ALLOCATION] = 1, [KP_P_IMAGE_LOCALITY] = 1,
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int nomem(planner *pl) { return kp_err_set(pl->err, KP_NOMEM, "out of memory while planning"); }
 
 /* ---- configuration ---- */
@@ -1294,7 +1287,7 @@ static int write_run(planner *pl, kp_plan_result *r, double t0)
 		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
-	r->elapsed = now_s() - t0;
+	r->elapsed = kp_now() - t0;
 	if (sqlite3_prepare_v2(db, "UPDATE run SET nodes = ?2, pending = ?3, bound = ?4, unschedulable = ?5, kept = ?6, "
 				   "ignored = ?7, passes = ?8, elapsed = ?9, evicted = ?10, moved = ?11 WHERE id = ?1", -1, &st,
 			       NULL) != SQLITE_OK)
@@ -1510,7 +1503,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	pl.o = o;
 	pl.err = err;
 	pl.ex = o->explain;
-	double t0 = now_s();
+	double t0 = kp_now();
 	/* a dry run only reads the main schema: a read transaction, so that
 	 * explain and capacity work on a database opened read-only (with
 	 * on_quality its rows go to TEMP tables, kp_quality_dry_tables) */
@@ -1520,7 +1513,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	if ((rc = load_config(&pl)) || (rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) ||
 	    (rc = kp_snap_load(db, &pl.s, err)))
 		goto out;
-	r->t_load = now_s() - t0;
+	r->t_load = kp_now() - t0;
 	snprintf(r->config_source, sizeof r->config_source, "%s", pl.cfg.source);
 	kp_snap *s = &pl.s;
 	pl.out = kp_calloc((size_t)(s->npods ? s->npods : 1), sizeof *pl.out);
@@ -1621,7 +1614,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 			rc = kp_err_set(err, KP_ERROR, "internal error: class without static verdict");
 			goto out;
 		}
-	r->t_static = now_s() - t0 - r->t_load;
+	r->t_static = kp_now() - t0 - r->t_load;
 	if ((rc = setup(&pl)))
 		goto out;
 	/* SQL extenders, per profile, over that profile's pending pods */
@@ -1742,7 +1735,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		add_warning(r, "config: %ld pending pod(s) not planned: an imported profile of theirs kplan cannot run (the "
 			       "pods' messages say why; run.config notRun)", not_run);
 	(void)gated;
-	r->t_schedule = now_s() - t0 - r->t_load - r->t_static;
+	r->t_schedule = kp_now() - t0 - r->t_load - r->t_static;
 	if ((o->on_pod || o->on_node) && (rc = report_results(&pl)))
 		goto out;
 	if (!o->dry_run || o->on_quality) {
@@ -1761,13 +1754,13 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 			rc = kp_whatif_record(db, o->whatif, r->run_id, err);
 		if (!rc && o->rebalance)
 			rc = kp_rebalance_write(db, o->rebalance, &pl.s, r->run_id, err);
-		r->t_write = now_s() - t0 - r->t_load - r->t_static - r->t_schedule;
+		r->t_write = kp_now() - t0 - r->t_load - r->t_static - r->t_schedule;
 		if (getenv("KPLAN_TIMING"))
 			fprintf(stderr, "kplan: timing: load %.3f s, static filters %.3f s, scheduling %.3f s, write %.3f s\n",
 				r->t_load, r->t_static, r->t_schedule, r->t_write);
 	}
 	if (!rc)
-		r->elapsed = now_s() - t0;
+		r->elapsed = kp_now() - t0;
 	if (!rc && !o->dry_run && o->before_commit && o->before_commit(o->commit_ctx, r))
 		rc = kp_err_set(err, KP_IO, "error writing output");
 out:

@@ -10,6 +10,7 @@
  */
 #include "../planner/capacity.h"
 #include "../common/db.h"
+#include "../planner/udf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ int main(int argc, char **argv)
 	}
 	kp_err err = { 0 };
 	sqlite3 *db;
-	if (kp_db_open(argv[1], KP_DB_READONLY, &db, NULL, &err) != KP_OK) {
+	if (kp_db_open(argv[1], KP_DB_READONLY, &db, NULL, &err) != KP_OK || kp_udf_register(db) != SQLITE_OK) {
 		fprintf(stderr, "capacity: %s\n", err.msg);
 		return 1;
 	}

@@ -6,7 +6,7 @@
  */
 #include "cli.h"
 #include "capacity_text.h"
-#include "../planner/json.h"
+#include "../common/json.h"
 
 #include <string.h>
 #include <stdlib.h>

@@ -16,6 +16,11 @@
 
 struct sqlite3;
 
+/* kp_db_open, then kplan's SQL functions registered on the connection (the
+ * sqlite3 shell's way: whoever opens the database for a command registers
+ * them).  A file this call created is removed again when that fails. */
+int cli_db_open(const char *path, int flags, struct sqlite3 **db, int *created, kp_err *err);
+
 enum {
 	KP_EXIT_OK = 0,
 	KP_EXIT_ERROR = 1,          /* bad input, I/O or database error */

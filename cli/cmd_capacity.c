@@ -274,7 +274,7 @@ static int open_db(const char *path, kp_capacity_opts *o, int quiet, sqlite3 **d
 {
 	if (!o->no_record) {
 		kp_err e = { 0 };
-		if (kp_db_open(path, 0, db, NULL, &e) == KP_OK && !unwritable(*db))
+		if (cli_db_open(path, 0, db, NULL, &e) == KP_OK && !unwritable(*db))
 			return KP_OK;
 		kp_db_close(*db);
 		*db = NULL;
@@ -287,7 +287,7 @@ static int open_db(const char *path, kp_capacity_opts *o, int quiet, sqlite3 **d
 			fprintf(stderr, "kplan: note: '%s' cannot be written: the answer is not recorded (as with --no-record)\n",
 				path);
 	}
-	return kp_db_open(path, KP_DB_READONLY, db, NULL, err);
+	return cli_db_open(path, KP_DB_READONLY, db, NULL, err);
 }
 
 int cmd_capacity(int argc, char **argv)

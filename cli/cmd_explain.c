@@ -500,7 +500,7 @@ int cmd_explain(int argc, char **argv)
 	snprintf(name, sizeof name, "%s", slash ? slash + 1 : ref);
 	kp_err err = { 0 };
 	sqlite3 *db;
-	if (kp_db_open(path, KP_DB_READONLY, &db, NULL, &err) != KP_OK)
+	if (cli_db_open(path, KP_DB_READONLY, &db, NULL, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	kp_explain_opts o = { .run = run, .ns = ns, .name = name, .db_name = path };
 	kp_explain_result x;

@@ -291,7 +291,7 @@ int cmd_fix(int argc, char **argv)
 			fclose(tf);
 	}
 	sqlite3 *db;
-	if (kp_db_open(o.db_path, o.no_record ? KP_DB_READONLY : 0, &db, NULL, &err) != KP_OK)
+	if (cli_db_open(o.db_path, o.no_record ? KP_DB_READONLY : 0, &db, NULL, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	kp_cli_on_interrupt(db);
 	kp_progress_init(&pr.prog, pr.quiet);

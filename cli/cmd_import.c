@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "../common/db.h"
 #include "../importers/import.h"
-#include "../importers/quantity.h"
+#include "../common/quantity.h"
 
 #include <getopt.h>
 #include <stdint.h>
@@ -200,7 +200,7 @@ int cmd_import(int argc, char **argv)
 	sqlite3 *db;
 	int created;
 	double t0 = kp_cli_now();
-	if (kp_db_open(path, KP_DB_CREATE, &db, &created, &err) != KP_OK)
+	if (cli_db_open(path, KP_DB_CREATE, &db, &created, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	kp_cli_on_interrupt(db);
 	struct summary_ctx sc = { path, t0 };

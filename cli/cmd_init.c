@@ -37,7 +37,7 @@ int cmd_init(int argc, char **argv)
 	kp_err err = { 0 };
 	sqlite3 *db;
 	int created;
-	if (kp_db_open(path, KP_DB_CREATE, &db, &created, &err) != KP_OK)
+	if (cli_db_open(path, KP_DB_CREATE, &db, &created, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	kp_db_close(db);
 	printf("%s %s (schema version %d)\n", created ? "created" : "already initialised:", path, KP_SCHEMA_VERSION);

@@ -293,7 +293,7 @@ int cmd_plan(int argc, char **argv)
 		o.progress_ctx = &t0;
 	}
 	sqlite3 *db;
-	if (kp_db_open(path, 0, &db, NULL, &err) != KP_OK) {
+	if (cli_db_open(path, 0, &db, NULL, &err) != KP_OK) {
 		kp_sb_release(&opt);
 		kp_whatif_free(w);
 		kp_rebalance_free(rb);

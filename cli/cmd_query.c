@@ -341,7 +341,7 @@ int cmd_query(int argc, char **argv)
 		return kp_cli_fail(&err);
 	}
 	sqlite3 *db;
-	if (kp_db_open(path, write ? 0 : KP_DB_READONLY, &db, NULL, &err) != KP_OK) {
+	if (cli_db_open(path, write ? 0 : KP_DB_READONLY, &db, NULL, &err) != KP_OK) {
 		kp_free(sql);
 		return kp_cli_fail(&err);
 	}

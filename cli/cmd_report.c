@@ -157,7 +157,7 @@ int cmd_report(int argc, char **argv)
 	o.db_name = path;
 	kp_err err = { 0 };
 	sqlite3 *db;
-	if (kp_db_open(path, KP_DB_READONLY, &db, NULL, &err) != KP_OK)
+	if (cli_db_open(path, KP_DB_READONLY, &db, NULL, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	kp_cli_on_interrupt(db);
 	kp_progress pr;

@@ -152,7 +152,7 @@ int cmd_shell(int argc, char **argv)
 	/* check the database as every kplan command does (only init and import create one) */
 	sqlite3 *db;
 	kp_err err = { 0 };
-	if (kp_db_open(path, 0, &db, NULL, &err) != KP_OK)
+	if (cli_db_open(path, 0, &db, NULL, &err) != KP_OK)
 		return kp_cli_fail(&err);
 	kp_db_close(db);
 

@@ -3,7 +3,6 @@
  */
 #include "db.h"
 #include "priority.h"
-#include "../planner/udf.h"
 
 #include <stdio.h>
 #include <stdarg.h>
@@ -274,10 +273,6 @@ int kp_db_open(const char *path, int flags, sqlite3 **out, int *created, kp_err 
 	if (!(flags & KP_DB_READONLY)) {
 		sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
 		update_views(db);
-	}
-	if (kp_udf_register(db) != SQLITE_OK) {
-		close_new(db, path, made);
-		return kp_err_set(err, KP_NOMEM, "cannot register kplan SQL functions");
 	}
 	*out = db;
 	return KP_OK;

@@ -1,6 +1,6 @@
 /*
  * db.h — opening a kplan database: schema creation, version check, pragmas,
- * UDF registration, and transactions that report "busy" clearly.
+ * and transactions that report "busy" clearly.
  *
  *   sqlite3 *db;
  *   if (kp_db_open("cluster.db", KP_DB_CREATE, &db, &err) != KP_OK) ...
@@ -23,7 +23,9 @@ enum {
 /* Open path.  A new (empty) file gets the schema; a database whose
  * user_version is newer than KP_SCHEMA_VERSION, or that is not a kplan
  * database, is refused.  *created is set to 1 when this call created the
- * file (may be NULL).  UDFs are registered on the connection. */
+ * file (may be NULL).  kplan's SQL functions are not registered here: the
+ * caller that opens the database for a command registers them
+ * (kp_udf_register, planner/udf.h), as the sqlite3 shell does. */
 int kp_db_open(const char *path, int flags, sqlite3 **db, int *created, kp_err *err);
 /* Remove PATH and its -wal, -shm and -journal files (a database this run created). */
 void kp_db_remove_files(const char *path);

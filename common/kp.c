@@ -424,3 +424,17 @@ void kp_format_time(int64_t t, char *buf, size_t size)
 	}
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+/* ---- sorting ---- */
+
+void kp_sort(void *base, size_t n, size_t size, kp_cmp_fn cmp, void *ctx)
+{
+	if (n > 1)
+		qsort_r(base, n, size, cmp, ctx);
+}
+
+int kp_cmp_str(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}

@@ -128,11 +128,13 @@ double kp_now(void);
 /* Format Unix seconds as "YYYY-MM-DDTHH:MM:SSZ" into buf (>= 21 bytes). */
 void kp_format_time(int64_t t, char *buf, size_t size);
 
-/* qsort that accepts an empty (possibly NULL) array: qsort(NULL, 0, ...) is undefined */
-static inline void kp_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(base, n, size, cmp);
-}
+/* Sort with a context pointer handed to every comparison (no file-scope
+ * comparator state); an empty or NULL array is fine.  The order is glibc's
+ * qsort_r's, the same algorithm as qsort: equal elements may come out in any
+ * order, so comparators that decide what users see are total orders. */
+typedef int (*kp_cmp_fn)(const void *a, const void *b, void *ctx);
+void kp_sort(void *base, size_t n, size_t size, kp_cmp_fn cmp, void *ctx);
+/* kp_cmp_fn for an array of char *: strcmp order */
+int kp_cmp_str(const void *a, const void *b, void *ctx);
 
 #endif

@@ -26,7 +26,7 @@
  * physical line at a time so that every record knows its starting line.
  */
 #include "import.h"
-#include "quantity.h"
+#include "../common/quantity.h"
 
 #include <csv.h>
 #include <limits.h>

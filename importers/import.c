@@ -13,7 +13,7 @@
  *    them; earlier generated pods are reconciled, keeping ids where names stay.
  */
 #include "import.h"
-#include "quantity.h"
+#include "../common/quantity.h"
 #include "../common/db.h"
 #include "../common/read.h"
 
@@ -1312,7 +1312,7 @@ static void free_targets(char **t, int n)
 	kp_free(t);
 }
 
-extern const char kp_sql_filter_node_affinity[], kp_sql_filter_taint_toleration[];
+extern const char kp_sql_filters_node_affinity[], kp_sql_filters_taint_toleration[];
 
 /* The nodes a DaemonSet still needs a pod on (nodeShouldRunDaemonPod): the
  * template (with the controller's tolerations) passes node affinity and has
@@ -1336,7 +1336,7 @@ static int daemon_targets(kp_import *imp, const wl_row *w, char ***out, int *n, 
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return db_fail(imp, err, "expanding a DaemonSet");
-	const char *const queries[] = { kp_sql_filter_node_affinity, kp_sql_filter_taint_toleration };
+	const char *const queries[] = { kp_sql_filters_node_affinity, kp_sql_filters_taint_toleration };
 	for (int q = 0; q < 2; q++) {
 		sqlite3_stmt *ins;
 		if (sqlite3_prepare_v2(imp->db, queries[q], -1, &st, NULL) != SQLITE_OK)
@@ -1763,7 +1763,6 @@ static int import_file(kp_import *imp, const char *path, kp_err *err)
 	return rc;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static int import_dir(kp_import *imp, const char *path, int depth, kp_err *err)
 {
@@ -1799,7 +1798,7 @@ static int import_dir(kp_import *imp, const char *path, int depth, kp_err *err)
 	}
 	closedir(d);
 	if (rc == KP_OK)
-		kp_sort(names, n, sizeof *names, cmp_str);
+		kp_sort(names, n, sizeof *names, kp_cmp_str, NULL);
 	for (size_t i = 0; i < n && rc == KP_OK; i++) {
 		struct stat st;
 		if (stat(names[i], &st) != 0) {

@@ -16,9 +16,9 @@
  * kp_import_invalid() (which stops the batch unless --skip-invalid).
  */
 #include "import.h"
-#include "ydom.h"
-#include "quantity.h"
-#include "ytext.h"
+#include "../common/ydom.h"
+#include "../common/quantity.h"
+#include "../common/ytext.h"
 #include "../common/priority.h"
 
 #include <stdio.h>

@@ -51,8 +51,9 @@ static int64_t container_amount(const kp_container *c, const char *name, int non
 	return 0;
 }
 
-static int cmp_res(const void *a, const void *b)
+static int cmp_res(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	return strcmp(((const kp_res *)a)->name, ((const kp_res *)b)->name);
 }
 
@@ -132,6 +133,6 @@ int kp_pod_requests(const kp_pod_in *pod, int nonzero, kp_arena *a, kp_ress *out
 	out->n = m;
 	kp_free(v);
 	if (m > 1)
-		kp_sort(out->v, m, sizeof *out->v, cmp_res);
+		kp_sort(out->v, m, sizeof *out->v, cmp_res, NULL);
 	return KP_OK;
 }

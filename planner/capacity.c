@@ -112,22 +112,28 @@ static int add_pod(cap_pod **v, int *n, const kp_plan_pod *p)
 	return u->ns && u->name && u->msg ? 0 : -1;
 }
 
-static int cmp_base(const void *a, const void *b)
+static int cmp_base_id(const void *a, const void *b)
 {
 	int64_t x = ((const base_pod *)a)->id, y = ((const base_pod *)b)->id;
 	return x < y ? -1 : x > y;
 }
 
+static int cmp_base(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return cmp_base_id(a, b);
+}
+
 /* the baseline's pods by id, for base_find */
 void cap_sort_base(cap *c)
 {
-	kp_sort(c->base, (size_t)c->nbase, sizeof *c->base, cmp_base);
+	kp_sort(c->base, (size_t)c->nbase, sizeof *c->base, cmp_base, NULL);
 }
 
 static const base_pod *base_find(const cap *c, int64_t id)
 {
 	base_pod key = { id, 0 };
-	return c->base ? bsearch(&key, c->base, (size_t)c->nbase, sizeof *c->base, cmp_base) : NULL;
+	return c->base ? bsearch(&key, c->base, (size_t)c->nbase, sizeof *c->base, cmp_base_id) : NULL;
 }
 
 /* an imported pod against the baseline: lost its node, or gained one */

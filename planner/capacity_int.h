@@ -7,6 +7,7 @@
 #ifndef KP_CAPACITY_INT_H
 #define KP_CAPACITY_INT_H
 
+#include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
 #include "capacity.h"
 #include "plan.h"
 
@@ -15,10 +16,6 @@
 
 #define KP_CAP_POOL_LABEL "node.kubernetes.io/instance-type"
 #define KP_CAP_ZONE_LABEL "topology.kubernetes.io/zone"
-
-/* the SQL of queries/capacity/NAME.sql, embedded at build time (Makefile) */
-extern const char kp_sql_capacity_default_max[], kp_sql_capacity_lower_bound[], kp_sql_capacity_node_pools[],
-	kp_sql_capacity_domains_node[], kp_sql_capacity_domains_label[], kp_sql_capacity_requests[];
 
 /* a pod: namespace, name, priority, kube's reason */
 typedef struct cap_pod {

@@ -24,8 +24,9 @@ typedef struct domain {
 	long nodes;
 } domain;
 
-static int cmp_load(const void *a, const void *b)
+static int cmp_load(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const domain *x = a, *y = b;
 	if (x->load != y->load)
 		return x->load < y->load ? 1 : -1;
@@ -62,7 +63,7 @@ static int load_domains(cap *c, const char *label, domain **out, int *n)
 		rc = cap_step_fail(c, s);
 	sqlite3_finalize(s);
 	if (!rc)
-		kp_sort(*out, (size_t)*n, sizeof **out, cmp_load);
+		kp_sort(*out, (size_t)*n, sizeof **out, cmp_load, NULL);
 	return rc;
 }
 

@@ -15,8 +15,8 @@
  */
 #include "profile.h"
 #include "../common/read.h"
-#include "../importers/ydom.h"
-#include "../importers/ytext.h"
+#include "../common/ydom.h"
+#include "../common/ytext.h"
 
 #include <errno.h>
 #include <stdio.h>

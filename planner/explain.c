@@ -387,7 +387,6 @@ static int capture_matches(kp_explain *ex, const kp_cycle *cy, const kp_profile 
 
 /* ---- the decisive reasons ---- */
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* "N reason, ..." over the evaluated nodes (decisive.h), the "N reason"
  * strings sorted as FitError.Error sorts them (schedule_one.go) */
@@ -419,7 +418,7 @@ static int capture_decisive(kp_explain *ex, const kp_cycle *cy, const uint8_t *a
 			rc = KP_NOMEM;
 	}
 	if (!rc)
-		kp_sort(str, (size_t)m, sizeof *str, cmp_str);
+		kp_sort(str, (size_t)m, sizeof *str, kp_cmp_str, NULL);
 	size_t off = 0;
 	ex->decisive[0] = 0;
 	for (int i = 0; !rc && i < m && off < sizeof ex->decisive - 1; i++) {

@@ -194,7 +194,6 @@ static int on_pod(void *ctx, const kp_plan_pod *p)
 
 /* ---- closest nodes (explain.h) ---- */
 
-static const kp_explain *rank_ex;
 
 /* 0 passed, 1 failed filters that depend on other pods or resources only,
  * 2 failed a static filter (or is not a target of a rebalance move), 3 not evaluated */
@@ -217,8 +216,9 @@ static int popcount(uint32_t v)
 	return n;
 }
 
-static int cmp_closest(const void *a, const void *b)
+static int cmp_closest(const void *a, const void *b, void *ctx)
 {
+	const kp_explain *rank_ex = ctx;
 	const kp_explain_node *x = &rank_ex->nodes[*(const int *)a], *y = &rank_ex->nodes[*(const int *)b];
 	int cx = node_class(x), cy = node_class(y);
 	if (cx != cy)
@@ -247,9 +247,7 @@ static int rank(kp_explain_result *x, kp_err *err)
 		return kp_err_set(err, KP_NOMEM, "out of memory");
 	for (int i = 0; i < n; i++)
 		x->order[i] = i;
-	rank_ex = &x->ex;
-	kp_sort(x->order, (size_t)n, sizeof *x->order, cmp_closest);
-	rank_ex = NULL;
+	kp_sort(x->order, (size_t)n, sizeof *x->order, cmp_closest, (void *)&x->ex);
 	return KP_OK;
 }
 

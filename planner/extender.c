@@ -19,8 +19,9 @@
 
 typedef struct row { int32_t pod, node, reason; int64_t score; } row;
 
-static int cmp_row(const void *a, const void *b)
+static int cmp_row(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const row *x = a, *y = b;
 	if (x->pod != y->pod)
 		return x->pod < y->pod ? -1 : 1;
@@ -178,7 +179,7 @@ int kp_extenders_run(sqlite3 *db, kp_snap *s, const kp_profile *pf, const int32_
 	if (rc)
 		goto out;
 	/* sort and merge rows of the same pair: an exclusion wins, scores add up */
-	kp_sort(rows, nrows, sizeof *rows, cmp_row);
+	kp_sort(rows, nrows, sizeof *rows, cmp_row, NULL);
 	size_t m = 0;
 	for (size_t i = 0; i < nrows; i++) {
 		if (m && rows[m - 1].pod == rows[i].pod && rows[m - 1].node == rows[i].node) {

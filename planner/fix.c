@@ -66,8 +66,9 @@ static char *col_dup(sqlite3_stmt *s, int i)
 
 /* ---- dry runs ---- */
 
-static int cmp_by_id(const void *a, const void *b)
+static int cmp_by_id(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	int64_t x = ((const struct kp_fix_by_id *)a)->id, y = ((const struct kp_fix_by_id *)b)->id;
 	return x < y ? -1 : x > y;
 }
@@ -278,7 +279,7 @@ static int load_targets(fixer *f)
 			return kp_fix_nomem(f);
 		for (int i = 0; i < r->npods; i++)
 			f->by_id[i] = (struct kp_fix_by_id){ r->pods[i].id, i };
-		kp_sort(f->by_id, (size_t)r->npods, sizeof *f->by_id, cmp_by_id);
+		kp_sort(f->by_id, (size_t)r->npods, sizeof *f->by_id, cmp_by_id, NULL);
 	}
 	if (!rc && !r->npods) {
 		/* nothing in the window: the run's count all the same */

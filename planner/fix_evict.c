@@ -66,9 +66,9 @@ typedef struct ecand {
 } ecand;
 
 /* least important first: lower priority, then later start, then higher id */
-static const kp_snap *sort_s;
-static int cmp_least_important(const void *a, const void *b)
+static int cmp_least_important(const void *a, const void *b, void *ctx)
 {
+	const kp_snap *sort_s = ctx;
 	const kp_pod *x = &sort_s->pods[*(const int32_t *)a], *y = &sort_s->pods[*(const int32_t *)b];
 	int64_t px = sort_s->classes[x->cls].priority, py = sort_s->classes[y->cls].priority;
 	if (px != py)
@@ -78,8 +78,9 @@ static int cmp_least_important(const void *a, const void *b)
 	return x->db_id > y->db_id ? -1 : x->db_id < y->db_id;
 }
 
-static int cmp_cand(const void *a, const void *b)
+static int cmp_cand(const void *a, const void *b, void *ctx)
 {
+	const kp_snap *sort_s = ctx;
 	const ecand *x = a, *y = b;
 	if (x->k != y->k)
 		return x->k - y->k;
@@ -113,8 +114,7 @@ static int node_victims(fixer *f, const kp_class *c, int64_t prio, int n, int an
 	for (uint32_t i = 0; i < s->nnode_pods[n]; i++)
 		if (victim_ok(f, s->node_pods[n][i], prio))
 			order[no++] = s->node_pods[n][i];
-	sort_s = s;
-	kp_sort(order, (size_t)no, sizeof *order, cmp_least_important);
+	kp_sort(order, (size_t)no, sizeof *order, cmp_least_important, (void *)s);
 	for (int k = 0; k < s->npdbs; k++)
 		budget[k] = s->pdbs[k].allowed;
 	memset(freed, 0, (size_t)s->nres * sizeof *freed);
@@ -199,9 +199,8 @@ static int evict_candidates(fixer *f, const kp_fix_pod *t, ecand **out, int *nou
 	kp_free(order);
 	kp_free(budget);
 	kp_free(freed);
-	sort_s = s;
 	if (e)
-		kp_sort(e, (size_t)*nout, sizeof *e, cmp_cand);
+		kp_sort(e, (size_t)*nout, sizeof *e, cmp_cand, (void *)s);
 	*out = e;
 	return rc;
 }

@@ -7,15 +7,13 @@
 #ifndef KP_FIX_INT_H
 #define KP_FIX_INT_H
 
+#include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
 #include "fix.h"
 #include "snapshot.h"
 #include "../common/db.h"
 
 #define FIX_EVICT_TRIES 3
 
-/* the queries/fix SQL files, embedded at build time (Makefile FIX_SQL) */
-extern const char kp_sql_fix_run[], kp_sql_fix_scenario[], kp_sql_fix_targets[], kp_sql_fix_relax_class[],
-	kp_sql_fix_taint_nodes[], kp_sql_fix_taint_reasons[], kp_sql_fix_insert[], kp_sql_fix_migrate[];
 
 typedef struct fixer {
 	sqlite3 *db;

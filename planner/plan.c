@@ -21,7 +21,7 @@
 #include "profile.h"
 #include "static.h"
 #include "cycle.h"
-#include "json.h"
+#include "../common/json.h"
 #include "extender.h"
 #include "preemption.h"
 #include "whatif.h"
@@ -244,10 +244,10 @@ static int prepare_added_affinity(planner *pl, const kp_profile *pf)
 
 /* ---- queue ---- */
 
-static const planner *sort_pl;
 
-static int queue_less(const void *a, const void *b)
+static int queue_less(const void *a, const void *b, void *ctx)
 {
+	const planner *sort_pl = ctx;
 	const kp_snap *s = &sort_pl->s;
 	const kp_pod *x = &s->pods[*(const int32_t *)a], *y = &s->pods[*(const int32_t *)b];
 	if ((x->daemon_node >= 0) != (y->daemon_node >= 0))
@@ -315,7 +315,6 @@ static int32_t heap_pop(planner *pl)
 
 /* ---- the cycle ---- */
 
-static int reasons_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* "0/N nodes are available: <sorted histogram>." and the per-reason counts */
 static int fit_error(planner *pl, pod_out *po)
@@ -356,7 +355,7 @@ static int fit_error(planner *pl, pod_out *po)
 	kp_sb sb;
 	kp_sb_init(&sb);
 	if (ok) {
-		kp_sort(items, (size_t)po->nfails, sizeof *items, reasons_cmp);
+		kp_sort(items, (size_t)po->nfails, sizeof *items, kp_cmp_str, NULL);
 		if (!s->nnodes)
 			kp_sb_adds(&sb, "no nodes available to schedule pods");
 		else
@@ -1643,9 +1642,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	if (rc)
 		goto out;
 	/* queue order: PrioritySort (priority, creation time), then import order */
-	sort_pl = &pl;
-	kp_sort(pl.queue, (size_t)pl.nqueue, sizeof *pl.queue, queue_less);
-	sort_pl = NULL;
+	kp_sort(pl.queue, (size_t)pl.nqueue, sizeof *pl.queue, queue_less, (void *)&pl);
 	pl.cap_queue = pl.nqueue;
 	pl.order = kp_malloc((size_t)(s->npods ? s->npods : 1) * sizeof *pl.order);
 	pl.pdb_allowed = kp_malloc((size_t)(s->npdbs ? s->npdbs : 1) * sizeof *pl.pdb_allowed);

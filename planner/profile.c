@@ -11,7 +11,7 @@
  * never plans as if a configured rule did not exist.
  */
 #include "profile.h"
-#include "../importers/ydom.h"
+#include "../common/ydom.h"
 #include "../common/read.h"
 
 #include <stdio.h>

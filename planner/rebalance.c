@@ -35,7 +35,7 @@
 #include "preemption.h"
 #include "../common/db.h"
 #include "../common/read.h"
-#include "../importers/ydom.h"
+#include "../common/ydom.h"
 
 #include <errno.h>
 #include <math.h>
@@ -907,10 +907,10 @@ static int32_t *pods_on(const kp_snap *s, int n, int *count)
 	return v;
 }
 
-static const kp_snap *cmp_s;
 /* eviction order on a node: lowest priority first, then the newest (highest id) */
-static int cmp_evict(const void *a, const void *b)
+static int cmp_evict(const void *a, const void *b, void *ctx)
 {
+	const kp_snap *cmp_s = ctx;
 	const kp_pod *x = &cmp_s->pods[*(const int32_t *)a], *y = &cmp_s->pods[*(const int32_t *)b];
 	int64_t px = cmp_s->classes[x->cls].priority, py = cmp_s->classes[y->cls].priority;
 	if (px != py)
@@ -922,8 +922,7 @@ static int32_t *sorted_pods_on(const kp_snap *s, int n, int *count)
 {
 	int32_t *v = pods_on(s, n, count);
 	if (v) {
-		cmp_s = s;
-		kp_sort(v, (size_t)*count, sizeof *v, cmp_evict);
+		kp_sort(v, (size_t)*count, sizeof *v, cmp_evict, (void *)s);
 	}
 	return v;
 }
@@ -1082,8 +1081,9 @@ static int same_owner(const kp_pod *a, const kp_pod *b)
 }
 
 /* by owner (namespace, kind, name), then import order */
-static int cmp_owner(const void *a, const void *b)
+static int cmp_owner(const void *a, const void *b, void *ctx)
 {
+	const kp_snap *cmp_s = ctx;
 	const kp_pod *x = &cmp_s->pods[*(const int32_t *)a], *y = &cmp_s->pods[*(const int32_t *)b];
 	if (x->ns != y->ns)
 		return x->ns < y->ns ? -1 : 1;
@@ -1105,9 +1105,8 @@ static int strat_dups(kp_rebalance *rb)
 	for (int i = 0; !rc && i < s->npods; i++)
 		if (s->pods[i].node >= 0 && s->pods[i].owner_kind >= 0 && !is_per_node(s, &s->pods[i]))
 			order[no++] = i;
-	cmp_s = s;
 	if (!rc)
-		kp_sort(order, (size_t)no, sizeof *order, cmp_owner);
+		kp_sort(order, (size_t)no, sizeof *order, cmp_owner, (void *)s);
 	for (int a = 0, b = 0; !rc && a < no; a = b) {
 		const kp_pod *p = &s->pods[order[a]];
 		for (b = a; b < no && same_owner(p, &s->pods[order[b]]); b++)
@@ -1306,9 +1305,9 @@ static double excess(const kp_snap *s, int n, const double *target, int *res)
 	return best;
 }
 
-static const kp_snap *load_s;
-static int cmp_load_desc(const void *a, const void *b)
+static int cmp_load_desc(const void *a, const void *b, void *ctx)
 {
+	const kp_snap *load_s = ctx;
 	int x = *(const int *)a, y = *(const int *)b;
 	double lx = 0, ly = 0;
 	for (int r = 0; r < R_COUNT; r++) {
@@ -1340,8 +1339,7 @@ static int strat_low(kp_rebalance *rb)
 	int rc = KP_OK;
 	if (nunder == 0 || nunder <= rb->low_nodes || nover == 0)
 		goto out;
-	load_s = s;
-	kp_sort(src, (size_t)nover, sizeof *src, cmp_load_desc);
+	kp_sort(src, (size_t)nover, sizeof *src, cmp_load_desc, (void *)s);
 	for (int i = 0; i < nover && !rc; i++) {
 		int n = src[i], np;
 		int32_t *pods = sorted_pods_on(s, n, &np);
@@ -1393,7 +1391,7 @@ static int app_pods(const kp_snap *s, int n)
 	return k;
 }
 
-static int cmp_load_asc(const void *a, const void *b) { return -cmp_load_desc(a, b); }
+static int cmp_load_asc(const void *a, const void *b, void *ctx) { return -cmp_load_desc(a, b, ctx); }
 
 static int strat_high(kp_rebalance *rb)
 {
@@ -1417,8 +1415,7 @@ static int strat_high(kp_rebalance *rb)
 		}
 	if (ncand <= rb->high_nodes)
 		goto out;
-	load_s = s;
-	kp_sort(cand, (size_t)ncand, sizeof *cand, cmp_load_asc);
+	kp_sort(cand, (size_t)ncand, sizeof *cand, cmp_load_asc, (void *)s);
 	for (int i = 0; i < ncand && !rc; i++) {
 		int n = cand[i], np, k = app_pods(s, n), ok = 1;
 		int32_t *pods = sorted_pods_on(s, n, &np);

@@ -4,7 +4,7 @@
  * requirements, tolerations.
  */
 #include "snapshot.h"
-#include "json.h"
+#include "../common/json.h"
 #include "scores.h"
 #include "../common/priority.h"
 
@@ -225,8 +225,9 @@ static int count_rows(loader *L, const char *sql, int *n)
 	return KP_OK;
 }
 
-static int cmp_label(const void *a, const void *b)
+static int cmp_label(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const kp_label *x = a, *y = b;
 	return (x->key > y->key) - (x->key < y->key);
 }
@@ -347,8 +348,9 @@ static const char *col(sqlite3_stmt *st, int i) { return (const char *)sqlite3_c
 
 /* ---- nodes ---- */
 
-static int cmp_pair(const void *a, const void *b)
+static int cmp_pair(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const int64_t *x = a, *y = b;
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
@@ -406,7 +408,7 @@ static int load_nodes(loader *L)
 		s->node_id_map[2 * k] = s->node_db_id[k];
 		s->node_id_map[2 * k + 1] = k;
 	}
-	kp_sort(s->node_id_map, (size_t)n, 2 * sizeof *s->node_id_map, cmp_pair);
+	kp_sort(s->node_id_map, (size_t)n, 2 * sizeof *s->node_id_map, cmp_pair, NULL);
 	/* node name -> index */
 	L->node_of_sid_len = s->strs.n;
 	L->node_of_sid = kp_malloc((size_t)(L->node_of_sid_len + 1) * sizeof *L->node_of_sid);
@@ -543,7 +545,7 @@ static int load_node_details(loader *L)
 	}
 	sqlite3_finalize(st);
 	for (int i = 0; i < n && !rc; i++)
-		kp_sort(s->node_labels[i].v, s->node_labels[i].n, sizeof(kp_label), cmp_label);
+		kp_sort(s->node_labels[i].v, s->node_labels[i].n, sizeof(kp_label), cmp_label, NULL);
 
 	/* taints */
 	if (!rc && prepare(L, "SELECT node_id, count(*) FROM node_taint GROUP BY node_id", &st) == KP_OK) {
@@ -996,7 +998,7 @@ static int load_pods(loader *L)
 	}
 	sqlite3_finalize(st);
 	for (int j = 0; j < s->npods; j++)
-		kp_sort(s->pods[j].labels.v, s->pods[j].labels.n, sizeof(kp_label), cmp_label);
+		kp_sort(s->pods[j].labels.v, s->pods[j].labels.n, sizeof(kp_label), cmp_label, NULL);
 	return KP_OK;
 }
 
@@ -1141,7 +1143,7 @@ static int load_selectors(loader *L)
 	}
 	sqlite3_finalize(st);
 	for (int k = 0; k < s->nnamespaces; k++)
-		kp_sort(s->ns_labels[k].v, s->ns_labels[k].n, sizeof(kp_label), cmp_label);
+		kp_sort(s->ns_labels[k].v, s->ns_labels[k].n, sizeof(kp_label), cmp_label, NULL);
 	if (count_rows(L, "SELECT count(*) FROM workload WHERE kind = 'DaemonSet'", &s->warn_daemonset))
 		return L->err->code;
 	return KP_OK;

@@ -8,22 +8,21 @@
  * affinity alone, taints alone) feed PodTopologySpread's node inclusion
  * policies.
  */
+#include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
 #include "static.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 
-extern const char kp_sql_filter_node_unschedulable[], kp_sql_filter_taint_toleration[],
-	kp_sql_filter_node_affinity[];
 
 static const struct {
 	int plugin;
 	const char *sql;
 } filters[] = {
-	{ KP_P_NODE_UNSCHEDULABLE, kp_sql_filter_node_unschedulable },
-	{ KP_P_TAINT_TOLERATION, kp_sql_filter_taint_toleration },
-	{ KP_P_NODE_AFFINITY, kp_sql_filter_node_affinity },
+	{ KP_P_NODE_UNSCHEDULABLE, kp_sql_filters_node_unschedulable },
+	{ KP_P_TAINT_TOLERATION, kp_sql_filters_taint_toleration },
+	{ KP_P_NODE_AFFINITY, kp_sql_filters_node_affinity },
 };
 
 /* index of reason text in s->reasons (interned) */

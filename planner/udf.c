@@ -21,9 +21,9 @@ SQLITE_EXTENSION_INIT1
 #include <stdlib.h>
 #include <stdint.h>
 #include "../common/kp.h"
-#include "../importers/quantity.h"
+#include "../common/quantity.h"
 #include "scores.h"
-#include "json.h"
+#include "../common/json.h"
 
 static int any_null(int argc, sqlite3_value **argv)
 {

@@ -26,6 +26,7 @@
  *    not finished and not terminating, becomes pending (keep when it lands
  *    on its node again, move when elsewhere).
  */
+#include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
 #include "whatif.h"
 #include "udf.h"
 #include "scores.h"
@@ -704,8 +705,9 @@ void kp_whatif_options_json(const kp_whatif *w, kp_sb *sb)
 }
 
 /* ops in the order they apply: by kind, then as given */
-static int cmp_apply(const void *a, const void *b)
+static int cmp_apply(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const wi_op *x = a, *y = b;
 	if (x->kind != y->kind)
 		return x->kind - y->kind;
@@ -1162,7 +1164,6 @@ static int read_template(wctx *c, wi_op *op, tmpl *t)
  * nodes op added: the template (with the controller's tolerations) passes
  * node affinity and tolerates the taints — the static filters' SQL, as the
  * importer uses it for imported nodes */
-extern const char kp_sql_filter_node_affinity[], kp_sql_filter_taint_toleration[];
 
 static int daemon_pods(wctx *c, wi_op *op)
 {
@@ -1178,7 +1179,7 @@ static int daemon_pods(wctx *c, wi_op *op)
 				"FROM workload WHERE kind = 'DaemonSet' AND COALESCE(pod_class_id, class_id) IS NOT NULL;",
 			 NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(c, "DaemonSets of added nodes");
-	const char *const filters[] = { kp_sql_filter_node_affinity, kp_sql_filter_taint_toleration };
+	const char *const filters[] = { kp_sql_filters_node_affinity, kp_sql_filters_taint_toleration };
 	for (int f = 0; f < 2; f++) {
 		sqlite3_stmt *st, *ins;
 		if (sqlite3_prepare_v2(c->db, filters[f], -1, &st, NULL) != SQLITE_OK)
@@ -1962,7 +1963,7 @@ int kp_whatif_apply(sqlite3 *db, kp_whatif *w, kp_config *cfg, kp_err *err)
 {
 	if (kp_whatif_empty(w))
 		return KP_OK;
-	kp_sort(w->ops, (size_t)w->nops, sizeof *w->ops, cmp_apply);
+	kp_sort(w->ops, (size_t)w->nops, sizeof *w->ops, cmp_apply, NULL);
 	int tables = 0;
 	for (int i = 0; i < w->nops; i++) {
 		wi_op *op = &w->ops[i];

@@ -46,8 +46,9 @@ typedef struct node_key {
 	size_t row;
 } node_key;
 
-static int cmp_load(const void *a, const void *b)
+static int cmp_load(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const node_key *x = a, *y = b;
 	if (x->null != y->null)
 		return x->null - y->null;
@@ -71,8 +72,9 @@ typedef struct rb_group {
 	size_t start, count;
 } rb_group;
 
-static int cmp_group(const void *a, const void *b)
+static int cmp_group(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	return strcmp(((const rb_group *)a)->name, ((const rb_group *)b)->name);
 }
 
@@ -96,7 +98,7 @@ static int index_rebalance(chart_data *d, size_t n)
 			g[ng++] = (rb_group){ name, i, 0 };
 		g[ng - 1].count++;
 	}
-	kp_sort(g, ng, sizeof *g, cmp_group);
+	kp_sort(g, ng, sizeof *g, cmp_group, NULL);
 	/* nodes is ordered by name too: walk both */
 	for (size_t i = 0, k = 0; i < d->nodes->nrows && k < ng; i++) {
 		const char *name = text_cell(d->nodes, i, nn);
@@ -155,7 +157,7 @@ int chart_data_init(const kp_report *r, chart_data *d)
 		const kp_rcell *c = kp_rtable_cell(d->nodes, i, nl);
 		keys[i] = (node_key){ c->type == KP_RV_NULL, kp_rcell_num(c), text_cell(d->nodes, i, nn), i };
 	}
-	kp_sort(keys, d->nodes->nrows, sizeof *keys, cmp_load);
+	kp_sort(keys, d->nodes->nrows, sizeof *keys, cmp_load, NULL);
 	for (size_t i = 0; i < d->nodes->nrows; i++)
 		d->order[i] = keys[i].row;
 	kp_free(keys);
@@ -260,8 +262,9 @@ static int node_pct(const chart_data *d, size_t i, int k, double *before, double
 	return 1;
 }
 
-static int cmp_desc(const void *a, const void *b)
+static int cmp_desc(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? 1 : x > y ? -1 : 0;
 }
@@ -271,14 +274,16 @@ typedef struct pool_group {
 	size_t nodes;
 } pool_group;
 
-static int cmp_pool_name(const void *a, const void *b)
+static int cmp_pool_name(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* the largest pools first, then by name */
-static int cmp_pool(const void *a, const void *b)
+static int cmp_pool(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const pool_group *x = a, *y = b;
 	if (x->nodes != y->nodes)
 		return x->nodes > y->nodes ? -1 : 1;
@@ -299,7 +304,7 @@ static pool_group *pools(const chart_data *d, size_t *n)
 	}
 	for (size_t i = 0; i < nn; i++)
 		names[i] = text_cell(d->nodes, i, pc);
-	kp_sort(names, nn, sizeof *names, cmp_pool_name);
+	kp_sort(names, nn, sizeof *names, cmp_pool_name, NULL);
 	*n = 0;
 	for (size_t i = 0; i < nn; i++) {
 		if (!*n || strcmp(g[*n - 1].name, names[i]))
@@ -307,7 +312,7 @@ static pool_group *pools(const chart_data *d, size_t *n)
 		g[*n - 1].nodes++;
 	}
 	kp_free(names);
-	kp_sort(g, *n, sizeof *g, cmp_pool);
+	kp_sort(g, *n, sizeof *g, cmp_pool, NULL);
 	return g;
 }
 
@@ -371,8 +376,8 @@ static void panel(kp_sb *out, const chart_data *d, const char *pool, int k, doub
 		kp_sb_adds(out, "<div></div>\n");   /* keeps the resources in columns */
 		return;
 	}
-	kp_sort(vb, n, sizeof *vb, cmp_desc);
-	kp_sort(va, n, sizeof *va, cmp_desc);
+	kp_sort(vb, n, sizeof *vb, cmp_desc, NULL);
+	kp_sort(va, n, sizeof *va, cmp_desc, NULL);
 	const char *res = d->res_name[k];
 	kp_sb_adds(out, "<svg class=\"panel\" viewBox=\"0 0 200 122\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\" "
 		   "data-resource=\"");

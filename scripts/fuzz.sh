@@ -26,7 +26,7 @@ OUT=build/fuzz
 CLANG=${CLANG:-clang}
 TARGETS=${FUZZ_TARGETS:-yaml csv quantity config}
 FLAGS="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -fno-omit-frame-pointer"
-CFLAGS_FUZZ="-std=c11 -D_DEFAULT_SOURCE -DSQLITE_CORE -I. -Wall -Wextra $FLAGS"
+CFLAGS_FUZZ="-std=c11 -D_DEFAULT_SOURCE -DSQLITE_CORE -I. -I$OUT/gen -Wall -Wextra $FLAGS"
 
 command -v "$CLANG" >/dev/null || { echo "fuzz.sh: '$CLANG' not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
 
@@ -38,17 +38,23 @@ make -s all >/dev/null || echo "fuzz.sh: warning: make failed; building the fuzz
 mkdir -p "$OUT/obj" "$OUT/gen"
 # the library sources and embedded SQL, as the Makefile lists them
 vars=$(make -s --no-print-directory -f Makefile -f - kp-fuzz-vars <<'EOF'
-kp-fuzz-vars: ; @echo "LIB_SRC='$(LIB_SRC)'"; echo "FILTER_SQL='$(FILTER_SQL)'"
+kp-fuzz-vars: ; @echo "LIB_SRC='$(LIB_SRC)'"; echo "QUERY_SQL='$(QUERY_SQL)'"
 EOF
 ) || { echo "fuzz.sh: cannot read LIB_SRC from the Makefile" >&2; exit 2; }
 eval "$vars"
 sh scripts/embed.sh kp_schema_sql schema/schema.sql >"$OUT/gen/schema_sql.c"
 GEN="$OUT/gen/schema_sql.c"
-for f in $FILTER_SQL; do
-	b=$(basename "$f" .sql)
-	sh scripts/embed.sh "kp_sql_filter_$(echo "$b" | tr - _)" "$f" >"$OUT/gen/filter_$b.c"
-	GEN="$GEN $OUT/gen/filter_$b.c"
+# queries/<area>/<name>.sql -> kp_sql_<area>_<name>, as the Makefile embeds them
+{ echo "#ifndef KP_QUERIES_H"; echo "#define KP_QUERIES_H"; } >"$OUT/gen/kp_queries.h.tmp"
+for f in $QUERY_SQL; do
+	sym=kp_sql_$(echo "$f" | sed -e 's|^queries/||' -e 's|[.]sql$||' | tr /- __)
+	sh scripts/embed.sh "$sym" "$f" >"$OUT/gen/$sym.c"
+	echo "extern const char $sym[];" >>"$OUT/gen/kp_queries.h.tmp"
+	GEN="$GEN $OUT/gen/$sym.c"
 done
+echo "#endif" >>"$OUT/gen/kp_queries.h.tmp"
+cmp -s "$OUT/gen/kp_queries.h.tmp" "$OUT/gen/kp_queries.h" && rm -f "$OUT/gen/kp_queries.h.tmp" ||
+	mv "$OUT/gen/kp_queries.h.tmp" "$OUT/gen/kp_queries.h"
 OBJS=
 build_failed=0
 for src in $LIB_SRC $GEN; do

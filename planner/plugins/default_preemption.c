@@ -30,7 +30,6 @@
 #include <stdlib.h>
 
 /* MoreImportantPod: higher priority, then earlier start (no start = now), then id */
-static const kp_snap *order_snap;
 
 static int more_important(const kp_snap *s, int32_t a, int32_t b)
 {
@@ -43,8 +42,9 @@ static int more_important(const kp_snap *s, int32_t a, int32_t b)
 	return x->db_id < y->db_id;
 }
 
-static int cmp_importance(const void *a, const void *b)
+static int cmp_importance(const void *a, const void *b, void *ctx)
 {
+	const kp_snap *order_snap = ctx;
 	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
 	if (x == y)
 		return 0;
@@ -145,9 +145,7 @@ static int select_victims(kp_cycle *cy, const int64_t *allowed, int node, kp_can
 		kp_free(viol);
 		return rc;   /* 0: the node's reasons stay in cy */
 	}
-	order_snap = s;
-	kp_sort(pot, (size_t)n, sizeof *pot, cmp_importance);
-	order_snap = NULL;
+	kp_sort(pot, (size_t)n, sizeof *pot, cmp_importance, (void *)s);
 	if ((rc = kp_pdb_violations(s, allowed, pot, n, viol)) < 0) {
 		for (int i = 0; i < n; i++)
 			kp_snap_add_pod(s, pot[i], node);
@@ -257,7 +255,6 @@ static int pick(const kp_candidate *c, int n, uint64_t seed, int64_t pod_id, con
 	return best;
 }
 
-static int reasons_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* "0/N nodes are available: <histogram>." over the nodes' preemption verdicts */
 static char *histogram(kp_cycle *cy)
@@ -282,7 +279,7 @@ static char *histogram(kp_cycle *cy)
 				kp_sb_printf(&tmp, "%d %s", counts[r], s->reasons[r].msg);
 				items[m++] = tmp.buf;
 			}
-		kp_sort(items, (size_t)m, sizeof *items, reasons_cmp);
+		kp_sort(items, (size_t)m, sizeof *items, kp_cmp_str, NULL);
 		kp_sb_printf(&sb, "0/%d nodes are available: ", s->nnodes);
 		for (int i = 0; i < m; i++) {
 			kp_sb_adds(&sb, i ? ", " : "");

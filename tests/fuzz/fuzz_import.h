@@ -9,6 +9,7 @@
 
 #include "common/kp.h"
 #include "common/db.h"
+#include "planner/udf.h"
 #include "importers/import.h"
 
 #include <stdio.h>
@@ -19,7 +20,7 @@ static sqlite3 *fuzz_db(void)
 	static sqlite3 *db;
 	if (!db) {
 		kp_err err = { 0 };
-		if (kp_db_open(":memory:", KP_DB_CREATE, &db, NULL, &err) != KP_OK) {
+		if (kp_db_open(":memory:", KP_DB_CREATE, &db, NULL, &err) != KP_OK || kp_udf_register(db) != SQLITE_OK) {
 			fprintf(stderr, "fuzz: cannot open the database: %s\n", err.msg);
 			abort();   /* setup failure, not a finding */
 		}

@@ -12,7 +12,7 @@
 #define KP_FUZZ_KEYS_H
 
 #include "common/kp.h"
-#include "importers/ydom.h"
+#include "../../common/ydom.h"
 
 #include <yaml.h>
 #include <stdio.h>
@@ -21,8 +21,9 @@
 
 typedef struct keys_str { const char *s; size_t n; } keys_str;
 
-static int keys_cmp(const void *a, const void *b)
+static int keys_cmp(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const keys_str *x = a, *y = b;
 	size_t n = x->n < y->n ? x->n : y->n;
 	int c = memcmp(x->s, y->s, n);
@@ -32,9 +33,9 @@ static int keys_cmp(const void *a, const void *b)
 /* 1 when two of the n strings are equal (sorts v) */
 static int keys_repeat(keys_str *v, size_t n)
 {
-	kp_sort(v, n, sizeof *v, keys_cmp);
+	kp_sort(v, n, sizeof *v, keys_cmp, NULL);
 	for (size_t i = 1; i < n; i++)
-		if (!keys_cmp(&v[i - 1], &v[i]))
+		if (!keys_cmp(&v[i - 1], &v[i], NULL))
 			return 1;
 	return 0;
 }

@@ -15,7 +15,7 @@
  * A broken invariant aborts (libFuzzer reports it as a crash).
  */
 #include "common/kp.h"
-#include "importers/quantity.h"
+#include "../../common/quantity.h"
 
 #include <stdio.h>
 #include <stdlib.h>

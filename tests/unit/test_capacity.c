@@ -13,6 +13,7 @@
 
 #include "../../common/kp.h"
 #include "../../common/db.h"
+#include "../../planner/udf.h"
 #include "../../importers/import.h"
 #include "../../planner/capacity.h"
 #include "tap.h"
@@ -54,6 +55,8 @@ int main(void)
 	kp_import_opts io;
 	memset(&io, 0, sizeof io);
 	int rc = kp_db_open(path, KP_DB_CREATE, &db, NULL, &err);
+	if (rc == KP_OK && kp_udf_register(db) != SQLITE_OK)
+		rc = KP_NOMEM;
 	if (!rc)
 		rc = kp_import_begin(db, &io, &imp, &err);
 	if (!rc)

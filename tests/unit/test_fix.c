@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../../common/db.h"
+#include "../../planner/udf.h"
 #include "../../importers/import.h"
 #include "../../planner/plan.h"
 #include "../../planner/fix.h"
@@ -44,7 +45,7 @@ int main(void)
 	unlink(path);
 	kp_err err = { 0 };
 	sqlite3 *db = NULL;
-	TAP_OK(kp_db_open(path, KP_DB_CREATE, &db, NULL, &err) == KP_OK, "open a new database (%s)", err.msg);
+	TAP_OK(kp_db_open(path, KP_DB_CREATE, &db, NULL, &err) == KP_OK && kp_udf_register(db) == SQLITE_OK, "open a new database (%s)", err.msg);
 	kp_import_opts io = { 0 };
 	kp_import *imp = NULL;
 	int rc = kp_import_begin(db, &io, &imp, &err);

@@ -12,7 +12,7 @@
  *
  * Build: cc -I. common/kp.c importers/quantity.c tests/unit/test_quantity.c
  */
-#include "importers/quantity.h"
+#include "../../common/quantity.h"
 #include "tests/unit/tap.h"
 
 #include <stdint.h>

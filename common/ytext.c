@@ -4,7 +4,7 @@
  */
 #include "ytext.h"
 #include "ydom.h"
-#include "../common/kp.h"
+#include "kp.h"
 
 #include <string.h>
 

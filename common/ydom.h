@@ -25,7 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../common/kp.h"
+#include "kp.h"
 
 #define KP_YAML_MAX_DEPTH 512
 #define KP_YAML_MAX_WEIGHT 20000000ULL

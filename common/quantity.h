@@ -22,7 +22,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
-#include "../common/kp.h"
+#include "kp.h"
 
 /* Longest quantity text accepted (kplan limit; Kubernetes has none). */
 #define KP_QUANTITY_MAX_LEN 256

@@ -8,7 +8,7 @@
 #define KP_JSON_H
 
 #include <stddef.h>
-#include "../common/kp.h"
+#include "kp.h"
 
 enum { KP_J_NULL, KP_J_BOOL, KP_J_NUM, KP_J_STR, KP_J_ARR, KP_J_OBJ };
 

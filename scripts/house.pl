@@ -1,5 +1,5 @@
 #!/usr/bin/perl
-# house.pl [--check] — measure the rules of kplan's layout (README "Layout"):
+# house.pl [--check] [--root DIR] — measure the rules of kplan's layout (README "Layout"):
 #
 #   - no source file over 1,000 lines, no function over 150;
 #   - SQL in C string literals: at most 150 lines in all, none in cli/;
@@ -20,6 +20,9 @@ my $check = grep { $_ eq '--check' } @ARGV;
 my $root = $0;
 $root =~ s{/scripts/house\.pl$}{};
 $root = '.' if $root eq $0 || $root eq '';
+for my $i (0 .. $#ARGV) {
+	$root = $ARGV[$i + 1] if $ARGV[$i] eq '--root' && defined $ARGV[$i + 1];
+}
 chdir $root or die "house.pl: cannot enter '$root': $!\n";
 
 my @dirs = qw(cli common importers planner planner/plugins reports bench tests/unit tests/fuzz);

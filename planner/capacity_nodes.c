@@ -127,10 +127,9 @@ static int double_until_fit(search_ctx *sc, long k, long cap, long stop, long *l
 /* temp.kp_cap_never := ids (the lower bound leaves those pods out) */
 static int set_never(cap *c, const int64_t *ids, long n)
 {
-	if (sqlite3_exec(c->db, "CREATE TEMP TABLE IF NOT EXISTS kp_cap_never(pod_id INTEGER PRIMARY KEY);"
-				"DELETE FROM temp.kp_cap_never", NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(c->db, kp_sql_capacity_never_reset, NULL, NULL, NULL) != SQLITE_OK)
 		return kp_err_set(c->err, KP_IO, "%s", sqlite3_errmsg(c->db));
-	sqlite3_stmt *s = cap_prepare(c, "INSERT OR IGNORE INTO temp.kp_cap_never(pod_id) VALUES(?1)");
+	sqlite3_stmt *s = cap_prepare(c, kp_sql_capacity_never_add);
 	if (!s)
 		return c->err->code;
 	int rc = KP_OK;

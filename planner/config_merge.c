@@ -13,6 +13,7 @@
  * configuration without profiles has exactly that one).  A profile kplan
  * cannot run only leaves its own pods unplanned, with the reason.
  */
+#include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
 #include "profile.h"
 #include "../common/read.h"
 #include "../common/ydom.h"
@@ -232,10 +233,8 @@ static int load_imported(sqlite3 *db, kp_config *cfg, kp_err *err)
 {
 	sqlite3_stmt *st;
 	/* latest import first; yaml, yaml_file are missing from older databases */
-	if (sqlite3_prepare_v2(db, "SELECT id, document, source, yaml, yaml_file FROM scheduler_config "
-			       "ORDER BY batch_id DESC, id DESC", -1, &st, NULL) != SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT id, document, source, NULL, NULL FROM scheduler_config "
-			       "ORDER BY batch_id DESC, id DESC", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, kp_sql_config_imported, -1, &st, NULL) != SQLITE_OK &&
+	    sqlite3_prepare_v2(db, kp_sql_config_imported_old, -1, &st, NULL) != SQLITE_OK)
 		return kp_err_set(err, KP_IO, "cannot read scheduler configurations: %s", sqlite3_errmsg(db));
 	memset(cfg, 0, sizeof *cfg);
 	kp_sb desc;

@@ -283,8 +283,7 @@ static int load_targets(fixer *f)
 	}
 	if (!rc && !r->npods) {
 		/* nothing in the window: the run's count all the same */
-		if (sqlite3_prepare_v2(f->db, "SELECT count(*) FROM placement WHERE run_id = ?1 AND action = 'unschedulable'",
-				       -1, &s, NULL) != SQLITE_OK)
+		if (sqlite3_prepare_v2(f->db, kp_sql_fix_unschedulable_count, -1, &s, NULL) != SQLITE_OK)
 			return kp_fix_dbfail(f);
 		sqlite3_bind_int64(s, 1, r->run);
 		if (sqlite3_step(s) == SQLITE_ROW)
@@ -454,8 +453,7 @@ static int ensure_table(fixer *f)
 {
 	sqlite3_stmt *s;
 	int old = 0;
-	if (sqlite3_prepare_v2(f->db, "SELECT (SELECT count(*) FROM pragma_table_info('fix')) > 0 AND NOT EXISTS "
-				      "(SELECT 1 FROM pragma_table_info('fix') WHERE name = 'rank')", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(f->db, kp_sql_fix_old_table, -1, &s, NULL) != SQLITE_OK)
 		return kp_fix_dbfail(f);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		old = sqlite3_column_int(s, 0);

@@ -30,8 +30,7 @@ int kp_fix_load_cluster(fixer *f)
 	sqlite3_stmt *st = NULL;
 	if (!rc && !(f->keep = kp_calloc((size_t)s->npods + 1, 1)))
 		rc = kp_fix_nomem(f);
-	if (!rc && sqlite3_prepare_v2(f->db, "SELECT pod_id, action, node_id FROM placement WHERE run_id = ?1 AND pod_id > 0",
-				      -1, &st, NULL) != SQLITE_OK)
+	if (!rc && sqlite3_prepare_v2(f->db, kp_sql_fix_run_placement, -1, &st, NULL) != SQLITE_OK)
 		rc = kp_fix_dbfail(f);
 	if (!rc)
 		sqlite3_bind_int64(st, 1, f->r->run);

@@ -14,9 +14,10 @@
  * it with the real planner (filters, scores, no preemption) on a node `avoid`
  * allows — or, when no node fits, puts it back and says so (-1); `undo`
  * puts a moved pod back on its node.  A moved pod becomes a `move` row in
- * placement (from_node = where it was); rebalance.c keeps the move plan and
- * writes move_wave, rebalance_run, rebalance_util and rebalance_node
- * (schema.sql, "rebalance").  README "Nightly rebalance" is the user's view.
+ * placement (from_node = where it was); the rebalance modules (listed in
+ * rebalance_int.h) keep the move plan and write move_wave, rebalance_run,
+ * rebalance_util and rebalance_node (schema.sql, "rebalance").  README
+ * "Nightly rebalance" is the user's view.
  */
 #ifndef KP_REBALANCE_H
 #define KP_REBALANCE_H

@@ -403,11 +403,11 @@ is "$(q "$db" "SELECT stddev_after < stddev_before FROM rebalance_util WHERE run
 	"packed, LowNodeUtilization: the cpu std-dev drops"
 echo "# packed, LowNodeUtilization: $(rr moves) moves in $(rr waves) waves; $(q "$db" "SELECT group_concat(resource || ' ' ||
 	stddev_before || ' -> ' || stddev_after, ', ') FROM rebalance_util WHERE run_id = (SELECT max(id) FROM run)")"
-# the README's policy example
-sed -n '/^apiVersion: descheduler\/v1alpha2/,/^```/p' "$ROOT/README.md" | sed '$d' >"$T/readme-policy.yaml"
+# the policy example of docs/rebalance.md
+sed -n '/^apiVersion: descheduler\/v1alpha2/,/^```/p' "$ROOT/docs/rebalance.md" | sed '$d' >"$T/readme-policy.yaml"
 rb --rebalance-config "$T/readme-policy.yaml" --max-moves 50
 is "$rc/$(rr "replace(strategies, ',', ' ')")/$(rr moves)" "0/RemovePodsViolatingNodeTaints RemovePodsViolatingNodeAffinity RemoveDuplicates LowNodeUtilization/50" \
-	"the README's policy example: its strategies, at most 50 moves"
+	"the policy example of docs/rebalance.md: its strategies, at most 50 moves"
 db="$T/gen.db"
 # every strategy at once: no pod moves twice, none back to where it was
 rb --strategies RemovePodsViolatingNodeTaints,RemovePodsViolatingNodeAffinity,RemovePodsViolatingInterPodAntiAffinity,RemovePodsViolatingTopologySpreadConstraint,RemoveDuplicates,LowNodeUtilization,HighNodeUtilization \

@@ -340,6 +340,15 @@ void kp_db_rollback(sqlite3 *db)
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+int kp_db_can_write(sqlite3 *db)
+{
+	if (sqlite3_db_readonly(db, "main") == 1)
+		return 0;
+	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
+}
+
 int kp_db_schema_section(sqlite3 *db, const char *name, const char *what, kp_err *err)
 {
 	char begin[160], end[160];

@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "../common/db.h"
 #include "../planner/capacity.h"
-#include "capacity_text.h"
+#include "../reports/capacity_text.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -112,7 +112,7 @@ static int print_answer(void *ctx, const kp_capacity_answer *a)
 	} else {
 		kp_sb t;
 		kp_sb_init(&t);
-		int rc = kp_cli_capacity_text(a, &t);
+		int rc = kp_report_capacity_text(kp_sb_str(&a->result), a->subject, a->reason, &t);
 		if (!rc && a->id)
 			printf("capacity %lld: %s", (long long)a->id, kp_sb_str(&t));
 		else if (!rc)

@@ -342,11 +342,10 @@ void kp_db_rollback(sqlite3 *db)
 
 int kp_db_can_write(sqlite3 *db)
 {
-	if (sqlite3_db_readonly(db, "main") == 1)
-		return 0;
-	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	return rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
+	kp_err e = { 0 };
+	int rc = kp_db_begin(db, &e);
+	kp_db_rollback(db);
+	return rc == KP_OK || rc == KP_BUSY;
 }
 
 int kp_db_schema_section(sqlite3 *db, const char *name, const char *what, kp_err *err)

@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "../common/db.h"
 #include "../planner/capacity.h"
-#include "capacity_text.h"
+#include "../reports/capacity_text.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -112,7 +112,7 @@ static int print_answer(void *ctx, const kp_capacity_answer *a)
 	} else {
 		kp_sb t;
 		kp_sb_init(&t);
-		int rc = kp_cli_capacity_text(a, &t);
+		int rc = kp_report_capacity_text(kp_sb_str(&a->result), a->subject, a->reason, &t);
 		if (!rc && a->id)
 			printf("capacity %lld: %s", (long long)a->id, kp_sb_str(&t));
 		else if (!rc)
@@ -257,24 +257,13 @@ static int parse(int argc, char **argv, kp_capacity_opts *o, int *nodes_needed, 
 	return KP_EXIT_OK;
 }
 
-/* 1 when db (opened to write) cannot be written: a read-only file, mount or
- * directory (another writer holding the lock is not that) */
-static int unwritable(sqlite3 *db)
-{
-	if (sqlite3_db_readonly(db, "main") == 1)
-		return 1;
-	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	return rc != SQLITE_OK && rc != SQLITE_BUSY && rc != SQLITE_LOCKED;
-}
-
 /* Open the database: to write, unless --no-record or this user cannot write
  * it (then read-only: the answer is printed, not recorded, and a note says so). */
 static int open_db(const char *path, kp_capacity_opts *o, int quiet, sqlite3 **db, kp_err *err)
 {
 	if (!o->no_record) {
 		kp_err e = { 0 };
-		if (cli_db_open(path, 0, db, NULL, &e) == KP_OK && !unwritable(*db))
+		if (cli_db_open(path, 0, db, NULL, &e) == KP_OK && kp_db_can_write(*db))
 			return KP_OK;
 		kp_db_close(*db);
 		*db = NULL;

@@ -1,10 +1,12 @@
 /*
  * cmd_query.c — `kplan query DB [--format table|csv|json|markdown] SQL|-`:
- * run SQL with every kplan function registered and print the rows.
+ * run SQL with every kplan function registered and print the rows (read and
+ * rendered by reports/query.c).
  */
 #include "cli.h"
 #include "../common/db.h"
 #include "../common/read.h"
+#include "../reports/query.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -31,244 +33,6 @@ const char cmd_query_help[] =
 	"  kplan query cluster.db 'SELECT name, unschedulable FROM node'\n"
 	"  kplan query --format json cluster.db \"SELECT kplan_quantity('1.5Gi') AS bytes\"\n";
 
-enum { F_TABLE, F_CSV, F_JSON, F_MARKDOWN };
-
-typedef struct result {
-	int ncols;
-	char **names;
-	char **cells;        /* rows * ncols, NULL = SQL NULL */
-	int *types;          /* SQLITE_INTEGER, ... per cell */
-	size_t nrows, cap;
-} result;
-
-static void result_free(result *r)
-{
-	for (int i = 0; i < r->ncols; i++)
-		kp_free(r->names[i]);
-	for (size_t i = 0; i < r->nrows * (size_t)r->ncols; i++)
-		kp_free(r->cells[i]);
-	kp_free(r->names);
-	kp_free(r->cells);
-	kp_free(r->types);
-	memset(r, 0, sizeof *r);
-}
-
-static size_t utf8_width(const char *s)
-{
-	size_t w = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			w++;
-	return w;
-}
-
-static void put_csv(const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
-static void put_md(const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '|')
-			fputs("\\|", stdout);
-		else if (*s == '\n')
-			fputs("<br>", stdout);
-		else
-			putchar(*s);
-	}
-}
-
-static void print_result(const result *r, int fmt, int header, int *first_json)
-{
-	size_t nc = (size_t)r->ncols;
-	if (fmt == F_JSON) {
-		kp_sb sb;
-		kp_sb_init(&sb);
-		if (!*first_json)
-			kp_sb_addc(&sb, '\n');
-		kp_sb_addc(&sb, '[');
-		for (size_t i = 0; i < r->nrows; i++) {
-			kp_sb_adds(&sb, i ? ",\n {" : "{");
-			for (size_t j = 0; j < nc; j++) {
-				const char *v = r->cells[i * nc + j];
-				int t = r->types[i * nc + j];
-				if (j)
-					kp_sb_addc(&sb, ',');
-				kp_sb_add_json_str(&sb, r->names[j]);
-				kp_sb_addc(&sb, ':');
-				if (!v)
-					kp_sb_adds(&sb, "null");
-				else if (t == SQLITE_INTEGER || t == SQLITE_FLOAT)
-					kp_sb_adds(&sb, v);
-				else
-					kp_sb_add_json_str(&sb, v);
-			}
-			kp_sb_addc(&sb, '}');
-		}
-		kp_sb_adds(&sb, "]\n");
-		fputs(kp_sb_str(&sb), stdout);
-		kp_sb_release(&sb);
-		*first_json = 0;
-		return;
-	}
-	if (fmt == F_CSV) {
-		if (header) {
-			for (size_t j = 0; j < nc; j++) {
-				if (j)
-					putchar(',');
-				put_csv(r->names[j]);
-			}
-			putchar('\n');
-		}
-		for (size_t i = 0; i < r->nrows; i++) {
-			for (size_t j = 0; j < nc; j++) {
-				if (j)
-					putchar(',');
-				put_csv(r->cells[i * nc + j]);
-			}
-			putchar('\n');
-		}
-		return;
-	}
-	if (fmt == F_MARKDOWN) {
-		if (header) {
-			printf("|");
-			for (size_t j = 0; j < nc; j++) {
-				putchar(' ');
-				put_md(r->names[j]);
-				printf(" |");
-			}
-			printf("\n|");
-			for (size_t j = 0; j < nc; j++)
-				printf("---|");
-			putchar('\n');
-		}
-		for (size_t i = 0; i < r->nrows; i++) {
-			printf("|");
-			for (size_t j = 0; j < nc; j++) {
-				putchar(' ');
-				put_md(r->cells[i * nc + j]);
-				printf(" |");
-			}
-			putchar('\n');
-		}
-		return;
-	}
-	/* table: columns padded to their widest cell, numbers right-aligned */
-	size_t *w = kp_calloc(nc, sizeof *w);
-	if (!w)
-		return;
-	for (size_t j = 0; j < nc; j++)
-		w[j] = header ? utf8_width(r->names[j]) : 0;
-	for (size_t i = 0; i < r->nrows; i++)
-		for (size_t j = 0; j < nc; j++) {
-			const char *v = r->cells[i * nc + j];
-			size_t x = v ? utf8_width(v) : 0;
-			if (x > w[j])
-				w[j] = x;
-		}
-	if (header) {
-		for (size_t j = 0; j < nc; j++)
-			printf("%s%s%*s", j ? "  " : "", r->names[j], j + 1 < nc ? (int)(w[j] - utf8_width(r->names[j])) : 0, "");
-		putchar('\n');
-		for (size_t j = 0; j < nc; j++) {
-			printf("%s", j ? "  " : "");
-			for (size_t k = 0; k < w[j]; k++)
-				putchar('-');
-		}
-		putchar('\n');
-	}
-	for (size_t i = 0; i < r->nrows; i++) {
-		for (size_t j = 0; j < nc; j++) {
-			const char *v = r->cells[i * nc + j];
-			int t = r->types[i * nc + j];
-			int pad = (int)(w[j] - (v ? utf8_width(v) : 0));
-			int num = t == SQLITE_INTEGER || t == SQLITE_FLOAT;
-			if (j)
-				fputs("  ", stdout);
-			if (num)
-				printf("%*s%s", pad, "", v);
-			else
-				printf("%s%*s", v ? v : "", j + 1 < nc ? pad : 0, "");
-		}
-		putchar('\n');
-	}
-	kp_free(w);
-}
-
-static char *hex_blob(const unsigned char *b, int n)
-{
-	char *s = kp_malloc((size_t)n * 2 + 4);   /* x' hex ' NUL */
-	if (!s)
-		return NULL;
-	s[0] = 'x';
-	s[1] = '\'';
-	for (int i = 0; i < n; i++)
-		snprintf(s + 2 + 2 * i, 3, "%02x", b[i]);
-	strcpy(s + 2 + 2 * n, "'");
-	return s;
-}
-
-static int run_stmt(sqlite3 *db, sqlite3_stmt *s, result *r, kp_err *err)
-{
-	int nc = sqlite3_column_count(s);
-	r->ncols = nc;
-	r->names = kp_calloc((size_t)(nc ? nc : 1), sizeof *r->names);
-	if (!r->names)
-		return kp_err_set(err, KP_NOMEM, "out of memory");
-	for (int j = 0; j < nc; j++)
-		if (!(r->names[j] = kp_strdup(sqlite3_column_name(s, j))))
-			return kp_err_set(err, KP_NOMEM, "out of memory");
-	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (!nc)
-			continue;
-		if (r->nrows == r->cap) {
-			size_t cap = r->cap ? r->cap * 2 : 64;
-			char **cells = kp_realloc(r->cells, cap * (size_t)nc * sizeof *cells);
-			if (!cells)
-				return kp_err_set(err, KP_NOMEM, "out of memory");
-			r->cells = cells;
-			int *types = kp_realloc(r->types, cap * (size_t)nc * sizeof *types);
-			if (!types)
-				return kp_err_set(err, KP_NOMEM, "out of memory");
-			r->types = types;
-			r->cap = cap;
-		}
-		for (int j = 0; j < nc; j++) {
-			size_t k = r->nrows * (size_t)nc + (size_t)j;
-			int t = sqlite3_column_type(s, j);
-			r->types[k] = t;
-			r->cells[k] = NULL;
-			if (t == SQLITE_NULL)
-				continue;
-			if (t == SQLITE_BLOB)
-				r->cells[k] = hex_blob(sqlite3_column_blob(s, j), sqlite3_column_bytes(s, j));
-			else
-				r->cells[k] = kp_strdup((const char *)sqlite3_column_text(s, j));
-			if (!r->cells[k])
-				return kp_err_set(err, KP_NOMEM, "out of memory");
-		}
-		r->nrows++;
-	}
-	if (rc != SQLITE_DONE)
-		return kp_err_set(err, rc == SQLITE_BUSY ? KP_BUSY : KP_ERROR, "%s", sqlite3_errmsg(db));
-	return KP_OK;
-}
-
 /* the SQL of `query DB -`; NULL with err set */
 static char *read_stdin(kp_err *err)
 {
@@ -283,6 +47,21 @@ static char *read_stdin(kp_err *err)
 	if (!sb.buf)
 		return kp_strdup("");
 	return sb.buf;
+}
+
+/* one result set on stdout */
+static int print_rows(const kp_report_rows *r, int fmt, int header, int *first_json, kp_err *err)
+{
+	kp_sb out;
+	kp_sb_init(&out);
+	int rc = kp_report_rows_render(r, fmt, header, *first_json, &out);
+	if (rc == KP_OK)
+		fwrite(kp_sb_str(&out), 1, out.len, stdout);
+	else
+		kp_err_set(err, KP_NOMEM, "out of memory");
+	kp_sb_release(&out);
+	*first_json &= fmt != KP_ROWS_JSON;
+	return rc;
 }
 
 /* the message for statement n that the read-only guard refused */
@@ -305,7 +84,7 @@ int cmd_query(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int fmt = F_TABLE, header = 1, write = 0, c;
+	int fmt = KP_ROWS_TABLE, header = 1, write = 0, c;
 	if (kp_cli_wants_help(argc, argv, cmd_query_help))
 		return KP_EXIT_OK;
 	optind = 1;
@@ -314,13 +93,13 @@ int cmd_query(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "table"))
-				fmt = F_TABLE;
+				fmt = KP_ROWS_TABLE;
 			else if (!strcmp(optarg, "csv"))
-				fmt = F_CSV;
+				fmt = KP_ROWS_CSV;
 			else if (!strcmp(optarg, "json"))
-				fmt = F_JSON;
+				fmt = KP_ROWS_JSON;
 			else if (!strcmp(optarg, "markdown"))
-				fmt = F_MARKDOWN;
+				fmt = KP_ROWS_MARKDOWN;
 			else
 				return kp_cli_usage("query", "unknown format '%s' (want table, csv, json or markdown)", optarg);
 			break;
@@ -363,15 +142,15 @@ int cmd_query(int argc, char **argv)
 		tail = next;
 		if (!s)
 			continue;   /* whitespace or a comment */
-		result r = { 0 };
-		rc = run_stmt(db, s, &r, &err);
+		kp_report_rows r = { 0 };
+		rc = kp_report_rows_read(db, s, &r, &err);
 		if (rc != KP_OK && !write && guard.denied[0]) {   /* VACUUM's ATTACH is asked when it runs */
 			err.code = KP_OK;
 			rc = refused(&err, nstmt, sqlite3_sql(s), guard.denied);
 		}
 		if (rc == KP_OK && r.ncols)
-			print_result(&r, fmt, header, &first_json);
-		result_free(&r);
+			rc = print_rows(&r, fmt, header, &first_json, &err);
+		kp_report_rows_release(&r);
 		sqlite3_finalize(s);
 	}
 	kp_free(sql);

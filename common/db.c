@@ -340,6 +340,14 @@ void kp_db_rollback(sqlite3 *db)
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+int kp_db_can_write(sqlite3 *db)
+{
+	kp_err e = { 0 };
+	int rc = kp_db_begin(db, &e);
+	kp_db_rollback(db);
+	return rc == KP_OK || rc == KP_BUSY;
+}
+
 int kp_db_schema_section(sqlite3 *db, const char *name, const char *what, kp_err *err)
 {
 	char begin[160], end[160];

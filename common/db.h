@@ -59,6 +59,10 @@ int kp_db_begin(sqlite3 *db, kp_err *err);
 int kp_db_begin_read(sqlite3 *db, kp_err *err);
 int kp_db_commit(sqlite3 *db, kp_err *err);
 void kp_db_rollback(sqlite3 *db);
+/* 1 when db, opened to write, can be written: not a read-only file, mount or
+ * directory (another writer holding the lock does not make it unwritable);
+ * else 0.  Tries kp_db_begin and rolls it back. */
+int kp_db_can_write(sqlite3 *db);
 
 /* The embedded schema (build/gen/schema_sql.c). */
 extern const char kp_schema_sql[];

@@ -33,6 +33,7 @@
 #include "quantity.h"
 
 #include <string.h>
+#include <stdio.h>
 
 /* Room for every digit of the text plus what 2^60 adds (19 digits). */
 #define QTY_DIGITS (KP_QUANTITY_MAX_LEN + 32)
@@ -245,4 +246,32 @@ int kp_quantity_parse(const char *s, int milli, int64_t *out, kp_err *err)
 int kp_resource_is_milli(const char *resource)
 {
 	return resource && strcmp(resource, "cpu") == 0;
+}
+
+void kp_capacity_fmt_amount(const char *res, int64_t v, char *buf, size_t size)
+{
+	if (!strcmp(res, "cpu")) {
+		/* whole cpus; millicores below 10 cpus; else cpus with one decimal,
+		 * so that amounts side by side read in one unit */
+		if (v % 1000 == 0)
+			snprintf(buf, size, "%lld", (long long)(v / 1000));
+		else if (v >= 10000)
+			snprintf(buf, size, "%.1f", (double)v / 1000);
+		else
+			snprintf(buf, size, "%lldm", (long long)v);
+	} else if (!strcmp(res, "memory") || !strcmp(res, "ephemeral-storage")) {
+		static const char *const u[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi" };
+		int k = 0;
+		double d = (double)v;
+		while (k < 5 && d >= 1024) {
+			d /= 1024;
+			k++;
+		}
+		if (d == (double)(int64_t)d)
+			snprintf(buf, size, "%lld%s", (long long)d, u[k]);
+		else
+			snprintf(buf, size, "%.1f%s", d, u[k]);
+	} else {
+		snprintf(buf, size, "%lld", (long long)v);
+	}
 }

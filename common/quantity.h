@@ -38,4 +38,11 @@ int kp_quantity_parsen(const char *s, size_t n, int milli, int64_t *out, kp_err 
 /* 1 when this resource is measured in millis by kplan (only "cpu"). */
 int kp_resource_is_milli(const char *resource);
 
+/* An amount of a resource as kplan capacity shows it, in the reasons the
+ * planner writes (planner/capacity*.c) and in the text summary
+ * (reports/capacity_text.c): cpu in cores (millicores below 10), memory and
+ * ephemeral-storage in Ki/Mi/Gi/Ti, others as is.  Cannot fail; truncates
+ * to size. */
+void kp_capacity_fmt_amount(const char *res, int64_t v, char *buf, size_t size);
+
 #endif

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <sqlite3.h>
 #include "../common/kp.h"
+#include "../common/quantity.h"   /* kp_capacity_fmt_amount */
 
 #define KP_CAPACITY_MAX_REPLICAS 1000000
 #define KP_CAPACITY_MAX_TEMPLATES 16
@@ -65,8 +66,8 @@ typedef struct kp_capacity_answer {
 	int64_t value, bound;        /* INT64_MIN: NULL (capacity_run.answer, .bound) */
 	const char *status;
 	char *reason;
-	kp_sb result;                /* JSON object: the whole answer (capacity_run.result; the CLI
-	                              * renders its text summary from it, cli/capacity_text.c) */
+	kp_sb result;                /* JSON object: the whole answer (capacity_run.result; its text
+	                              * summary is rendered from it, reports/capacity_text.c) */
 	kp_sb options;               /* JSON: the options (capacity_run.options) */
 	long plans;                  /* plan runs made */
 	double elapsed;
@@ -79,9 +80,5 @@ typedef struct kp_capacity_answer {
 int kp_capacity_run(sqlite3 *db, const kp_capacity_opts *o, const kp_capacity_hooks *h, kp_capacity_answer *out,
 		    kp_err *err);
 void kp_capacity_answer_release(kp_capacity_answer *a);
-
-/* An amount of a resource as the summaries show it: cpu in cores (millicores
- * below 10), memory and ephemeral-storage in Ki/Mi/Gi/Ti, others as is. */
-void kp_capacity_fmt_amount(const char *res, int64_t v, char *buf, size_t size);
 
 #endif

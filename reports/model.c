@@ -4,75 +4,27 @@
  * Every table is one SELECT over what `plan` wrote (run, placement,
  * pod_failure, eviction, run_warning) and what was imported (node,
  * node_resource, node_label, pod, class_request, workload, import_batch);
- * nothing is recomputed and nothing is written.  Parameters: ?1 the run
- * (run A of a comparison), ?2 run B (= ?1 for a plain report), ?3 1 to leave
- * out start times and durations, ?4 how many nodes the most/least loaded
- * lists hold.
+ * nothing is recomputed and nothing is written.  The statements are
+ * queries/report/<name>.sql, embedded as kp_sql_report_<name>; the tables
+ * over node utilisation share their start, usage_cte.sql (and nodes_cte.sql
+ * for the node lists), which load() puts before them.  Parameters: ?1 the
+ * run (run A of a comparison), ?2 run B (= ?1 for a plain report), ?3 1 to
+ * leave out start times and durations, ?4 how many nodes the most/least
+ * loaded lists hold.
  *
- * Utilisation (the `node_usage` view, for any run): before = the requests of
- * the pods bound to the node when the run started (not Succeeded/Failed);
- * after = the requests of the pods the run keeps, binds or moves there.  The
- * `pods` resource counts pods.  A node's load is its highest percentage of
+ * Utilisation (usage_cte.sql, for any run): before = the requests of the
+ * pods bound to the node when the run started (not Succeeded/Failed); after =
+ * the requests of the pods the run keeps, binds or moves there.  The `pods`
+ * resource counts pods.  A node's load is its highest percentage of
  * allocatable over its resources (its dominant resource).  Resources a node
  * lists with 0 allocatable and nothing requested (hugepages-1Gi: 0) are left out.
  */
 #include "report.h"
+#include "kp_queries.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <math.h>
-
-/* resources in reading order: cpu, memory, then by name */
-#define RES_ORDER "resource <> 'cpu', resource <> 'memory', resource"
-
-#define USAGE_CTE \
-	"WITH nres AS (\n" \
-	"  SELECT n.id AS node_id, n.name AS node, n.unschedulable AS cordoned,\n" \
-	"         COALESCE(z.value, '(none)') AS zone, r.resource, COALESCE(r.allocatable, 0) AS allocatable\n" \
-	"  FROM node n JOIN node_resource r ON r.node_id = n.id\n" \
-	"  LEFT JOIN node_label z ON z.node_id = n.id AND z.key = 'topology.kubernetes.io/zone'),\n" \
-	" live AS MATERIALIZED (SELECT n.id AS node_id, p.class_id FROM node n JOIN pod p ON p.node_name = n.name\n" \
-	"  WHERE p.phase NOT IN ('Succeeded', 'Failed')),\n" \
-	" placed AS MATERIALIZED (SELECT pl.run_id, pl.node_id, p.class_id FROM placement pl JOIN pod p ON p.id = pl.pod_id\n" \
-	"  WHERE pl.run_id IN (?1, ?2) AND pl.action IN ('keep', 'bind', 'move') AND pl.node_id IS NOT NULL),\n" \
-	" req_before AS MATERIALIZED (\n" \
-	"  SELECT live.node_id, q.resource, SUM(q.value) AS v FROM live JOIN class_request q ON q.class_id = live.class_id\n" \
-	"  WHERE q.resource <> 'pods' GROUP BY 1, 2\n" \
-	"  UNION ALL SELECT node_id, 'pods', count(*) FROM live GROUP BY 1),\n" \
-	" req_after AS MATERIALIZED (\n" \
-	"  SELECT placed.run_id, placed.node_id, q.resource, SUM(q.value) AS v FROM placed\n" \
-	"  JOIN class_request q ON q.class_id = placed.class_id WHERE q.resource <> 'pods' GROUP BY 1, 2, 3\n" \
-	"  UNION ALL SELECT run_id, node_id, 'pods', count(*) FROM placed GROUP BY 1, 2),\n" \
-	" usage AS MATERIALIZED (\n" \
-	"  SELECT x.*, COALESCE(b.v, 0) AS rb, COALESCE(a.v, 0) AS ra, COALESCE(c.v, 0) AS rc\n" \
-	"  FROM nres x LEFT JOIN req_before b ON b.node_id = x.node_id AND b.resource = x.resource\n" \
-	"  LEFT JOIN req_after a ON a.run_id = ?1 AND a.node_id = x.node_id AND a.resource = x.resource\n" \
-	"  LEFT JOIN req_after c ON c.run_id = ?2 AND c.node_id = x.node_id AND c.resource = x.resource\n" \
-	"  WHERE x.allocatable > 0 OR b.v > 0 OR a.v > 0 OR c.v > 0)\n"
-
-/* the label that names a node's pool, as plan_quality's (planner/quality.h) */
-#define POOL_LABEL "node.kubernetes.io/instance-type"
-
-#define PCT(v, of) "CASE WHEN " of " > 0 THEN round(100.0 * " v " / " of ", 1) END"
-
-/* one row per node; load = highest percentage over the node's resources */
-#define NODES_CTE USAGE_CTE \
-	", pct AS MATERIALIZED (SELECT node_id, resource,\n" \
-	"  CASE WHEN allocatable > 0 THEN 100.0 * rb / allocatable END AS pb,\n" \
-	"  CASE WHEN allocatable > 0 THEN 100.0 * ra / allocatable END AS pa FROM usage),\n" \
-	" nload AS (SELECT node_id, round(max(pb), 1) AS lb, round(max(pa), 1) AS la FROM pct GROUP BY node_id),\n" \
-	" dom AS (SELECT node_id, resource, row_number() OVER (PARTITION BY node_id ORDER BY pa DESC, resource) AS k\n" \
-	"  FROM pct WHERE pa IS NOT NULL),\n" \
-	" pods_b AS (SELECT node_id, count(*) AS c FROM live GROUP BY node_id),\n" \
-	" pods_a AS (SELECT node_id, count(*) AS c FROM placed WHERE run_id = ?1 GROUP BY node_id),\n" \
-	" nodes AS (SELECT n.name AS node, COALESCE(z.value, '(none)') AS zone, COALESCE(pl.value, '(none)') AS pool,\n" \
-	"  n.unschedulable AS cordoned,\n" \
-	"  COALESCE(b.c, 0) AS pods_before, COALESCE(a.c, 0) AS pods_after, l.lb AS load_before, l.la AS load_after,\n" \
-	"  CASE WHEN l.la > 0 THEN d.resource END AS dominant_resource\n" \
-	"  FROM node n LEFT JOIN node_label z ON z.node_id = n.id AND z.key = 'topology.kubernetes.io/zone'\n" \
-	"  LEFT JOIN node_label pl ON pl.node_id = n.id AND pl.key = '" POOL_LABEL "'\n" \
-	"  LEFT JOIN nload l ON l.node_id = n.id LEFT JOIN dom d ON d.node_id = n.id AND d.k = 1\n" \
-	"  LEFT JOIN pods_b b ON b.node_id = n.id LEFT JOIN pods_a a ON a.node_id = n.id)\n"
 
 /* ---- columns ---- */
 
@@ -169,328 +121,106 @@ static const kp_rcol cols_usage_delta[] = {
 
 #define COLS(a) (int)(sizeof a / sizeof a[0]), a
 
-/* ---- queries ---- */
+/* ---- sections ---- */
 
-static const char sql_summary[] =
-	"SELECT r.id AS run, CASE WHEN ?3 THEN NULL ELSE r.started END AS started, r.kplan AS kplan,\n"
-	" r.seed AS seed, r.config_source AS config_source,\n"
-	" CASE WHEN json_valid(r.options) THEN json_extract(r.options, '$.no_preemption') END AS no_preemption,\n"
-	" r.nodes AS nodes, r.pending AS pending,\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id) AS pods,\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id AND action = 'keep') AS keep,\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id AND action = 'bind') AS bind,\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id AND action = 'move') AS move,\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id AND action = 'evict') AS evict,\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id AND action = 'unschedulable') AS unschedulable,\n"
-	" r.ignored AS other_schedulers,\n"
-	" (SELECT count(*) FROM eviction WHERE run_id = r.id) AS evictions,\n"
-	" (SELECT count(*) FROM eviction WHERE run_id = r.id AND pdb_violated) AS pdb_violations,\n"
-	" r.passes AS passes, CASE WHEN ?3 THEN NULL ELSE round(r.elapsed, 3) END AS elapsed_seconds,\n"
-	" (SELECT count(*) FROM import_batch b WHERE b.started <= r.started) AS input_batches,\n"
-	" (SELECT count(*) FROM run_warning WHERE run_id = r.id) AS warnings\n"
-	"FROM run r WHERE r.id = ?1";
+/* what a section's statement comes after: nothing, usage_cte.sql, or
+ * usage_cte.sql and nodes_cte.sql */
+enum { WITH_NONE, WITH_USAGE, WITH_NODES };
 
-/* 1 when the query (?1 = run) returns a row; 0 also when its table does
- * not exist (a database made before the feature) */
-static int any_row(sqlite3 *db, const char *sql, int64_t run)
-{
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	if (sqlite3_bind_parameter_count(s) >= 1)
-		sqlite3_bind_int64(s, 1, run);
-	int n = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return n;
-}
-
-/* what-if runs only (planner/whatif.h): the section is left out when the run has no scenario */
-static const char sql_scenario[] =
-	"SELECT seq, option, value, nodes, pods_pending, pods_added, pods_removed, effect, result\n"
-	"FROM run_scenario WHERE run_id = ?1 ORDER BY seq";
-
-/* kplan capacity's answers (cli/cmd_capacity.c), the latest 20, for the
- * database rather than the run; the section is left out when there are none */
-static const char sql_capacity[] =
-	"SELECT id, kind, subject, answer, bound, status, reason FROM capacity_run ORDER BY id DESC LIMIT 20";
-
-/* the quality certificates of those answers (capacity_quality) */
-static const char sql_capacity_quality[] =
-	"SELECT capacity_id, pool, nodes, nodes_used, pods, bound, bound_by, gap_pct FROM capacity_quality\n"
-	"WHERE capacity_id IN (SELECT id FROM capacity_run ORDER BY id DESC LIMIT 20)\n"
-	"ORDER BY capacity_id DESC, pool = '(none)', pool";
-
-/* kplan fix's rows for the run (planner/fix.c); left out when there are none.
- * Per pod its best candidate (rank 1); a fix table from before rank has one row a pod. */
-static const char sql_fix[] =
-	"SELECT namespace, pod, kind, detail, victims, result_node FROM fix WHERE run_id = ?1 ORDER BY namespace, pod";
-static const char sql_fix_ranked[] =
-	"SELECT namespace, pod, kind, detail, victims, result_node FROM fix WHERE run_id = ?1 AND rank = 1 "
-	"ORDER BY namespace, pod";
-
-/* --mode rebalance runs only (planner/rebalance.h): left out for other runs */
-static const char sql_rebalance[] =
-	"SELECT wave, seq, namespace, pod, from_node, to_node, strategy, gain, cost, detail\n"
-	"FROM move_wave WHERE run_id = ?1 ORDER BY seq";
-static const char sql_rebalance_util[] =
-	"SELECT u.resource, u.nodes, u.mean_before, u.stddev_before, u.mean_after, u.stddev_after, r.nodes_freed\n"
-	"FROM rebalance_util u JOIN rebalance_run r ON r.run_id = u.run_id WHERE u.run_id = ?1\n"
-	"ORDER BY u.resource <> 'cpu', u.resource <> 'memory', u.resource";
-
-/* the nodes the moves touch (rebalance_node), per resource: before = where the
- * run's kept, bound and moved pods were before the moves (a moved pod on its
- * move_wave.from_node), after = after them */
-static const char sql_rebalance_nodes[] =
-	"WITH t AS (SELECT node_id, moves_out, moves_in, freed FROM rebalance_node WHERE run_id = ?1),\n"
-	" mv AS (SELECT pod_id, from_node_id FROM move_wave WHERE run_id = ?1),\n"
-	" placed AS MATERIALIZED (SELECT COALESCE(mv.from_node_id, pl.node_id) AS nb, pl.node_id AS na, p.class_id\n"
-	"  FROM placement pl JOIN pod p ON p.id = pl.pod_id LEFT JOIN mv ON mv.pod_id = pl.pod_id\n"
-	"  WHERE pl.run_id = ?1 AND pl.action IN ('keep', 'bind', 'move') AND pl.node_id IS NOT NULL),\n"
-	" side AS MATERIALIZED (SELECT nb AS node_id, class_id, 1 AS b, 0 AS a FROM placed WHERE nb IN (SELECT node_id FROM t)\n"
-	"  UNION ALL SELECT na, class_id, 0, 1 FROM placed WHERE na IN (SELECT node_id FROM t)),\n"
-	" req AS (SELECT s.node_id, q.resource, sum(q.value * s.b) AS rb, sum(q.value * s.a) AS ra FROM side s\n"
-	"  JOIN class_request q ON q.class_id = s.class_id WHERE q.resource <> 'pods' GROUP BY 1, 2\n"
-	"  UNION ALL SELECT node_id, 'pods', sum(b), sum(a) FROM side GROUP BY 1)\n"
-	"SELECT n.name, COALESCE(pl.value, '(none)'), t.moves_out, t.moves_in, t.freed, r.resource,\n"
-	" COALESCE(r.allocatable, 0), COALESCE(q.rb, 0), COALESCE(q.ra, 0),\n"
-	" " PCT("COALESCE(q.rb, 0)", "r.allocatable") ", " PCT("COALESCE(q.ra, 0)", "r.allocatable") "\n"
-	"FROM t JOIN node n ON n.id = t.node_id JOIN node_resource r ON r.node_id = t.node_id\n"
-	"LEFT JOIN node_label pl ON pl.node_id = n.id AND pl.key = '" POOL_LABEL "'\n"
-	"LEFT JOIN req q ON q.node_id = t.node_id AND q.resource = r.resource\n"
-	"WHERE r.allocatable > 0 OR q.rb > 0 OR q.ra > 0\n"
-	"ORDER BY t.freed DESC, n.name, r.resource <> 'cpu', r.resource <> 'memory', r.resource";
-
-static const char sql_batches[] =
-	"SELECT b.id, CASE WHEN ?3 THEN NULL ELSE b.started END,\n"
-	" CASE WHEN json_valid(b.sources) THEN (SELECT group_concat(value, ', ') FROM json_each(b.sources)) ELSE b.sources END,\n"
-	" CASE WHEN json_valid(b.counts) THEN json_extract(b.counts, '$.nodes') END,\n"
-	" CASE WHEN json_valid(b.counts) THEN json_extract(b.counts, '$.pods') END,\n"
-	" CASE WHEN json_valid(b.counts) THEN json_extract(b.counts, '$.generated_pods') END,\n"
-	" CASE WHEN json_valid(b.counts) THEN json_extract(b.counts, '$.workloads') END,\n"
-	" CASE WHEN json_valid(b.counts) THEN json_extract(b.counts, '$.files') END,\n"
-	" CASE WHEN json_valid(b.counts) THEN json_extract(b.counts, '$.bytes') END\n"
-	"FROM import_batch b WHERE b.started <= (SELECT started FROM run WHERE id = ?1) ORDER BY b.id";
-
-static const char sql_warnings[] =
-	"SELECT kind, pods, message FROM run_warning WHERE run_id = ?1 ORDER BY kind";
-
-/* Pods per reason, counted where the reason is decisive (planner/decisive.h:
- * pod_failure.decisive; runs made before the column: derived the same way,
- * from the plugin), and where any node gave it. */
-#define STATIC_PLUGINS "('NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity')"
-#define DERIVED_DECISIVE "(f.plugin NOT IN " STATIC_PLUGINS " OR NOT EXISTS (SELECT 1 FROM pod_failure g\n" \
-	"  WHERE g.run_id = f.run_id AND g.pod_id = f.pod_id AND g.plugin NOT IN " STATIC_PLUGINS "))"
-#define SQL_REASONS(DECISIVE) \
-	"WITH u AS (SELECT pod_id, reason FROM placement WHERE run_id = ?1 AND action = 'unschedulable')\n" \
-	"SELECT f.reason, f.plugin, sum(" DECISIVE ") AS pods, count(*) AS pods_any, sum(f.nodes) AS nodes\n" \
-	"FROM u JOIN pod_failure f ON f.run_id = ?1 AND f.pod_id = u.pod_id GROUP BY f.plugin, f.reason\n" \
-	"UNION ALL\n" \
-	"SELECT COALESCE(u.reason, '(no reason recorded)'), NULL, count(*), count(*), NULL FROM u\n" \
-	"WHERE NOT EXISTS (SELECT 1 FROM pod_failure f WHERE f.run_id = ?1 AND f.pod_id = u.pod_id) GROUP BY u.reason\n" \
-	"ORDER BY 3 DESC, 4 DESC, 1, 2"
-static const char sql_reasons[] = SQL_REASONS("COALESCE(f.decisive, " DERIVED_DECISIVE ")");
-static const char sql_reasons_derived[] = SQL_REASONS(DERIVED_DECISIVE);   /* no pod_failure.decisive */
-
-static const char sql_groups[] =
-	"WITH u AS (SELECT pl.pod_id, pl.reason AS msg, COALESCE(p.namespace || '/' || p.name, '#' || pl.pod_id) AS pod\n"
-	"  FROM placement pl LEFT JOIN pod p ON p.id = pl.pod_id WHERE pl.run_id = ?1 AND pl.action = 'unschedulable'),\n"
-	" s AS MATERIALIZED (SELECT u.pod, COALESCE((SELECT group_concat(reason, '; ') FROM\n"
-	"   (SELECT DISTINCT f.reason FROM pod_failure f WHERE f.run_id = ?1 AND f.pod_id = u.pod_id ORDER BY f.reason)),\n"
-	"   u.msg, '(no reason recorded)') AS reasons FROM u)\n"
-	"SELECT count(*) AS pods, s.reasons,\n"
-	" (SELECT group_concat(pod, ', ') FROM (SELECT x.pod FROM s x WHERE x.reasons = s.reasons ORDER BY x.pod LIMIT 3))\n"
-	"FROM s GROUP BY s.reasons ORDER BY 1 DESC, 2";
-
-static const char sql_unsched[] =
-	"SELECT p.namespace, COALESCE(p.name, '#' || pl.pod_id), c.value, m.value, pl.reason\n"
-	"FROM placement pl LEFT JOIN pod p ON p.id = pl.pod_id\n"
-	"LEFT JOIN class_request c ON c.class_id = p.class_id AND c.resource = 'cpu'\n"
-	"LEFT JOIN class_request m ON m.class_id = p.class_id AND m.resource = 'memory'\n"
-	"WHERE pl.run_id = ?1 AND pl.action = 'unschedulable' ORDER BY 1, 2";
-
-static const char sql_resources[] = USAGE_CTE
-	"SELECT resource, sum(allocatable > 0), sum(allocatable), sum(rb), sum(ra),\n"
-	" " PCT("sum(rb)", "sum(allocatable)") ", " PCT("sum(ra)", "sum(allocatable)") "\n"
-	"FROM usage GROUP BY resource ORDER BY " RES_ORDER;
-
-static const char sql_nodes[] = NODES_CTE "SELECT * FROM nodes ORDER BY node";
-static const char sql_most[] = NODES_CTE
-	"SELECT * FROM nodes WHERE load_after IS NOT NULL ORDER BY load_after DESC, node LIMIT ?4";
-static const char sql_least[] = NODES_CTE
-	"SELECT * FROM nodes WHERE load_after IS NOT NULL ORDER BY load_after, node LIMIT ?4";
-
-static const char sql_usage[] = USAGE_CTE
-	"SELECT node, resource, allocatable, rb, ra, " PCT("rb", "allocatable") ", " PCT("ra", "allocatable") "\n"
-	"FROM usage ORDER BY node, " RES_ORDER;
-
-static const char sql_zones[] = USAGE_CTE
-	"SELECT zone, resource, sum(allocatable > 0), sum(allocatable), sum(rb), sum(ra),\n"
-	" " PCT("sum(rb)", "sum(allocatable)") ", " PCT("sum(ra)", "sum(allocatable)") "\n"
-	"FROM usage GROUP BY zone, resource ORDER BY zone = '(none)', zone, " RES_ORDER;
-
-/* plan_quality and plan_stranded, as the run wrote them (planner/quality.c) */
-static const char sql_quality[] =
-	"SELECT pool, nodes, nodes_used, bound, bound_by, gap_pct FROM plan_quality WHERE run_id = ?1\n"
-	"ORDER BY pool = '(none)', pool";
-
-static const char sql_stranded[] =
-	"SELECT pool, resource, nodes, allocatable, free, stranded, stranded_nodes, stranded_pct, exhausted_by\n"
-	"FROM plan_stranded WHERE run_id = ?1 ORDER BY pool = '(none)', pool, " RES_ORDER;
-
-#define ACTION_TOTALS \
-	" count(*), sum(pl.action = 'keep'), sum(pl.action = 'bind'), sum(pl.action = 'move'),\n" \
-	" sum(pl.action = 'evict'), sum(pl.action = 'unschedulable'),\n" \
-	" COALESCE(sum(CASE WHEN pl.node_id IS NOT NULL AND pl.action IN ('keep', 'bind', 'move') THEN c.value END), 0),\n" \
-	" COALESCE(sum(CASE WHEN pl.node_id IS NOT NULL AND pl.action IN ('keep', 'bind', 'move') THEN m.value END), 0),\n" \
-	" COALESCE(sum(CASE WHEN pl.action IN ('evict', 'unschedulable') THEN c.value END), 0),\n" \
-	" COALESCE(sum(CASE WHEN pl.action IN ('evict', 'unschedulable') THEN m.value END), 0)\n" \
-	"FROM placement pl JOIN pod p ON p.id = pl.pod_id\n" \
-	"LEFT JOIN class_request c ON c.class_id = p.class_id AND c.resource = 'cpu'\n" \
-	"LEFT JOIN class_request m ON m.class_id = p.class_id AND m.resource = 'memory'\n"
-
-static const char sql_namespaces[] =
-	"SELECT p.namespace," ACTION_TOTALS "WHERE pl.run_id = ?1 GROUP BY p.namespace ORDER BY p.namespace";
-
-/* a pod's workload: the one it was generated from, else its controller, else "(bare pods)" */
-static const char sql_workloads[] =
-	"SELECT CASE WHEN w.id IS NOT NULL THEN w.kind WHEN p.owner_kind IS NOT NULL THEN p.owner_kind ELSE '(none)' END AS k,\n"
-	" p.namespace AS ns,\n"
-	" CASE WHEN w.id IS NOT NULL THEN w.name WHEN p.owner_kind IS NOT NULL THEN COALESCE(p.owner_name, '') ELSE '(bare pods)' END AS nm,"
-	ACTION_TOTALS "LEFT JOIN workload w ON w.id = p.workload_id\n"
-	"WHERE pl.run_id = ?1 GROUP BY k, ns, nm ORDER BY ns, k, nm";
-
-static const char sql_evictions[] =
-	"SELECT e.seq, COALESCE(v.namespace || '/' || v.name, '#' || e.pod_id),\n"
-	" (SELECT priority FROM pod_priority WHERE pod_id = e.pod_id), COALESCE(n.name, '#' || e.node_id),\n"
-	" COALESCE(pp.namespace || '/' || pp.name, '#' || e.preemptor_pod_id),\n"
-	" (SELECT priority FROM pod_priority WHERE pod_id = e.preemptor_pod_id), e.pdb_violated,\n"
-	" CASE WHEN json_valid(e.pdbs) THEN COALESCE((SELECT group_concat(value, ', ') FROM json_each(e.pdbs)), '')\n"
-	"      ELSE COALESCE(e.pdbs, '') END,\n"
-	" pl.action, nn.name\n"
-	"FROM eviction e LEFT JOIN pod v ON v.id = e.pod_id LEFT JOIN pod pp ON pp.id = e.preemptor_pod_id\n"
-	"LEFT JOIN node n ON n.id = e.node_id LEFT JOIN placement pl ON pl.run_id = e.run_id AND pl.pod_id = e.pod_id\n"
-	"LEFT JOIN node nn ON nn.id = pl.node_id WHERE e.run_id = ?1 ORDER BY e.seq";
-
-static const char sql_moves[] =
-	"SELECT pl.seq, p.namespace, COALESCE(p.name, '#' || pl.pod_id), f.name, n.name,\n"
-	" (SELECT pp.namespace || '/' || pp.name FROM eviction e JOIN pod pp ON pp.id = e.preemptor_pod_id\n"
-	"  WHERE e.run_id = pl.run_id AND e.pod_id = pl.pod_id ORDER BY e.seq DESC LIMIT 1)\n"
-	"FROM placement pl LEFT JOIN pod p ON p.id = pl.pod_id LEFT JOIN node f ON f.id = pl.from_node_id\n"
-	"LEFT JOIN node n ON n.id = pl.node_id WHERE pl.run_id = ?1 AND pl.action = 'move' ORDER BY pl.seq, 2, 3";
-
-/* ---- comparison ---- */
-
-static const char sql_cmp_summary[] =
-	"WITH u AS (SELECT pod_id FROM placement WHERE run_id IN (?1, ?2) GROUP BY pod_id)\n"
-	"SELECT ?1 AS run_a, ?2 AS run_b,\n"
-	" (SELECT count(*) FROM u LEFT JOIN placement a ON a.run_id = ?1 AND a.pod_id = u.pod_id\n"
-	"  LEFT JOIN placement b ON b.run_id = ?2 AND b.pod_id = u.pod_id\n"
-	"  WHERE a.action IS NOT b.action OR a.node_id IS NOT b.node_id) AS pods_changed";
-
-static const char sql_runs[] =
-	"SELECT r.id, CASE WHEN ?3 THEN NULL ELSE r.started END, r.seed, r.config_source, r.options,\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id),\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id AND action = 'keep'),\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id AND action = 'bind'),\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id AND action = 'move'),\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id AND action = 'evict'),\n"
-	" (SELECT count(*) FROM placement WHERE run_id = r.id AND action = 'unschedulable'),\n"
-	" (SELECT count(*) FROM eviction WHERE run_id = r.id),\n"
-	" CASE WHEN ?3 THEN NULL ELSE round(r.elapsed, 3) END\n"
-	"FROM run r WHERE r.id IN (?1, ?2) ORDER BY r.id = ?2, r.id";
-
-static const char sql_changed[] =
-	"WITH u AS (SELECT pod_id FROM placement WHERE run_id IN (?1, ?2) GROUP BY pod_id)\n"
-	"SELECT p.namespace, COALESCE(p.name, '#' || u.pod_id), a.action, na.name, b.action, nb.name\n"
-	"FROM u LEFT JOIN pod p ON p.id = u.pod_id\n"
-	"LEFT JOIN placement a ON a.run_id = ?1 AND a.pod_id = u.pod_id LEFT JOIN node na ON na.id = a.node_id\n"
-	"LEFT JOIN placement b ON b.run_id = ?2 AND b.pod_id = u.pod_id LEFT JOIN node nb ON nb.id = b.node_id\n"
-	"WHERE a.action IS NOT b.action OR a.node_id IS NOT b.node_id ORDER BY 1, 2";
-
-static const char sql_res_delta[] = USAGE_CTE
-	"SELECT resource, sum(allocatable), sum(ra), sum(rc), sum(rc) - sum(ra),\n"
-	" " PCT("sum(ra)", "sum(allocatable)") ", " PCT("sum(rc)", "sum(allocatable)") "\n"
-	"FROM usage GROUP BY resource ORDER BY " RES_ORDER;
-
-static const char sql_usage_delta[] = USAGE_CTE
-	"SELECT node, resource, allocatable, ra, rc, rc - ra, " PCT("ra", "allocatable") ", " PCT("rc", "allocatable") "\n"
-	"FROM usage WHERE ra <> rc ORDER BY node, " RES_ORDER;
-
-/* ---- building ---- */
+/* Sections only some runs or databases have are left out when their probe
+ * (?1 = the run) returns no row, or when its table does not exist (a
+ * database made before the feature): a what-if run's scenario
+ * (planner/whatif.h), a --mode rebalance run's moves (planner/rebalance.h),
+ * kplan fix's rows for the run (planner/fix.c), kplan capacity's answers and
+ * their certificates (for the database rather than the run). */
+static const char probe_scenario[] = "SELECT 1 FROM run_scenario WHERE run_id = ?1 LIMIT 1";
+static const char probe_rebalance[] = "SELECT 1 FROM rebalance_run WHERE run_id = ?1";
+static const char probe_fix[] = "SELECT 1 FROM fix WHERE run_id = ?1 LIMIT 1";
+static const char probe_capacity[] = "SELECT 1 FROM capacity_run LIMIT 1";
+static const char probe_capacity_quality[] = "SELECT 1 FROM capacity_quality LIMIT 1";
 
 typedef struct spec {
 	const char *id, *title, *note;
 	int kv;
 	int ncols;
 	const kp_rcol *cols;
-	const char *sql;
+	const char *sql;     /* queries/report/<name>.sql */
+	int with;            /* WITH_* */
+	const char *probe;   /* NULL: always there */
 } spec;
 
+/* the statement queries/report/NAME.sql, and what it comes after or its probe */
+#define Q(name) kp_sql_report_##name, WITH_NONE, NULL
+#define QU(name) kp_sql_report_##name, WITH_USAGE, NULL
+#define QN(name) kp_sql_report_##name, WITH_NODES, NULL
+#define QP(name, probe) kp_sql_report_##name, WITH_NONE, probe
+
 static const spec run_specs[] = {
-	{ "summary", "Summary", NULL, 1, COLS(cols_kv), sql_summary },
+	{ "summary", "Summary", NULL, 1, COLS(cols_kv), Q(summary) },
 	{ "scenario", "What-if scenario", "what this run changed in the cluster, for the run only, in the order "
-	  "applied; result: what the plan did with it", 0, COLS(cols_scenario), sql_scenario },
+	  "applied; result: what the plan did with it", 0, COLS(cols_scenario), QP(scenario, probe_scenario) },
 	{ "rebalance", "Rebalance: moves", "--mode rebalance: the proposed moves in order; every wave can run at once "
 	  "(PDBs hold); gain: violation fixed (1), utilisation points taken off the source, or share of a node freed; "
-	  "cost: 1 per pod, 2 for StatefulSet pods, +1 with PVCs", 0, COLS(cols_rebalance), sql_rebalance },
+	  "cost: 1 per pod, 2 for StatefulSet pods, +1 with PVCs", 0, COLS(cols_rebalance),
+	  QP(rebalance, probe_rebalance) },
 	{ "rebalance_util", "Rebalance: utilisation", "per resource over the nodes, before the moves and after them",
-	  0, COLS(cols_rebalance_util), sql_rebalance_util },
+	  0, COLS(cols_rebalance_util), QP(rebalance_util, probe_rebalance) },
 	{ "rebalance_nodes", "Rebalance: nodes", "the nodes the moves touch, per resource, before the moves (where the "
 	  "run's pods were, a moved pod on the node it leaves) and after them; freed: 1 when the node had app pods and "
 	  "has none after (DaemonSet and static pods stay); freed nodes first", 0, COLS(cols_rebalance_nodes),
-	  sql_rebalance_nodes },
-	{ "batches", "Input batches", "the imports made before the run", 0, COLS(cols_batches), sql_batches },
-	{ "warnings", "Warnings", "what the planner met and does not model", 0, COLS(cols_warnings), sql_warnings },
+	  QP(rebalance_nodes, probe_rebalance) },
+	{ "batches", "Input batches", "the imports made before the run", 0, COLS(cols_batches), Q(batches) },
+	{ "warnings", "Warnings", "what the planner met and does not model", 0, COLS(cols_warnings), Q(warnings) },
 	{ "unschedulable_reasons", "Unschedulable: reasons", "pods: unschedulable pods the reason decides (given by "
 	  "nodes that pass every static filter: taints, selectors, node affinity, cordon; or a static reason when no "
 	  "node passes them); pods_any: pods given the reason by at least one node; node_rejections: (pod, node) pairs",
-	  0, COLS(cols_reasons), sql_reasons },
+	  0, COLS(cols_reasons), Q(reasons) },
 	{ "unschedulable_groups", "Unschedulable: pods by their reasons", "each group: the pods that failed for the same "
-	  "set of reasons", 0, COLS(cols_groups), sql_groups },
-	{ "unschedulable", "Unschedulable pods", NULL, 0, COLS(cols_unsched), sql_unsched },
+	  "set of reasons", 0, COLS(cols_groups), Q(unschedulable_groups) },
+	{ "unschedulable", "Unschedulable pods", NULL, 0, COLS(cols_unsched), Q(unschedulable) },
 	{ "fix", "Why-not: the smallest fix", "kplan fix: per unschedulable pod, the least disruptive change found that "
 	  "makes it fit (add one node < evict lower-priority pods < relax a soft rule < relax a hard rule < untaint a "
 	  "node dedicated to something it does not use), checked with a dry-run plan; the fix table holds every "
-	  "candidate and the joint change set", 0, COLS(cols_fix), sql_fix },
+	  "candidate and the joint change set", 0, COLS(cols_fix), QP(fix, probe_fix) },
 	{ "resources", "Cluster resources", "requested before the plan (bound pods) and after it (kept, bound and moved "
-	  "pods); pods: the number of pods", 0, COLS(cols_resources), sql_resources },
+	  "pods); pods: the number of pods", 0, COLS(cols_resources), QU(resources) },
 	{ "most_loaded", "Most loaded nodes", "load: the highest percentage of allocatable over the node's resources",
-	  0, COLS(cols_nodes), sql_most },
-	{ "least_loaded", "Least loaded nodes", NULL, 0, COLS(cols_nodes), sql_least },
-	{ "nodes", "Nodes", NULL, 0, COLS(cols_nodes), sql_nodes },
+	  0, COLS(cols_nodes), QN(most_loaded) },
+	{ "least_loaded", "Least loaded nodes", NULL, 0, COLS(cols_nodes), QN(least_loaded) },
+	{ "nodes", "Nodes", NULL, 0, COLS(cols_nodes), QN(nodes) },
 	{ "node_usage", "Node utilisation", "every resource of every node, before and after the plan",
-	  0, COLS(cols_usage), sql_usage },
-	{ "zones", "Zones", "by label topology.kubernetes.io/zone", 0, COLS(cols_zones), sql_zones },
+	  0, COLS(cols_usage), QU(node_usage) },
+	{ "zones", "Zones", "by label topology.kubernetes.io/zone", 0, COLS(cols_zones), QU(zones) },
 	{ "quality", "Plan quality", "per pool (label node.kubernetes.io/instance-type): nodes used by pods other than "
 	  "DaemonSet and static pods, a lower bound on the nodes those pods need, and the gap to it", 0,
-	  COLS(cols_quality), sql_quality },
+	  COLS(cols_quality), Q(quality) },
 	{ "stranded", "Stranded capacity", "free on the used nodes; stranded: free on a node where another resource "
-	  "is exhausted (less free than the pool's smallest request of it)", 0, COLS(cols_stranded), sql_stranded },
+	  "is exhausted (less free than the pool's smallest request of it)", 0, COLS(cols_stranded), Q(stranded) },
 	{ "namespaces", "Namespaces", "placed: requests of the pods on a node after the plan; unplaced: of the "
-	  "unschedulable and evicted pods", 0, COLS(cols_ns), sql_namespaces },
+	  "unschedulable and evicted pods", 0, COLS(cols_ns), Q(namespaces) },
 	{ "workloads", "Workloads", "the workload a pod was generated from, else its controller", 0, COLS(cols_wl),
-	  sql_workloads },
+	  Q(workloads) },
 	{ "evictions", "Preemptions", "evictions in order; outcome: move (re-created and placed) or evict", 0,
-	  COLS(cols_evictions), sql_evictions },
-	{ "moves", "Moves", NULL, 0, COLS(cols_moves), sql_moves },
+	  COLS(cols_evictions), Q(evictions) },
+	{ "moves", "Moves", NULL, 0, COLS(cols_moves), Q(moves) },
 	{ "capacity", "Capacity", "kplan capacity's latest answers for this database (pod: replicas that fit, of bound "
 	  "tried; nodes-needed: nodes to add, bound: the lower bound; survive: 1 when it survives), newest first", 0,
-	  COLS(cols_capacity), sql_capacity },
+	  COLS(cols_capacity), QP(capacity, probe_capacity) },
 	{ "capacity_quality", "Capacity: quality certificates", "per answer and pool, of the plan that gives the answer "
 	  "(pod: with the replicas; nodes-needed: with the nodes found; survive: without the worst domain): nodes used by "
 	  "pods other than DaemonSet and static pods, the lower bound on the nodes they need, the gap", 0,
-	  COLS(cols_capacity_quality), sql_capacity_quality },
+	  COLS(cols_capacity_quality), QP(capacity_quality, probe_capacity_quality) },
 };
 
 static const spec cmp_specs[] = {
-	{ "summary", "Summary", NULL, 1, COLS(cols_kv), sql_cmp_summary },
-	{ "runs", "Runs", NULL, 0, COLS(cols_runs), sql_runs },
+	{ "summary", "Summary", NULL, 1, COLS(cols_kv), Q(compare_summary) },
+	{ "runs", "Runs", NULL, 0, COLS(cols_runs), Q(compare_runs) },
 	{ "changed_pods", "Pods placed differently", "action or node differs between run A and run B", 0,
-	  COLS(cols_changed), sql_changed },
+	  COLS(cols_changed), Q(compare_changed) },
 	{ "resource_delta", "Cluster resources", "requested after run A and after run B", 0, COLS(cols_res_delta),
-	  sql_res_delta },
+	  QU(compare_resources) },
 	{ "usage_delta", "Node utilisation changes", "node resources whose requests differ (delta = B - A)", 0,
-	  COLS(cols_usage_delta), sql_usage_delta },
+	  COLS(cols_usage_delta), QU(compare_usage) },
 };
 
 static int add_row(kp_rtable *t, kp_err *err)
@@ -589,24 +319,45 @@ static int set_cell(kp_report *r, kp_rcell *c, sqlite3_stmt *s, int j, kp_err *e
 	return KP_OK;
 }
 
+/* 1 when the query (?1 = run) returns a row; 0 also when its table does
+ * not exist (a database made before the feature) */
+static int any_row(sqlite3 *db, const char *sql, int64_t run)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_bind_parameter_count(s) >= 1)
+		sqlite3_bind_int64(s, 1, run);
+	int n = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return n;
+}
+
+/* 1 when table has column (a database made before the column has not) */
+static int has_column(sqlite3 *db, const char *table, const char *column)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, column, -1, SQLITE_STATIC);
+	int n = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return n;
+}
+
 static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err *err)
 {
-	if (sp->sql == sql_scenario && !any_row(db, "SELECT 1 FROM run_scenario WHERE run_id = ?1 LIMIT 1", r->run_a))
-		return KP_OK;
-	if ((sp->sql == sql_rebalance || sp->sql == sql_rebalance_util || sp->sql == sql_rebalance_nodes) &&
-	    !any_row(db, "SELECT 1 FROM rebalance_run WHERE run_id = ?1", r->run_a))
-		return KP_OK;
-	if (sp->sql == sql_capacity && !any_row(db, "SELECT 1 FROM capacity_run LIMIT 1", 0))
-		return KP_OK;
-	if (sp->sql == sql_capacity_quality && !any_row(db, "SELECT 1 FROM capacity_quality LIMIT 1", 0))
-		return KP_OK;
-	if (sp->sql == sql_fix && !any_row(db, "SELECT 1 FROM fix WHERE run_id = ?1 LIMIT 1", r->run_a))
+	if (sp->probe && !any_row(db, sp->probe, r->run_a))
 		return KP_OK;
 	if (r->ntables == KP_REPORT_MAX_TABLES)
 		return kp_err_set(err, KP_ERROR, "report: too many tables");
+	/* runs made before pod_failure.decisive, fix tables from before fix.rank */
 	const char *sql = sp->sql;
-	if (sql == sql_reasons && !any_row(db, "SELECT 1 FROM pragma_table_info('pod_failure') WHERE name = 'decisive'", 0))
-		sql = sql_reasons_derived;
+	if (sql == kp_sql_report_reasons && !has_column(db, "pod_failure", "decisive"))
+		sql = kp_sql_report_reasons_derived;
+	if (sql == kp_sql_report_fix && has_column(db, "fix", "rank"))
+		sql = kp_sql_report_fix_ranked;
 	kp_rtable *t = &r->tables[r->ntables++];
 	memset(t, 0, sizeof *t);
 	t->id = sp->id;
@@ -615,10 +366,23 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 	t->kv = sp->kv;
 	t->ncols = sp->ncols;
 	t->cols = sp->cols;
+	kp_sb text;
+	kp_sb_init(&text);
+	if (sp->with != WITH_NONE) {
+		kp_sb_adds(&text, kp_sql_report_usage_cte);
+		if (sp->with == WITH_NODES)
+			kp_sb_adds(&text, kp_sql_report_nodes_cte);
+		kp_sb_adds(&text, sql);
+		if (!kp_sb_ok(&text)) {
+			kp_sb_release(&text);
+			return kp_err_set(err, KP_NOMEM, "out of memory");
+		}
+		sql = kp_sb_str(&text);
+	}
 	sqlite3_stmt *s;
-	if (sql == sql_fix && any_row(db, "SELECT 1 FROM pragma_table_info('fix') WHERE name = 'rank'", 0))
-		sql = sql_fix_ranked;
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
+	int prepared = sqlite3_prepare_v2(db, sql, -1, &s, NULL);
+	kp_sb_release(&text);
+	if (prepared != SQLITE_OK) {
 		/* a database made before the plan quality tables: no such rows */
 		const char *m = sqlite3_errmsg(db);
 		if (!strcmp(m, "no such table: plan_quality") || !strcmp(m, "no such table: plan_stranded"))
@@ -668,8 +432,7 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 static int find_run(sqlite3 *db, const char *name, int64_t want, int64_t *out, kp_err *err)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE ?1 = 0 OR id = ?1 ORDER BY id DESC LIMIT 1", -1, &s,
-			       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, kp_sql_report_find_run, -1, &s, NULL) != SQLITE_OK)
 		return kp_err_set(err, KP_ERROR, "%s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(s, 1, want);
 	int rc = sqlite3_step(s);

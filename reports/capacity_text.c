@@ -1,12 +1,13 @@
 /*
  * capacity_text.c — the text summary of a `kplan capacity` answer, rendered
  * from the answer's JSON (kp_capacity_answer.result, what --format json
- * prints and capacity_run.result keeps): the library computes, the CLI
- * presents.  README "Capacity planning" shows each form.
+ * prints and capacity_run.result keeps): the planner computes, this file
+ * presents, from the JSON alone (no planner types).  README "Capacity
+ * planning" shows each form.
  */
-#include "cli.h"
 #include "capacity_text.h"
 #include "../common/json.h"
+#include "../common/quantity.h"
 
 #include <string.h>
 #include <stdlib.h>
@@ -130,7 +131,7 @@ static void quality(kp_sb *t, const kp_json *q)
 
 /* ---- --pod / --workload ---- */
 
-static void fit(kp_sb *t, const kp_json *j, const kp_capacity_answer *a)
+static void fit(kp_sb *t, const kp_json *j, const char *reason)
 {
 	long long fits = num(j, "fits");
 	kp_sb_printf(t, "%lld more replica%s of %s (requests: %s) fit%s after the pending pods (%lld of them unschedulable); "
@@ -141,7 +142,7 @@ static void fit(kp_sb *t, const kp_json *j, const kp_capacity_answer *a)
 	if (str(j, "next_reason"))
 		kp_sb_printf(t, "the next one does not fit: %s\n", str(j, "next_reason"));
 	else
-		kp_sb_printf(t, "%s\n", a->reason ? a->reason : "");
+		kp_sb_printf(t, "%s\n", reason ? reason : "");
 	if (fits)
 		kp_sb_printf(t, "%-30s %-24s %s\n", "node", "pool", "replicas");
 	for (size_t i = 0; i < len(j, "nodes"); i++) {
@@ -273,9 +274,9 @@ static void pods(kp_sb *t, const kp_json *r, const char *key, const char *change
 		kp_sb_printf(t, "  %s ... (%lld more)\n", change, total - (long long)n);
 }
 
-static void survive(kp_sb *t, const kp_json *j, const kp_capacity_answer *a)
+static void survive(kp_sb *t, const kp_json *j, const char *what, const char *reason)
 {
-	const char *what = a->subject, *label = str(j, "label");
+	const char *label = str(j, "label");
 	long long nd = num(j, "domains"), ne = num(j, "evaluated"), bu = num(j, "baseline_unschedulable");
 	kp_sb_printf(t, "losing one %s: %lld of %lld %ss evaluated%s; without a failure %lld pod%s %s unschedulable\n", what, ne,
 		     nd, what, ne < nd ? " (the most loaded, --limit)" : "", bu, s_(bu), bu == 1 ? "is" : "are");
@@ -291,8 +292,8 @@ static void survive(kp_sb *t, const kp_json *j, const kp_capacity_answer *a)
 		pods(t, r, "lost", "loses", num(r, "pods_lost"));
 		pods(t, r, "gained", "gains", num(r, "pods_gained"));
 	}
-	if (a->reason)
-		kp_sb_printf(t, "worst: %s\n", a->reason);
+	if (reason)
+		kp_sb_printf(t, "worst: %s\n", reason);
 	if (!ne) {
 		kp_sb_printf(t, "no %s to lose%s%s%s: no verdict\n", what, label ? " (no node has the label " : "",
 			     label ? label : "", label ? ")" : "");
@@ -304,22 +305,22 @@ static void survive(kp_sb *t, const kp_json *j, const kp_capacity_answer *a)
 			   : "every pod placed in the baseline is placed again after losing any one of them");
 }
 
-int kp_cli_capacity_text(const kp_capacity_answer *a, kp_sb *t)
+int kp_report_capacity_text(const char *json, const char *subject, const char *reason, kp_sb *t)
 {
 	kp_arena ar;
 	kp_arena_init(&ar, 1 << 16);
-	const kp_json *j = kp_json_parse(kp_sb_str(&a->result), &ar);
-	int rc = -1;
+	const kp_json *j = kp_json_parse(json, &ar);
+	int rc = KP_PARSE;
 	if (j && str(j, "kind")) {
 		const char *kind = str(j, "kind");
 		if (!strcmp(kind, "pod"))
-			fit(t, j, a);
+			fit(t, j, reason);
 		else if (!strcmp(kind, "nodes-needed"))
 			nodes_needed(t, j);
 		else
-			survive(t, j, a);
+			survive(t, j, subject, reason);
 		quality(t, get(j, "quality"));
-		rc = kp_sb_ok(t) ? 0 : -1;
+		rc = kp_sb_ok(t) ? KP_OK : KP_NOMEM;
 	}
 	kp_arena_release(&ar);
 	return rc;

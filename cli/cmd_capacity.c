@@ -1,6 +1,6 @@
 /*
  * cmd_capacity.c — `kplan capacity DB`: the options and the printing; the
- * answers are planner/capacity*.c's (capacity.h, README "Capacity planning").
+ * answers are planner/capacity*.c's (capacity.h, docs/capacity-planning.md).
  *
  *   --pod FILE | --workload NS/NAME   how many more replicas fit after the
  *                                     pending pods, where, and why not one more

@@ -21,6 +21,8 @@
  *   filter: "" (passed), "Unschedulable: R1, R2" or
  *           "UnschedulableAndUnresolvable: R" (kube's status code and
  *           reasons), "PreFilter: MSG" when PreFilter rejects the pod
+ *   prefilter: "" (every node stays), "skip", the nodes a PreFilterResult
+ *           keeps ("node1 node2") or "PreFilter: MSG"
  *   score:  "n1=37 n2=100", one NODE=SCORE per node in name order
  */
 #ifndef KP_TAP_SNAP_H
@@ -55,7 +57,7 @@ typedef struct tap_snap {
 
 /* the pods of the cluster that carry (anti-)affinity terms and are placed,
  * listed as the plan's setup lists them (plan.c add_affinity_pod) */
-static int tap_snap_push(int32_t **v, int *n, int *cap, int32_t pi)
+static inline int tap_snap_push(int32_t **v, int *n, int *cap, int32_t pi)
 {
 	if (KP_GROW(*v, *n, *cap, 64))
 		return KP_NOMEM;
@@ -63,7 +65,7 @@ static int tap_snap_push(int32_t **v, int *n, int *cap, int32_t pi)
 	return KP_OK;
 }
 
-static int tap_snap_affinity_pods(tap_snap *t)
+static inline int tap_snap_affinity_pods(tap_snap *t)
 {
 	kp_snap *s = &t->s;
 	kp_cycle *cy = &t->cy;
@@ -84,7 +86,7 @@ static int tap_snap_affinity_pods(tap_snap *t)
 }
 
 /* the cycle's arrays and reasons, as plan.c setup() makes them */
-static int tap_snap_cycle(tap_snap *t)
+static inline int tap_snap_cycle(tap_snap *t)
 {
 	kp_snap *s = &t->s;
 	kp_cycle *cy = &t->cy;
@@ -141,7 +143,7 @@ static int tap_snap_cycle(tap_snap *t)
 }
 
 /* the profile's score resources as indexes (schedule_one) */
-static void tap_snap_res(tap_snap *t)
+static inline void tap_snap_res(tap_snap *t)
 {
 	const kp_profile *pf = t->cy.pf;
 	for (int i = 0; i < pf->nfit_res || i < pf->nbal_res; i++)
@@ -167,7 +169,7 @@ static void tap_snap_res(tap_snap *t)
  * default profile), load the snapshot and prepare a cycle for pod
  * `pod` ("name" in namespace default, or "namespace/name").  KP_OK, or an
  * error with t->err set. */
-static int tap_snap_open(tap_snap *t, const char *yaml, const char *config, const char *pod)
+static inline int tap_snap_open(tap_snap *t, const char *yaml, const char *config, const char *pod)
 {
 	memset(t, 0, sizeof *t);
 	kp_import *imp = NULL;
@@ -221,7 +223,7 @@ static int tap_snap_open(tap_snap *t, const char *yaml, const char *config, cons
 }
 
 /* index of the node named name, -1 */
-static int tap_snap_node(const tap_snap *t, const char *name)
+static inline int tap_snap_node(const tap_snap *t, const char *name)
 {
 	kp_sid sid = kp_strtab_find(&t->s.strs, name);
 	for (int n = 0; n < t->s.nnodes && sid >= 0; n++)
@@ -231,7 +233,7 @@ static int tap_snap_node(const tap_snap *t, const char *name)
 }
 
 /* the cycle's state for a fresh pass over the nodes */
-static void tap_snap_reset(tap_snap *t)
+static inline void tap_snap_reset(tap_snap *t)
 {
 	kp_cycle *cy = &t->cy;
 	kp_arena_reset(&cy->arena);
@@ -247,8 +249,10 @@ static void tap_snap_reset(tap_snap *t)
 
 /* The plugin's PreFilter, then its Filter on node `node`: the verdict as
  * described at the top of this file.  A PreFilter that says skip passes
- * every node, as kube's framework does. */
-static const char *tap_snap_filter(tap_snap *t, const kp_plugin *pg, const char *node, char *buf, size_t len)
+ * every node, as kube's framework does; a PreFilterResult (the nodes
+ * NodeAffinity's PreFilter keeps, tap_snap_prefilter) is not applied: kube's
+ * plugin tests call Filter on the node whatever PreFilter returned. */
+static inline const char *tap_snap_filter(tap_snap *t, const kp_plugin *pg, const char *node, char *buf, size_t len)
 {
 	kp_cycle *cy = &t->cy;
 	int n = tap_snap_node(t, node);
@@ -269,9 +273,7 @@ static const char *tap_snap_filter(tap_snap *t, const kp_plugin *pg, const char 
 		snprintf(buf, len, "PreFilter error %d", rc);
 		return buf;
 	}
-	if (cy->restrict_nodes && !cy->allowed[n])
-		kp_cycle_fail(cy, n, KP_P_NODE_AFFINITY, cy->r_prefilter_out, 1);
-	else if (!pg->filter(cy, n)) {
+	if (!pg->filter(cy, n)) {
 		buf[0] = 0;
 		return buf;
 	}
@@ -283,11 +285,40 @@ static const char *tap_snap_filter(tap_snap *t, const kp_plugin *pg, const char 
 	return buf;
 }
 
+/* The plugin's PreFilter alone: "" when every node stays a candidate,
+ * "skip" when the plugin sits the pod out, the nodes a PreFilterResult keeps
+ * ("node1 node2", "(none)") or "PreFilter: MSG". */
+static inline const char *tap_snap_prefilter(tap_snap *t, const kp_plugin *pg, char *buf, size_t len)
+{
+	kp_cycle *cy = &t->cy;
+	buf[0] = 0;
+	if (!pg->pre_filter)
+		return buf;
+	tap_snap_reset(t);
+	int rc = pg->pre_filter(cy);
+	if (rc == KP_PREFILTER_FAIL)
+		snprintf(buf, len, "PreFilter: %s", cy->prefilter_msg ? cy->prefilter_msg : "");
+	else if (rc == KP_SKIP)
+		snprintf(buf, len, "skip");
+	else if (rc != KP_OK)
+		snprintf(buf, len, "PreFilter error %d", rc);
+	else if (cy->restrict_nodes) {
+		size_t w = 0;
+		for (int n = 0; n < t->s.nnodes && w < len; n++)
+			if (cy->allowed[n])
+				w += (size_t)snprintf(buf + w, len - w, "%s%s", w ? " " : "",
+						      kp_str(&t->s.strs, t->s.node_name[n]));
+		if (!w)
+			snprintf(buf, len, "(none)");
+	}
+	return buf;
+}
+
 /* The plugin's PreScore, Score on every feasible node (feasible: node
  * names separated by spaces, NULL for every node) and, when normalize is
  * set and the plugin has one, NormalizeScore: "n1=37 n2=100".  Nodes that
  * are not feasible are left out of the string. */
-static const char *tap_snap_score(tap_snap *t, const kp_plugin *pg, const char *feasible, int normalize, char *buf,
+static inline const char *tap_snap_score(tap_snap *t, const kp_plugin *pg, const char *feasible, int normalize, char *buf,
 				  size_t len)
 {
 	kp_cycle *cy = &t->cy;
@@ -324,7 +355,7 @@ static const char *tap_snap_score(tap_snap *t, const kp_plugin *pg, const char *
 	return buf;
 }
 
-static void tap_snap_close(tap_snap *t)
+static inline void tap_snap_close(tap_snap *t)
 {
 	kp_cycle *cy = &t->cy;
 	if (t->cycle_ready) {

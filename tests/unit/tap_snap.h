@@ -165,8 +165,8 @@ static inline void tap_snap_res(tap_snap *t)
 	t->cy.res_pf = pf;
 }
 
-/* Import yaml (and config, a KubeSchedulerConfiguration, or NULL for kube's
- * default profile), load the snapshot and prepare a cycle for pod
+/* Import yaml (and config, a KubeSchedulerConfiguration without its
+ * apiVersion and kind lines, or NULL for kube's default profile), load the snapshot and prepare a cycle for pod
  * `pod` ("name" in namespace default, or "namespace/name").  KP_OK, or an
  * error with t->err set. */
 static inline int tap_snap_open(tap_snap *t, const char *yaml, const char *config, const char *pod)
@@ -185,9 +185,14 @@ static inline int tap_snap_open(tap_snap *t, const char *yaml, const char *confi
 	kp_import_free(imp);
 	if (rc)
 		return rc;
-	if (config)
-		rc = kp_config_parse(config, strlen(config), "config", &t->cfg, &t->err);
-	else
+	if (config) {
+		kp_sb text;
+		kp_sb_init(&text);
+		kp_sb_printf(&text, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n%s", config);
+		rc = text.buf && !text.failed ? kp_config_parse(text.buf, text.len, "config", &t->cfg, &t->err)
+			      : kp_err_set(&t->err, KP_NOMEM, "out of memory");
+		kp_sb_release(&text);
+	} else
 		kp_config_default(&t->cfg);
 	if (rc || !t->cfg.nprofiles)
 		return rc ? rc : kp_err_set(&t->err, KP_ERROR, "no profile");

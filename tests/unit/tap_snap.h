@@ -20,7 +20,8 @@
  * Results are strings, so that a failing case shows what it got:
  *   filter: "" (passed), "Unschedulable: R1, R2" or
  *           "UnschedulableAndUnresolvable: R" (kube's status code and
- *           reasons), "PreFilter: MSG" when PreFilter rejects the pod
+ *           reasons), "PreFilter: MSG" when PreFilter rejects the pod;
+ *           on every node: "nodeA: ok | nodeB: Unschedulable: R"
  *   prefilter: "" (every node stays), "skip", the nodes a PreFilterResult
  *           keeps ("node1 node2") or "PreFilter: MSG"
  *   score:  "n1=37 n2=100", one NODE=SCORE per node in name order
@@ -286,6 +287,20 @@ static inline const char *tap_snap_filter(tap_snap *t, const kp_plugin *pg, cons
 	for (int i = 0; i < cy->rcount[n] && w < len; i++) {
 		const kp_reason *r = &t->s.reasons[cy->rbuf[cy->rstart[n] + i]];
 		w += (size_t)snprintf(buf + w, len - w, "%s %s", i ? "," : "", r->msg);
+	}
+	return buf;
+}
+
+/* tap_snap_filter on every node, in name order: "nodeA: ok | nodeB: Unschedulable: R" */
+static inline const char *tap_snap_filter_all(tap_snap *t, const kp_plugin *pg, char *buf, size_t len)
+{
+	char one[1024];
+	size_t w = 0;
+	buf[0] = 0;
+	for (int n = 0; n < t->s.nnodes && w < len; n++) {
+		const char *name = kp_str(&t->s.strs, t->s.node_name[n]);
+		tap_snap_filter(t, pg, name, one, sizeof one);
+		w += (size_t)snprintf(buf + w, len - w, "%s%s: %s", n ? " | " : "", name, one[0] ? one : "ok");
 	}
 	return buf;
 }

@@ -266,6 +266,118 @@ static const filter_case filter_cases[] = {
 	 "nodeA: " R_AFF " | nodeB: " R_AFF},
 };
 
+/* scoring_test.go's preferences */
+#define W(w, term) "{weight: " #w ", podAffinityTerm: " term "}"
+#define PREF_AFF(...) "podAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [" __VA_ARGS__ "]}"
+#define PREF_ANTI(...) "podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [" __VA_ARGS__ "]}"
+#define WITH(x) "affinity: {" x "}, "
+#define STAY_WITH_S1_IN_REGION WITH(PREF_AFF(W(5, T_IN("security", "region", "[S1]"))))
+#define STAY_WITH_S2_IN_REGION WITH(PREF_AFF(W(6, T_IN("security", "region", "[S2]"))))
+#define AFFINITY3 WITH(PREF_AFF(W(8, SEL2(NOTIN("security", "[S1]"), IN("security", "[S2]")) TOPO("region")) ", " \
+	W(2, SEL2(EXISTS("security"), DNE("wrongkey")) TOPO("region"))))
+#define HARD_AFFINITY AFF(T_IN("security", "region", "[S1, value2]") ", " SEL2(EXISTS("security"), DNE("wrongkey")) TOPO("region"))
+#define AWAY_FROM_S1_IN_AZ WITH(PREF_ANTI(W(5, T_IN("security", "az", "[S1]"))))
+#define AWAY_FROM_S2_IN_AZ WITH(PREF_ANTI(W(5, T_IN("security", "az", "[S2]"))))
+#define STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ WITH(PREF_AFF(W(8, T_IN("security", "region", "[S1]"))) ", " \
+	PREF_ANTI(W(5, T_IN("security", "az", "[S2]"))))
+#define NS_SEL_TERM SEL(IN("security", "[S1]")) ", topologyKey: region, namespaces: [subteam2.team2], " \
+	"namespaceSelector: {matchExpressions: [" IN("team", "[team1]") "]}}"
+#define AFFINITY_NAMESPACE_SELECTOR WITH(PREF_AFF(W(5, NS_SEL_TERM)))
+#define ANTI_AFFINITY_NAMESPACE_SELECTOR WITH(PREF_ANTI(W(5, NS_SEL_TERM)))
+#define S1 "{security: S1}"
+#define S2 "{security: S2}"
+#define CHINA "{region: China}"
+#define INDIA "{region: India}"
+#define AZ1 "{az: az1}"
+#define AZ2 "{az: az2}"
+#define CHINA_AZ1 "{region: China, az: az1}"
+
+typedef struct score_case {
+	const char *name;
+	const char *yaml;
+	const char *pod;
+	const char *want;         /* normalised */
+} score_case;
+
+/* TestPreferredAffinity */
+static const score_case score_cases[] = {
+	{"all nodes are same priority as Affinity is nil",
+	 NODE("node1", CHINA) NODE("node2", INDIA) NODE("node3", AZ1) P("default", S1, ""), "p",
+	 "node1=0 node2=0 node3=0"},
+	{"Affinity: pod that matches topology key & pods in nodes will get high score comparing to otherswhich doesn't "
+	 "match either pods in nodes or in topology key",
+	 NODE("node1", CHINA) NODE("node2", INDIA) NODE("node3", AZ1) ON("e1", "node1", "default", S1, "")
+		 ON("e2", "node2", "default", S2, "") ON("e3", "node3", "default", S1, "")
+		 P("default", S1, STAY_WITH_S1_IN_REGION), "p", "node1=100 node2=0 node3=0"},
+	{"All the nodes that have the same topology key & label value with one of them has an existing pod that match "
+	 "the affinity rules, have the same score",
+	 NODE("node1", CHINA) NODE("node2", CHINA_AZ1) NODE("node3", INDIA) ON("e1", "node1", "default", S1, "")
+		 P("default", "{}", STAY_WITH_S1_IN_REGION), "p", "node1=100 node2=100 node3=0"},
+	{"Affinity: nodes in one region has more matching pods comparing to other region, so the region which has more "
+	 "matches will get high score",
+	 NODE("node1", CHINA) NODE("node2", INDIA) NODE("node3", CHINA) NODE("node4", CHINA) NODE("node5", INDIA)
+		 ON("e1", "node1", "default", S2, "") ON("e2", "node1", "default", S2, "") ON("e3", "node2", "default", S2, "")
+		 ON("e4", "node3", "default", S2, "") ON("e5", "node4", "default", S2, "") ON("e6", "node5", "default", S2, "")
+		 P("default", S1, STAY_WITH_S2_IN_REGION), "p", "node1=100 node2=0 node3=100 node4=100 node5=0"},
+	{"Affinity: different Label operators and values for pod affinity scheduling preference, including some match "
+	 "failures ",
+	 NODE("node1", CHINA) NODE("node2", INDIA) NODE("node3", AZ1) ON("e1", "node1", "default", S1, "")
+		 ON("e2", "node2", "default", S2, "") ON("e3", "node3", "default", S1, "") P("default", S1, AFFINITY3), "p",
+	 "node1=20 node2=100 node3=0"},
+	{"Affinity symmetry: considered only the preferredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry",
+	 NODE("node1", CHINA) NODE("node2", INDIA) NODE("node3", AZ1) ON("e1", "node1", "default", S1, STAY_WITH_S1_IN_REGION)
+		 ON("e2", "node2", "default", S2, STAY_WITH_S2_IN_REGION) P("default", S2, ""), "p",
+	 "node1=0 node2=100 node3=0"},
+	{"Affinity symmetry with namespace selector",
+	 TEAMS NODE("node1", CHINA) NODE("node2", INDIA) NODE("node3", AZ1)
+		 ON("e1", "node1", "default", S1, AFFINITY_NAMESPACE_SELECTOR)
+		 ON("e2", "node2", "default", S2, STAY_WITH_S2_IN_REGION) P("subteam1.team1", S1, ""), "subteam1.team1/p",
+	 "node1=100 node2=0 node3=0"},
+	{"AntiAffinity symmetry with namespace selector",
+	 TEAMS NODE("node1", CHINA) NODE("node2", INDIA) NODE("node3", AZ1)
+		 ON("e1", "node1", "default", S1, ANTI_AFFINITY_NAMESPACE_SELECTOR)
+		 ON("e2", "node2", "default", S2, STAY_WITH_S2_IN_REGION) P("subteam1.team1", S1, ""), "subteam1.team1/p",
+	 "node1=0 node2=100 node3=100"},
+	{"Affinity symmetry: considered RequiredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry",
+	 NODE("node1", CHINA) NODE("node2", INDIA) NODE("node3", AZ1) ON("e1", "node1", "default", S1, HARD_AFFINITY)
+		 ON("e2", "node2", "default", S2, HARD_AFFINITY) P("default", S1, ""), "p", "node1=100 node2=100 node3=0"},
+	{"Anti Affinity: pod that does not match existing pods in node will get high score ",
+	 NODE("node1", AZ1) NODE("node2", CHINA) ON("e1", "node1", "default", S1, "") ON("e2", "node2", "default", S2, "")
+		 P("default", S1, AWAY_FROM_S1_IN_AZ), "p", "node1=0 node2=100"},
+	{"Anti Affinity: pod that does not match topology key & match the pods in nodes will get higher score comparing "
+	 "to others ",
+	 NODE("node1", AZ1) NODE("node2", CHINA) ON("e1", "node1", "default", S1, "") ON("e2", "node2", "default", S1, "")
+		 P("default", S1, AWAY_FROM_S1_IN_AZ), "p", "node1=0 node2=100"},
+	{"Anti Affinity: one node has more matching pods comparing to other node, so the node which has more unmatches "
+	 "will get high score",
+	 NODE("node1", AZ1) NODE("node2", INDIA) ON("e1", "node1", "default", S1, "") ON("e2", "node1", "default", S1, "")
+		 ON("e3", "node2", "default", S2, "") P("default", S1, AWAY_FROM_S1_IN_AZ), "p", "node1=0 node2=100"},
+	{"Anti Affinity symmetry: the existing pods in node which has anti affinity match will get high score",
+	 NODE("node1", AZ1) NODE("node2", AZ2) ON("e1", "node1", "default", S1, AWAY_FROM_S2_IN_AZ)
+		 ON("e2", "node2", "default", S2, AWAY_FROM_S1_IN_AZ) P("default", S2, ""), "p", "node1=0 node2=100"},
+	{"Affinity and Anti Affinity: considered only preferredDuringSchedulingIgnoredDuringExecution in both pod "
+	 "affinity & anti affinity",
+	 NODE("node1", CHINA) NODE("node2", AZ1) ON("e1", "node1", "default", S1, "") ON("e2", "node2", "default", S1, "")
+		 P("default", S1, STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ), "p", "node1=100 node2=0"},
+	{"Affinity and Anti Affinity: considering both affinity and anti-affinity, the pod to schedule and existing pods "
+	 "have the same labels",
+	 NODE("node1", CHINA_AZ1) NODE("node2", INDIA) NODE("node3", CHINA) NODE("node4", CHINA) NODE("node5", INDIA)
+		 ON("e1", "node1", "default", S1, "") ON("e2", "node1", "default", S1, "") ON("e3", "node2", "default", S1, "")
+		 ON("e4", "node3", "default", S1, "") ON("e5", "node3", "default", S1, "") ON("e6", "node4", "default", S1, "")
+		 ON("e7", "node5", "default", S1, "") P("default", S1, STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ), "p",
+	 "node1=100 node2=0 node3=100 node4=100 node5=0"},
+	{"Affinity and Anti Affinity and symmetry: considered only preferredDuringSchedulingIgnoredDuringExecution in "
+	 "both pod affinity & anti affinity & symmetry",
+	 NODE("node1", CHINA) NODE("node2", AZ1) NODE("node3", INDIA) NODE("node4", AZ2) ON("e1", "node1", "default", S1, "")
+		 ON("e2", "node2", "default", S2, "") ON("e3", "node3", "default", "{}", STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ)
+		 ON("e4", "node4", "default", "{}", AWAY_FROM_S1_IN_AZ) P("default", S1, STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ),
+	 "p", "node1=100 node2=0 node3=100 node4=0"},
+	{"Avoid panic when partial nodes in a topology don't have pods with affinity",
+	 NODE("node1", CHINA) NODE("node2", CHINA) ON("e1", "node1", "default", S1, "")
+		 ON("e2", "node2", "default", "{}", STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ) P("default", S1, ""), "p",
+	 "node1=0 node2=0"},
+};
+
 int main(void)
 {
 	char got[4096];
@@ -279,5 +391,24 @@ int main(void)
 				   c->name);
 		tap_snap_close(&t);
 	}
+	for (size_t i = 0; i < sizeof score_cases / sizeof *score_cases; i++) {
+		const score_case *c = &score_cases[i];
+		if (tap_snap_open(&t, c->yaml, NULL, c->pod) != KP_OK)
+			TAP_OK(0, "%s: open (%s)", c->name, t.err.msg);
+		else
+			TAP_EQ_STR(tap_snap_score(&t, &kp_plugin_inter_pod_affinity, NULL, 1, got, sizeof got), c->want,
+				   "Score: %s", c->name);
+		tap_snap_close(&t);
+	}
+	/* "all nodes are same priority as Affinity is nil": kube's PreScore says Skip */
+	if (tap_snap_open(&t, score_cases[0].yaml, NULL, "p") == KP_OK) {
+		tap_snap_reset(&t);
+		for (int n = 0; n < t.s.nnodes; n++)
+			t.cy.feas[t.cy.nfeas++] = n;
+		TAP_EQ_I64(kp_plugin_inter_pod_affinity.pre_score(&t.cy), KP_SKIP, "PreScore: %s", score_cases[0].name);
+	} else {
+		TAP_OK(0, "PreScore skip: open (%s)", t.err.msg);
+	}
+	tap_snap_close(&t);
 	return tap_done();
 }

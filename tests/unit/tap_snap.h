@@ -13,9 +13,11 @@
  * is set) goes through kplan's importer into an in-memory database; the
  * snapshot is loaded and the static SQL filters evaluated as a plan does,
  * and a cycle is prepared for the one pod as the plan loop prepares it
- * (planner/plan.c, setup and schedule_one): its reasons interned with the
- * same texts, the placed pods with affinity terms listed.  Nothing else of
- * the plan runs: no queue, no other plugin, no NodeAffinity addedAffinity.
+ * (planner/plan.c, setup and schedule_one): the placed pods with affinity
+ * terms listed, and the reasons setup() interns — their texts are COPIED
+ * here from plan.c (kube's texts; keep the two in step until setup's
+ * interning is a library function both can call).  Nothing else of the plan
+ * runs: no queue, no other plugin, no NodeAffinity addedAffinity.
  *
  * Results are strings, so that a failing case shows what it got:
  *   filter: "" (passed), "Unschedulable: R1, R2" or

@@ -237,17 +237,3 @@ int kp_nterm_matches(const kp_snap *s, const kp_nterm *t, int n)
 			return 0;
 	return 1;
 }
-
-const kp_plugin *const kp_plugins[KP_P_COUNT] = {
-	[KP_P_NODE_UNSCHEDULABLE] = &kp_plugin_node_unschedulable,
-	[KP_P_NODE_NAME] = &kp_plugin_node_name,
-	[KP_P_TAINT_TOLERATION] = &kp_plugin_taint_toleration,
-	[KP_P_NODE_AFFINITY] = &kp_plugin_node_affinity,
-	[KP_P_NODE_PORTS] = &kp_plugin_node_ports,
-	[KP_P_NODE_RESOURCES_FIT] = &kp_plugin_node_resources_fit,
-	[KP_P_POD_TOPOLOGY_SPREAD] = &kp_plugin_pod_topology_spread,
-	[KP_P_INTER_POD_AFFINITY] = &kp_plugin_inter_pod_affinity,
-	[KP_P_BALANCED_ALLOCATION] = &kp_plugin_balanced_allocation,
-	[KP_P_IMAGE_LOCALITY] = &kp_plugin_image_locality,
-	[KP_P_SQL_EXTENDER] = &kp_plugin_sql_extender,
-};

@@ -1,17 +1,15 @@
 /*
  * cycle.h — kube-scheduler's CycleState for kplan: everything one pod's
  * scheduling cycle computes (PreFilter state, per-node verdicts and reasons,
- * scores), passed to every plugin; and the plugin descriptor.
- *
- * A plugin is one file in planner/plugins/ exporting a `const kp_plugin`;
- * NULL function pointers mean the plugin does not take part at that point.
- * Filter functions return 0 (pass) or 1 (fail, after kp_cycle_fail()).
+ * scores), passed to every plugin.  The plugin descriptor and the registry
+ * are in registry.h.
  */
 #ifndef KP_CYCLE_H
 #define KP_CYCLE_H
 
 #include "snapshot.h"
 #include "profile.h"
+#include "registry.h"
 
 #define KP_SKIP 1        /* PreFilter/PreScore: the plugin sits out this pod */
 #define KP_PREFILTER_FAIL 2  /* PreFilter: the pod fits nowhere; cy->prefilter_msg says why */
@@ -120,15 +118,6 @@ typedef struct kp_cycle {
 	double *fscore;
 } kp_cycle;
 
-typedef struct kp_plugin {
-	int id;                                              /* KP_P_* */
-	int (*pre_filter)(kp_cycle *cy);                     /* KP_OK, KP_SKIP, or < 0 error */
-	int (*filter)(kp_cycle *cy, int node);
-	int (*pre_score)(kp_cycle *cy);                      /* KP_OK, KP_SKIP, or < 0 error */
-	int64_t (*score)(kp_cycle *cy, int node);
-	void (*normalize)(kp_cycle *cy, int64_t *scores);    /* scores indexed by node, over cy->feas */
-} kp_plugin;
-
 /* Run every enabled PreFilter plugin of cy->pf for cy->p (again after the
  * snapshot changed, as in a preemption dry run).  Returns KP_OK,
  * KP_PREFILTER_FAIL (cy->prefilter_msg) or an error. */
@@ -163,15 +152,8 @@ int kp_nterm_matches(const kp_snap *s, const kp_nterm *t, int n);
 int kp_ipa_add_pod(kp_cycle *cy, int32_t pi);
 void kp_ipa_release(kp_cycle *cy);
 
-extern const kp_plugin kp_plugin_node_unschedulable, kp_plugin_node_name, kp_plugin_taint_toleration,
-	kp_plugin_node_affinity, kp_plugin_node_ports, kp_plugin_node_resources_fit, kp_plugin_pod_topology_spread,
-	kp_plugin_inter_pod_affinity, kp_plugin_balanced_allocation, kp_plugin_image_locality, kp_plugin_sql_extender;
-
 /* NodeResourcesFit: resource name is one the profile's ignoredResources or
  * ignoredResourceGroups leave unchecked */
 int kp_fit_ignored(const kp_profile *pf, const char *name);
-
-/* the registry, indexed by KP_P_* (NULL for plugins with no filter/score role) */
-extern const kp_plugin *const kp_plugins[KP_P_COUNT];
 
 #endif

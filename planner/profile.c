@@ -19,12 +19,6 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-const char *const kp_plugin_names[KP_P_COUNT] = {
-	"PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
-	"NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "DefaultPreemption",
-	"NodeResourcesBalancedAllocation", "ImageLocality", "SQLExtender", "DefaultBinder",
-};
-
 /* In-tree plugins kplan accepts but that do nothing for the pods it plans
  * (volumes are out of scope: pods with PVCs are reported by the planner). */
 static const char *const noop_plugins[] = {
@@ -36,26 +30,16 @@ void kp_profile_default(kp_profile *p)
 {
 	memset(p, 0, sizeof *p);
 	snprintf(p->scheduler_name, sizeof p->scheduler_name, "default-scheduler");
-	static const int filters[] = { KP_P_NODE_UNSCHEDULABLE, KP_P_NODE_NAME, KP_P_TAINT_TOLERATION,
-				       KP_P_NODE_AFFINITY, KP_P_NODE_PORTS, KP_P_NODE_RESOURCES_FIT,
-				       KP_P_POD_TOPOLOGY_SPREAD, KP_P_INTER_POD_AFFINITY };
-	for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++)
-		p->filter[filters[i]] = 1;
-	p->post_filter[KP_P_DEFAULT_PREEMPTION] = 1;
-	p->score[KP_P_TAINT_TOLERATION] = 1;
-	p->weight[KP_P_TAINT_TOLERATION] = 3;
-	p->score[KP_P_NODE_AFFINITY] = 1;
-	p->weight[KP_P_NODE_AFFINITY] = 2;
-	p->score[KP_P_NODE_RESOURCES_FIT] = 1;
-	p->weight[KP_P_NODE_RESOURCES_FIT] = 1;
-	p->score[KP_P_POD_TOPOLOGY_SPREAD] = 1;
-	p->weight[KP_P_POD_TOPOLOGY_SPREAD] = 2;
-	p->score[KP_P_INTER_POD_AFFINITY] = 1;
-	p->weight[KP_P_INTER_POD_AFFINITY] = 2;
-	p->score[KP_P_BALANCED_ALLOCATION] = 1;
-	p->weight[KP_P_BALANCED_ALLOCATION] = 1;
-	p->score[KP_P_IMAGE_LOCALITY] = 1;
-	p->weight[KP_P_IMAGE_LOCALITY] = 1;
+	/* kube's default profile, from the plugins' descriptors (registry.h) */
+	for (int k = 0; k < KP_P_COUNT; k++) {
+		const kp_plugin *pg = kp_plugins[k];
+		if (pg->kplan_own)
+			continue;
+		p->filter[k] = pg->filter != NULL;
+		p->post_filter[k] = pg->post_filter != NULL;
+		p->score[k] = pg->weight > 0;
+		p->weight[k] = pg->weight;
+	}
 	p->strategy = KP_STRAT_LEAST;
 	p->nfit_res = 2;
 	snprintf(p->fit_res[0].name, sizeof p->fit_res[0].name, "cpu");
@@ -170,7 +154,7 @@ static int get_bool(pctx *c, const kp_ynode *m, const char *key, const char *pat
 static int plugin_index(const char *name)
 {
 	for (int i = 0; i < KP_P_COUNT; i++)
-		if (i != KP_P_SQL_EXTENDER && !strcmp(kp_plugin_names[i], name))
+		if (!kp_plugins[i]->kplan_own && !strcmp(kp_plugins[i]->name, name))
 			return i;
 	for (int i = 0; noop_plugins[i]; i++)
 		if (!strcmp(noop_plugins[i], name))
@@ -186,23 +170,20 @@ static const char *const point_names[PT_COUNT + 1] = {
 	"reserve", "permit", "preBind", "bind", "postBind",
 };
 
-/* which flags of a profile a plugin has at a point (NULL when none) */
+/* which flags of a profile a plugin has at a point (NULL when none): the
+ * points its descriptor takes part in; kplan's own plugins have none */
 static uint8_t *flag_at(kp_profile *p, int point, int plugin)
 {
+	const kp_plugin *pg = kp_plugins[plugin];
+	if (pg->kplan_own)
+		return NULL;
 	switch (point) {
 	case PT_FILTER:
-		return plugin == KP_P_NODE_UNSCHEDULABLE || plugin == KP_P_NODE_NAME || plugin == KP_P_TAINT_TOLERATION ||
-		       plugin == KP_P_NODE_AFFINITY || plugin == KP_P_NODE_PORTS || plugin == KP_P_NODE_RESOURCES_FIT ||
-		       plugin == KP_P_POD_TOPOLOGY_SPREAD || plugin == KP_P_INTER_POD_AFFINITY
-			       ? &p->filter[plugin] : NULL;
+		return pg->filter ? &p->filter[plugin] : NULL;
 	case PT_SCORE:
-		return plugin == KP_P_TAINT_TOLERATION || plugin == KP_P_NODE_AFFINITY ||
-		       plugin == KP_P_NODE_RESOURCES_FIT || plugin == KP_P_POD_TOPOLOGY_SPREAD ||
-		       plugin == KP_P_INTER_POD_AFFINITY || plugin == KP_P_BALANCED_ALLOCATION ||
-		       plugin == KP_P_IMAGE_LOCALITY
-			       ? &p->score[plugin] : NULL;
+		return pg->score ? &p->score[plugin] : NULL;
 	case PT_POSTFILTER:
-		return plugin == KP_P_DEFAULT_PREEMPTION ? &p->post_filter[plugin] : NULL;
+		return pg->post_filter ? &p->post_filter[plugin] : NULL;
 	default:
 		return NULL;
 	}
@@ -866,7 +847,15 @@ int kp_config_to_json(kp_config *cfg)
 				kp_sb_printf(&sb, ":%lld", (long long)p->weight[k]);
 				first = 0;
 			}
-		kp_sb_printf(&sb, "},\"postFilter\":[%s]", p->post_filter[KP_P_DEFAULT_PREEMPTION] ? "\"DefaultPreemption\"" : "");
+		kp_sb_adds(&sb, "},\"postFilter\":[");
+		first = 1;
+		for (int k = 0; k < KP_P_COUNT; k++)
+			if (p->post_filter[k]) {
+				kp_sb_adds(&sb, first ? "" : ",");
+				kp_sb_add_json_str(&sb, kp_plugin_names[k]);
+				first = 0;
+			}
+		kp_sb_adds(&sb, "]");
 		kp_sb_printf(&sb, ",\"scoringStrategy\":{\"type\":\"%s\",\"resources\":[", strat[p->strategy]);
 		for (int k = 0; k < p->nfit_res; k++) {
 			kp_sb_adds(&sb, k ? ",{" : "{");

@@ -11,28 +11,7 @@
 #include <sqlite3.h>
 #include "../common/kp.h"
 #include "scores.h"
-
-/* Plugins kplan implements, in kube's default order (the filter order decides
- * which reason a node reports). */
-enum {
-	KP_P_PRIORITY_SORT,
-	KP_P_NODE_UNSCHEDULABLE,
-	KP_P_NODE_NAME,
-	KP_P_TAINT_TOLERATION,
-	KP_P_NODE_AFFINITY,
-	KP_P_NODE_PORTS,
-	KP_P_NODE_RESOURCES_FIT,
-	KP_P_POD_TOPOLOGY_SPREAD,
-	KP_P_INTER_POD_AFFINITY,
-	KP_P_DEFAULT_PREEMPTION,
-	KP_P_BALANCED_ALLOCATION,
-	KP_P_IMAGE_LOCALITY,
-	KP_P_SQL_EXTENDER,       /* kplan's SQL extenders (after kube's filters, like HTTP extenders) */
-	KP_P_DEFAULT_BINDER,
-	KP_P_COUNT
-};
-
-extern const char *const kp_plugin_names[KP_P_COUNT];
+#include "registry.h"   /* KP_P_*: the plugins, by index */
 
 enum { KP_STRAT_LEAST, KP_STRAT_MOST, KP_STRAT_RTCR };
 

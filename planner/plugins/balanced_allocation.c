@@ -1,6 +1,7 @@
 /*
  * balanced_allocation.c — NodeResourcesBalancedAllocation (semantics §7.5;
- * plugins/noderesources/balanced_allocation.go).  Fractions of allocatable
+ * kubernetes/kubernetes pkg/scheduler/framework/plugins/noderesources/
+ * balanced_allocation.go, resource_allocation.go).  Fractions of allocatable
  * requested after placing the pod, with REAL requests (no non-zero
  * defaults), capped at 1; score = (1 - std deviation) * 100, truncated.
  * Resources with allocatable 0, and scalar resources the pod does not
@@ -33,4 +34,8 @@ static int64_t score(kp_cycle *cy, int node)
 	return kp_balanced_allocation(f, n);
 }
 
-const kp_plugin kp_plugin_balanced_allocation = { KP_P_BALANCED_ALLOCATION, NULL, NULL, NULL, score, NULL };
+const kp_plugin kp_plugin_balanced_allocation = {
+	.name = "NodeResourcesBalancedAllocation",
+	.weight = 1,
+	.score = score,
+};

@@ -1,7 +1,8 @@
 /*
  * default_preemption.c — DefaultPreemption, the PostFilter (semantics §11;
- * plugins/defaultpreemption/default_preemption.go,
- * framework/preemption/preemption.go, scheduler/util/utils.go).
+ * kubernetes/kubernetes pkg/scheduler/framework/plugins/defaultpreemption/
+ * default_preemption.go, pkg/scheduler/framework/preemption/preemption.go,
+ * pkg/scheduler/util/utils.go).
  *
  * Runs when no node passed the filters:
  *  1. eligibility: preemptionPolicy Never never preempts;
@@ -400,3 +401,9 @@ int kp_preempt(kp_cycle *cy, const int64_t *allowed, kp_preempt_result *out)
 	out->chosen = pick(out->cands, out->ncands, cy->seed, cy->p->db_id, s);
 	return KP_OK;
 }
+
+/* PostFilter only: the plan loop calls it when no node passed the filters */
+const kp_plugin kp_plugin_default_preemption = {
+	.name = "DefaultPreemption",
+	.post_filter = kp_preempt,
+};

@@ -1,5 +1,6 @@
 /*
- * image_locality.c — ImageLocality (semantics §7.6; plugins/imagelocality).
+ * image_locality.c — ImageLocality (semantics §7.6; kubernetes/kubernetes
+ * pkg/scheduler/framework/plugins/imagelocality/image_locality.go).
  * For each container image already on the node: its size scaled by the share
  * of nodes that have it; the sum, clamped to [23 MiB, 1000 MiB x containers],
  * maps linearly to 0..100.  Image names without a tag get ":latest".
@@ -37,4 +38,8 @@ static int64_t score(kp_cycle *cy, int node)
 	return kp_image_locality(sum, c->ncontainers);
 }
 
-const kp_plugin kp_plugin_image_locality = { KP_P_IMAGE_LOCALITY, NULL, NULL, NULL, score, NULL };
+const kp_plugin kp_plugin_image_locality = {
+	.name = "ImageLocality",
+	.weight = 1,
+	.score = score,
+};

@@ -1,6 +1,7 @@
 /*
  * inter_pod_affinity.c — InterPodAffinity (semantics §5.8, §7.9;
- * plugins/interpodaffinity/{filtering,scoring}.go).
+ * kubernetes/kubernetes pkg/scheduler/framework/plugins/interpodaffinity/
+ * {plugin,filtering,scoring}.go).
  *
  * PreFilter counts, per topology pair (key, value):
  *  - existing anti: required anti-affinity terms of placed pods that match
@@ -442,5 +443,12 @@ static void normalize(kp_cycle *cy, int64_t *scores)
 	}
 }
 
-const kp_plugin kp_plugin_inter_pod_affinity = { KP_P_INTER_POD_AFFINITY, pre_filter, filter, pre_score, score,
-						  normalize };
+const kp_plugin kp_plugin_inter_pod_affinity = {
+	.name = "InterPodAffinity",
+	.weight = 2,
+	.pre_filter = pre_filter,
+	.filter = filter,
+	.pre_score = pre_score,
+	.score = score,
+	.normalize = normalize,
+};

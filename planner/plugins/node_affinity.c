@@ -1,5 +1,6 @@
 /*
- * node_affinity.c — NodeAffinity (semantics §5.4, §7.8; plugins/nodeaffinity).
+ * node_affinity.c — NodeAffinity (semantics §5.4, §7.8; kubernetes/kubernetes
+ * pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go).
  * Filter: nodeSelector and required node affinity in SQL per class
  * (queries/filters/node_affinity.sql), plus the profile's
  * NodeAffinityArgs.addedAffinity here ("node(s) didn't match
@@ -98,4 +99,12 @@ static int64_t score(kp_cycle *cy, int node)
 
 static void normalize(kp_cycle *cy, int64_t *scores) { kp_default_normalize(cy, scores, 0); }
 
-const kp_plugin kp_plugin_node_affinity = { KP_P_NODE_AFFINITY, pre_filter, filter, pre_score, score, normalize };
+const kp_plugin kp_plugin_node_affinity = {
+	.name = "NodeAffinity",
+	.weight = 2,
+	.pre_filter = pre_filter,
+	.filter = filter,
+	.pre_score = pre_score,
+	.score = score,
+	.normalize = normalize,
+};

@@ -1,5 +1,6 @@
 /*
- * node_name.c — NodeName (semantics §5.2; plugins/nodename).  A pod whose
+ * node_name.c — NodeName (semantics §5.2; kubernetes/kubernetes
+ * pkg/scheduler/framework/plugins/nodename/node_name.go).  A pod whose
  * spec.nodeName is set is bound by the kubelet, not scheduled: kplan treats
  * it as already bound (keep), so among the pods kplan schedules none names a
  * node and this filter passes every node.  It is listed so that profiles that
@@ -14,4 +15,7 @@ static int filter(kp_cycle *cy, int node)
 	return 0;   /* pending pods have no spec.nodeName (see above) */
 }
 
-const kp_plugin kp_plugin_node_name = { KP_P_NODE_NAME, NULL, filter, NULL, NULL, NULL };
+const kp_plugin kp_plugin_node_name = {
+	.name = "NodeName",
+	.filter = filter,
+};

@@ -1,5 +1,6 @@
 /*
- * node_ports.c — NodePorts (semantics §5.5; plugins/nodeports).  A wanted
+ * node_ports.c — NodePorts (semantics §5.5; kubernetes/kubernetes
+ * pkg/scheduler/framework/plugins/nodeports/node_ports.go).  A wanted
  * host port (hostIP, protocol, hostPort) conflicts with one in use on the node
  * when protocol and port are equal and either IP is 0.0.0.0 or both IPs are
  * equal: "node(s) didn't have free ports for the requested pod ports",
@@ -27,4 +28,8 @@ static int filter(kp_cycle *cy, int node)
 	return 0;
 }
 
-const kp_plugin kp_plugin_node_ports = { KP_P_NODE_PORTS, pre_filter, filter, NULL, NULL, NULL };
+const kp_plugin kp_plugin_node_ports = {
+	.name = "NodePorts",
+	.pre_filter = pre_filter,
+	.filter = filter,
+};

@@ -1,7 +1,8 @@
 /*
  * node_resources_fit.c — NodeResourcesFit (semantics §5.6, §7.1-7.4;
- * plugins/noderesources/fit.go, resource_allocation.go, least_allocated.go,
- * most_allocated.go, requested_to_capacity_ratio.go).
+ * kubernetes/kubernetes pkg/scheduler/framework/plugins/noderesources/
+ * fit.go, resource_allocation.go, least_allocated.go, most_allocated.go,
+ * requested_to_capacity_ratio.go).
  *
  * Filter: pod count, then every requested resource against allocatable minus
  * requested; all failures are reported ("Too many pods", "Insufficient cpu",
@@ -122,4 +123,9 @@ static int64_t score(kp_cycle *cy, int node)
 	return sum / wsum;
 }
 
-const kp_plugin kp_plugin_node_resources_fit = { KP_P_NODE_RESOURCES_FIT, NULL, filter, NULL, score, NULL };
+const kp_plugin kp_plugin_node_resources_fit = {
+	.name = "NodeResourcesFit",
+	.weight = 1,
+	.filter = filter,
+	.score = score,
+};

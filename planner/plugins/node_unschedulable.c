@@ -1,6 +1,7 @@
 /*
  * node_unschedulable.c — NodeUnschedulable (semantics §5.1;
- * pkg/scheduler/framework/plugins/nodeunschedulable).  A cordoned node fails
+ * kubernetes/kubernetes pkg/scheduler/framework/plugins/nodeunschedulable/
+ * node_unschedulable.go).  A cordoned node fails
  * pods that do not tolerate node.kubernetes.io/unschedulable:NoSchedule:
  * "node(s) were unschedulable", UnschedulableAndUnresolvable.  Evaluated in
  * SQL once per class (queries/filters/node_unschedulable.sql).
@@ -9,4 +10,7 @@
 
 static int filter(kp_cycle *cy, int node) { return kp_static_filter(cy, node, KP_P_NODE_UNSCHEDULABLE); }
 
-const kp_plugin kp_plugin_node_unschedulable = { KP_P_NODE_UNSCHEDULABLE, NULL, filter, NULL, NULL, NULL };
+const kp_plugin kp_plugin_node_unschedulable = {
+	.name = "NodeUnschedulable",
+	.filter = filter,
+};

@@ -1,6 +1,7 @@
 /*
  * pod_topology_spread.c — PodTopologySpread (semantics §10;
- * plugins/podtopologyspread/{common,filtering,scoring,plugin}.go).
+ * kubernetes/kubernetes pkg/scheduler/framework/plugins/podtopologyspread/
+ * {common,filtering,scoring,plugin}.go).
  *
  * Constraints: the pod's own topologySpreadConstraints (matchLabelKeys merged
  * with the pod's label values), or — when it has none — the default ones:
@@ -388,5 +389,12 @@ static void normalize(kp_cycle *cy, int64_t *scores)
 	}
 }
 
-const kp_plugin kp_plugin_pod_topology_spread = { KP_P_POD_TOPOLOGY_SPREAD, pre_filter, filter, pre_score, score,
-						   normalize };
+const kp_plugin kp_plugin_pod_topology_spread = {
+	.name = "PodTopologySpread",
+	.weight = 2,
+	.pre_filter = pre_filter,
+	.filter = filter,
+	.pre_score = pre_score,
+	.score = score,
+	.normalize = normalize,
+};

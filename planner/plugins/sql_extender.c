@@ -1,7 +1,9 @@
 /*
- * sql_extender.c — kplan's SQL extenders, the offline counterpart of
- * kube-scheduler's HTTP extenders: after every filter plugin has passed a
- * node, a filter extender may still exclude the (pod, node) pair with its own
+ * sql_extender.c — SQLExtender, kplan's own plugin (kube-scheduler has no
+ * plugin by this name): the SQL extenders, the offline counterpart of
+ * kube-scheduler's HTTP extenders (kubernetes/kubernetes
+ * pkg/scheduler/extender.go).  After every filter plugin has passed a node,
+ * a filter extender may still exclude the (pod, node) pair with its own
  * reason; a score extender adds weight x its 0..100 score.  The SQL runs once
  * per run, before the loop (planner/extender.c); here only lookups happen.
  * Extenders see the database as imported, not the placements of this run.
@@ -39,4 +41,9 @@ static int64_t score(kp_cycle *cy, int node)
 	return r ? r->score : 0;
 }
 
-const kp_plugin kp_plugin_sql_extender = { KP_P_SQL_EXTENDER, NULL, filter, NULL, score, NULL };
+const kp_plugin kp_plugin_sql_extender = {
+	.name = "SQLExtender",
+	.kplan_own = 1,   /* not a kube plugin: enabled by pluginConfig KplanSQLExtenders */
+	.filter = filter,
+	.score = score,
+};

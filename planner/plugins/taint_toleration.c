@@ -1,6 +1,7 @@
 /*
  * taint_toleration.c — TaintToleration (semantics §5.3, §7.7;
- * plugins/tainttoleration).  Filter: the first NoSchedule/NoExecute taint no
+ * kubernetes/kubernetes pkg/scheduler/framework/plugins/tainttoleration/
+ * taint_toleration.go).  Filter: the first NoSchedule/NoExecute taint no
  * toleration matches, in SQL per class (queries/filters/taint_toleration.sql).
  * Score: the number of PreferNoSchedule taints not tolerated by the pod's
  * tolerations whose effect is empty or PreferNoSchedule; normalised reversed
@@ -30,4 +31,10 @@ static int64_t score(kp_cycle *cy, int node)
 
 static void normalize(kp_cycle *cy, int64_t *scores) { kp_default_normalize(cy, scores, 1); }
 
-const kp_plugin kp_plugin_taint_toleration = { KP_P_TAINT_TOLERATION, NULL, filter, NULL, score, normalize };
+const kp_plugin kp_plugin_taint_toleration = {
+	.name = "TaintToleration",
+	.weight = 3,
+	.filter = filter,
+	.score = score,
+	.normalize = normalize,
+};

@@ -1,0 +1,420 @@
+/*
+ * tap_snap.h — one plugin, called directly, on a tiny cluster: what the
+ * per-plugin unit tests (test_plugin_*.c) share.
+ *
+ *   tap_snap t;
+ *   if (tap_snap_open(&t, yaml, NULL, "p") == KP_OK) {      // pod default/p
+ *           tap_snap_filter(&t, &kp_plugin_node_ports, "n1", buf, sizeof buf);
+ *           tap_snap_score(&t, &kp_plugin_image_locality, NULL, 0, buf, sizeof buf);
+ *   }
+ *   tap_snap_close(&t);
+ *
+ * The YAML (nodes, pods, a KubeSchedulerConfiguration's profile when config
+ * is set) goes through kplan's importer into an in-memory database; the
+ * snapshot is loaded and the static SQL filters evaluated as a plan does,
+ * and a cycle is prepared for the one pod as the plan loop prepares it
+ * (planner/plan.c, setup and schedule_one): the placed pods with affinity
+ * terms listed, and the reasons setup() interns — their texts are COPIED
+ * here from plan.c (kube's texts; keep the two in step until setup's
+ * interning is a library function both can call).  Nothing else of the plan
+ * runs: no queue, no other plugin, no NodeAffinity addedAffinity.
+ *
+ * Results are strings, so that a failing case shows what it got:
+ *   filter: "" (passed), "Unschedulable: R1, R2" or
+ *           "UnschedulableAndUnresolvable: R" (kube's status code and
+ *           reasons), "PreFilter: MSG" when PreFilter rejects the pod;
+ *           on every node: "nodeA: ok | nodeB: Unschedulable: R"
+ *   prefilter: "" (every node stays), "skip", the nodes a PreFilterResult
+ *           keeps ("node1 node2") or "PreFilter: MSG"
+ *   score:  "n1=37 n2=100", one NODE=SCORE per node in name order
+ */
+#ifndef KP_TAP_SNAP_H
+#define KP_TAP_SNAP_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/db.h"
+#include "../../planner/cycle.h"
+#include "../../planner/static.h"
+#include "../../planner/udf.h"
+
+/* importers/import.h's entry points, declared here: its model types
+ * (kp_taint, kp_spread) clash with the snapshot's of the same names */
+typedef struct kp_import kp_import;
+struct kp_import_opts;
+int kp_import_begin(sqlite3 *db, const struct kp_import_opts *opts, kp_import **out, kp_err *err);
+int kp_import_buffer(kp_import *imp, const char *name, const char *data, size_t len, kp_err *err);
+int kp_import_finish(kp_import *imp, kp_err *err);
+void kp_import_free(kp_import *imp);
+
+typedef struct tap_snap {
+	sqlite3 *db;
+	kp_snap s;
+	kp_config cfg;
+	kp_cycle cy;
+	kp_err err;
+	int loaded, cycle_ready;
+} tap_snap;
+
+/* the pods of the cluster that carry (anti-)affinity terms and are placed,
+ * listed as the plan's setup lists them (plan.c add_affinity_pod) */
+static inline int tap_snap_push(int32_t **v, int *n, int *cap, int32_t pi)
+{
+	if (KP_GROW(*v, *n, *cap, 64))
+		return KP_NOMEM;
+	(*v)[(*n)++] = pi;
+	return KP_OK;
+}
+
+static inline int tap_snap_affinity_pods(tap_snap *t)
+{
+	kp_snap *s = &t->s;
+	kp_cycle *cy = &t->cy;
+	for (int32_t i = 0; i < s->npods; i++) {
+		const kp_class *c = &s->classes[s->pods[i].cls];
+		if (s->pods[i].node < 0 || !c->npterms)
+			continue;
+		if (c->has_req_anti) {
+			if (tap_snap_push(&cy->anti_pods, &cy->nanti_pods, &cy->cap_anti_pods, i) || kp_ipa_add_pod(cy, i))
+				return KP_NOMEM;
+			cy->listed[i] |= 1;
+		}
+		if (tap_snap_push(&cy->aff_pods, &cy->naff_pods, &cy->cap_aff_pods, i))
+			return KP_NOMEM;
+		cy->listed[i] |= 2;
+	}
+	return KP_OK;
+}
+
+/* the cycle's arrays and reasons, as plan.c setup() makes them */
+static inline int tap_snap_cycle(tap_snap *t)
+{
+	kp_snap *s = &t->s;
+	kp_cycle *cy = &t->cy;
+	size_t n = (size_t)(s->nnodes ? s->nnodes : 1);
+	cy->s = s;
+	cy->seed = 1;
+	kp_arena_init(&cy->arena, 64 * 1024);
+	t->cycle_ready = 1;
+	cy->feas = kp_calloc(n, sizeof *cy->feas);
+	cy->fail = kp_malloc(n);
+	cy->unres = kp_calloc(n, 1);
+	cy->rstart = kp_calloc(n, sizeof *cy->rstart);
+	cy->rcount = kp_calloc(n, sizeof *cy->rcount);
+	cy->raw = kp_calloc(n, sizeof *cy->raw);
+	cy->spread_ignored = kp_calloc(n, 1);
+	cy->allowed = kp_calloc(n, 1);
+	cy->min_prio = kp_calloc(n, sizeof *cy->min_prio);
+	cy->min_prio_stamp = kp_calloc(n, sizeof *cy->min_prio_stamp);
+	cy->listed = kp_calloc((size_t)(s->npods ? s->npods : 1), 1);
+	cy->r_insufficient = kp_calloc((size_t)(s->nres ? s->nres : 1), sizeof *cy->r_insufficient);
+	if (!cy->feas || !cy->fail || !cy->unres || !cy->rstart || !cy->rcount || !cy->raw || !cy->spread_ignored ||
+	    !cy->allowed || !cy->min_prio || !cy->min_prio_stamp || !cy->listed || !cy->r_insufficient)
+		return KP_NOMEM;
+	memset(cy->fail, -1, n);
+	if (kp_dmap_init(&cy->aff_counts, 64) || kp_dmap_init(&cy->anti_counts, 64) ||
+	    kp_dmap_init(&cy->existing_anti, 64) || kp_dmap_init(&cy->topo_score, 64) ||
+	    kp_dmap_init(&cy->anti_memo, 64) || kp_dmap_init(&cy->agroup_index, 64))
+		return KP_NOMEM;
+	const char *const *P = kp_plugin_names;
+	for (int r = 0; r < s->nres; r++) {
+		char msg[600];
+		snprintf(msg, sizeof msg, "Insufficient %s", kp_str(&s->strs, s->res_name[r]));
+		if ((cy->r_insufficient[r] = kp_reason_intern(s, P[KP_P_NODE_RESOURCES_FIT], msg, 0)) < 0)
+			return KP_NOMEM;
+	}
+	cy->r_too_many_pods = kp_reason_intern(s, P[KP_P_NODE_RESOURCES_FIT], "Too many pods", 0);
+	cy->r_ports = kp_reason_intern(s, P[KP_P_NODE_PORTS], "node(s) didn't have free ports for the requested pod ports", 0);
+	cy->r_spread_missing = kp_reason_intern(s, P[KP_P_POD_TOPOLOGY_SPREAD],
+						"node(s) didn't match pod topology spread constraints (missing required label)", 1);
+	cy->r_spread = kp_reason_intern(s, P[KP_P_POD_TOPOLOGY_SPREAD], "node(s) didn't match pod topology spread constraints", 0);
+	cy->r_aff = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY], "node(s) didn't match pod affinity rules", 1);
+	cy->r_anti = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY], "node(s) didn't match pod anti-affinity rules", 0);
+	cy->r_existing_anti = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY],
+					       "node(s) didn't satisfy existing pods anti-affinity rules", 0);
+	cy->r_added_affinity = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node(s) didn't match scheduler-enforced node affinity", 1);
+	cy->r_prefilter_out = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node is filtered out by the prefilter result", 1);
+	cy->r_no_victims = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "No preemption victims found for incoming pod", 1);
+	cy->r_not_helpful = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "Preemption is not helpful for scheduling", 1);
+	if (cy->r_too_many_pods < 0 || cy->r_ports < 0 || cy->r_spread_missing < 0 || cy->r_spread < 0 || cy->r_aff < 0 ||
+	    cy->r_anti < 0 || cy->r_existing_anti < 0 || cy->r_added_affinity < 0 || cy->r_prefilter_out < 0 ||
+	    cy->r_no_victims < 0 || cy->r_not_helpful < 0)
+		return KP_NOMEM;
+	return tap_snap_affinity_pods(t);
+}
+
+/* the profile's score resources as indexes (schedule_one) */
+static inline void tap_snap_res(tap_snap *t)
+{
+	const kp_profile *pf = t->cy.pf;
+	for (int i = 0; i < pf->nfit_res || i < pf->nbal_res; i++)
+		for (int k = 0; k < 2; k++) {
+			const char *name = k ? (i < pf->nbal_res ? pf->bal_res[i].name : NULL)
+					     : (i < pf->nfit_res ? pf->fit_res[i].name : NULL);
+			if (!name)
+				continue;
+			kp_sid sid = kp_strtab_find(&t->s.strs, name);
+			int idx = -1;
+			for (int r = 0; r < t->s.nres && sid >= 0 && idx < 0; r++)
+				if (t->s.res_name[r] == sid)
+					idx = r;
+			if (k)
+				t->cy.bal_res[i] = idx;
+			else
+				t->cy.fit_res[i] = idx;
+		}
+	t->cy.res_pf = pf;
+}
+
+/* Import yaml (and config, a KubeSchedulerConfiguration without its
+ * apiVersion and kind lines, or NULL for kube's default profile), load the snapshot and prepare a cycle for pod
+ * `pod` ("name" in namespace default, or "namespace/name").  KP_OK, or an
+ * error with t->err set. */
+static inline int tap_snap_open(tap_snap *t, const char *yaml, const char *config, const char *pod)
+{
+	memset(t, 0, sizeof *t);
+	kp_import *imp = NULL;
+	int rc = kp_db_open(":memory:", KP_DB_CREATE, &t->db, NULL, &t->err);
+	if (!rc && kp_udf_register(t->db) != SQLITE_OK)
+		rc = kp_err_set(&t->err, KP_IO, "cannot register kplan's SQL functions");
+	if (!rc)
+		rc = kp_import_begin(t->db, NULL, &imp, &t->err);
+	if (!rc)
+		rc = kp_import_buffer(imp, "case.yaml", yaml, strlen(yaml), &t->err);
+	if (!rc)
+		rc = kp_import_finish(imp, &t->err);
+	kp_import_free(imp);
+	if (rc)
+		return rc;
+	if (config) {
+		kp_sb text;
+		kp_sb_init(&text);
+		kp_sb_printf(&text, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n%s", config);
+		rc = text.buf && !text.failed ? kp_config_parse(text.buf, text.len, "config", &t->cfg, &t->err)
+			      : kp_err_set(&t->err, KP_NOMEM, "out of memory");
+		kp_sb_release(&text);
+	} else
+		kp_config_default(&t->cfg);
+	if (rc || !t->cfg.nprofiles)
+		return rc ? rc : kp_err_set(&t->err, KP_ERROR, "no profile");
+	if ((rc = kp_snap_load(t->db, &t->s, &t->err)))
+		return rc;
+	t->loaded = 1;
+	char ns[256] = "default";
+	const char *name = pod, *slash = strchr(pod, '/');
+	if (slash) {
+		snprintf(ns, sizeof ns, "%.*s", (int)(slash - pod), pod);
+		name = slash + 1;
+	}
+	kp_sid sns = kp_strtab_find(&t->s.strs, ns), sname = kp_strtab_find(&t->s.strs, name);
+	int32_t pi = -1;
+	for (int32_t i = 0; i < t->s.npods && pi < 0; i++)
+		if (t->s.pods[i].ns == sns && t->s.pods[i].name == sname)
+			pi = i;
+	if (pi < 0 || sname < 0)
+		return kp_err_set(&t->err, KP_ERROR, "no pod '%s' in the case", pod);
+	for (int i = 0; i < t->s.nclasses; i++)
+		t->s.classes[i].needed = i == t->s.pods[pi].cls;
+	if ((rc = kp_static_filters(t->db, &t->s, &t->cfg.profiles[0], &t->err)))
+		return rc;
+	if ((rc = tap_snap_cycle(t)))
+		return kp_err_set(&t->err, rc, "out of memory");
+	kp_cycle *cy = &t->cy;
+	cy->pf = &t->cfg.profiles[0];
+	cy->pi = pi;
+	cy->p = &t->s.pods[pi];
+	cy->c = &t->s.classes[cy->p->cls];
+	tap_snap_res(t);
+	return KP_OK;
+}
+
+/* index of the node named name, -1 */
+static inline int tap_snap_node(const tap_snap *t, const char *name)
+{
+	kp_sid sid = kp_strtab_find(&t->s.strs, name);
+	for (int n = 0; n < t->s.nnodes && sid >= 0; n++)
+		if (t->s.node_name[n] == sid)
+			return n;
+	return -1;
+}
+
+/* the cycle's state for a fresh pass over the nodes */
+static inline void tap_snap_reset(tap_snap *t)
+{
+	kp_cycle *cy = &t->cy;
+	kp_arena_reset(&cy->arena);
+	cy->nfeas = 0;
+	cy->rlen = 0;
+	cy->spread_built = 0;
+	cy->restrict_nodes = 0;
+	cy->prefilter_msg = NULL;
+	memset(cy->skip, 0, sizeof cy->skip);
+	memset(cy->fail, -1, (size_t)t->s.nnodes);
+	memset(cy->unres, 0, (size_t)t->s.nnodes);
+}
+
+/* The plugin's PreFilter, then its Filter on node `node`: the verdict as
+ * described at the top of this file.  A PreFilter that says skip passes
+ * every node, as kube's framework does; a PreFilterResult (the nodes
+ * NodeAffinity's PreFilter keeps, tap_snap_prefilter) is not applied: kube's
+ * plugin tests call Filter on the node whatever PreFilter returned. */
+static inline const char *tap_snap_filter(tap_snap *t, const kp_plugin *pg, const char *node, char *buf, size_t len)
+{
+	kp_cycle *cy = &t->cy;
+	int n = tap_snap_node(t, node);
+	snprintf(buf, len, "no node '%s'", node);
+	if (n < 0 || !pg->filter)
+		return buf;
+	tap_snap_reset(t);
+	int rc = pg->pre_filter ? pg->pre_filter(cy) : KP_OK;
+	if (rc == KP_PREFILTER_FAIL) {
+		snprintf(buf, len, "PreFilter: %s", cy->prefilter_msg ? cy->prefilter_msg : "");
+		return buf;
+	}
+	if (rc == KP_SKIP) {
+		buf[0] = 0;
+		return buf;
+	}
+	if (rc != KP_OK) {
+		snprintf(buf, len, "PreFilter error %d", rc);
+		return buf;
+	}
+	if (!pg->filter(cy, n)) {
+		buf[0] = 0;
+		return buf;
+	}
+	size_t w = (size_t)snprintf(buf, len, "%s:", cy->unres[n] ? "UnschedulableAndUnresolvable" : "Unschedulable");
+	for (int i = 0; i < cy->rcount[n] && w < len; i++) {
+		const kp_reason *r = &t->s.reasons[cy->rbuf[cy->rstart[n] + i]];
+		w += (size_t)snprintf(buf + w, len - w, "%s %s", i ? "," : "", r->msg);
+	}
+	return buf;
+}
+
+/* tap_snap_filter on every node, in name order: "nodeA: ok | nodeB: Unschedulable: R" */
+static inline const char *tap_snap_filter_all(tap_snap *t, const kp_plugin *pg, char *buf, size_t len)
+{
+	char one[1024];
+	size_t w = 0;
+	buf[0] = 0;
+	for (int n = 0; n < t->s.nnodes && w < len; n++) {
+		const char *name = kp_str(&t->s.strs, t->s.node_name[n]);
+		tap_snap_filter(t, pg, name, one, sizeof one);
+		w += (size_t)snprintf(buf + w, len - w, "%s%s: %s", n ? " | " : "", name, one[0] ? one : "ok");
+	}
+	return buf;
+}
+
+/* The plugin's PreFilter alone: "" when every node stays a candidate,
+ * "skip" when the plugin sits the pod out, the nodes a PreFilterResult keeps
+ * ("node1 node2", "(none)") or "PreFilter: MSG". */
+static inline const char *tap_snap_prefilter(tap_snap *t, const kp_plugin *pg, char *buf, size_t len)
+{
+	kp_cycle *cy = &t->cy;
+	buf[0] = 0;
+	if (!pg->pre_filter)
+		return buf;
+	tap_snap_reset(t);
+	int rc = pg->pre_filter(cy);
+	if (rc == KP_PREFILTER_FAIL)
+		snprintf(buf, len, "PreFilter: %s", cy->prefilter_msg ? cy->prefilter_msg : "");
+	else if (rc == KP_SKIP)
+		snprintf(buf, len, "skip");
+	else if (rc != KP_OK)
+		snprintf(buf, len, "PreFilter error %d", rc);
+	else if (cy->restrict_nodes) {
+		size_t w = 0;
+		for (int n = 0; n < t->s.nnodes && w < len; n++)
+			if (cy->allowed[n])
+				w += (size_t)snprintf(buf + w, len - w, "%s%s", w ? " " : "",
+						      kp_str(&t->s.strs, t->s.node_name[n]));
+		if (!w)
+			snprintf(buf, len, "(none)");
+	}
+	return buf;
+}
+
+/* The plugin's PreScore, Score on every feasible node (feasible: node
+ * names separated by spaces, NULL for every node) and, when normalize is
+ * set and the plugin has one, NormalizeScore: "n1=37 n2=100".  Nodes that
+ * are not feasible are left out of the string. */
+static inline const char *tap_snap_score(tap_snap *t, const kp_plugin *pg, const char *feasible, int normalize, char *buf,
+				  size_t len)
+{
+	kp_cycle *cy = &t->cy;
+	snprintf(buf, len, "no score");
+	if (!pg->score)
+		return buf;
+	tap_snap_reset(t);
+	for (int n = 0; n < t->s.nnodes; n++) {
+		char pat[300];
+		snprintf(pat, sizeof pat, " %s ", kp_str(&t->s.strs, t->s.node_name[n]));
+		char list[1024];
+		snprintf(list, sizeof list, " %s ", feasible ? feasible : "");
+		if (!feasible || strstr(list, pat))
+			cy->feas[cy->nfeas++] = n;
+	}
+	int rc = pg->pre_score ? pg->pre_score(cy) : KP_OK;
+	if (rc < 0) {
+		snprintf(buf, len, "PreScore error %d", rc);
+		return buf;
+	}
+	int64_t *sc = kp_calloc((size_t)(t->s.nnodes ? t->s.nnodes : 1), sizeof *sc);
+	if (!sc)
+		return buf;
+	for (int i = 0; i < cy->nfeas; i++)
+		sc[cy->feas[i]] = rc == KP_SKIP ? 0 : pg->score(cy, cy->feas[i]);
+	if (normalize && rc != KP_SKIP && pg->normalize)
+		pg->normalize(cy, sc);
+	size_t w = 0;
+	buf[0] = 0;
+	for (int i = 0; i < cy->nfeas && w < len; i++)
+		w += (size_t)snprintf(buf + w, len - w, "%s%s=%lld", i ? " " : "",
+				      kp_str(&t->s.strs, t->s.node_name[cy->feas[i]]), (long long)sc[cy->feas[i]]);
+	kp_free(sc);
+	return buf;
+}
+
+static inline void tap_snap_close(tap_snap *t)
+{
+	kp_cycle *cy = &t->cy;
+	if (t->cycle_ready) {
+		kp_free(cy->feas);
+		kp_free(cy->fail);
+		kp_free(cy->unres);
+		kp_free(cy->rstart);
+		kp_free(cy->rcount);
+		kp_free(cy->rbuf);
+		kp_free(cy->raw);
+		kp_free(cy->spread_ignored);
+		kp_free(cy->allowed);
+		kp_free(cy->min_prio);
+		kp_free(cy->min_prio_stamp);
+		kp_free(cy->listed);
+		kp_free(cy->r_insufficient);
+		kp_free(cy->anti_pods);
+		kp_free(cy->aff_pods);
+		for (int i = 0; i < cy->cap_cs; i++) {
+			kp_free(cy->cs[i].dcnt);
+			kp_free(cy->cs[i].dpres);
+		}
+		kp_free(cy->cs);
+		kp_dmap_release(&cy->aff_counts);
+		kp_dmap_release(&cy->anti_counts);
+		kp_dmap_release(&cy->existing_anti);
+		kp_dmap_release(&cy->topo_score);
+		kp_dmap_release(&cy->anti_memo);
+		kp_ipa_release(cy);
+		kp_arena_release(&cy->arena);
+	}
+	if (t->loaded)
+		kp_snap_release(&t->s);
+	kp_config_release(&t->cfg);
+	if (t->db)
+		kp_db_close(t->db);
+	memset(t, 0, sizeof *t);
+}
+
+#endif

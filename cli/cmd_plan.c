@@ -8,6 +8,7 @@
 #include "../planner/plan.h"
 #include "../planner/whatif.h"
 #include "../planner/rebalance.h"
+#include "whatif_import.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -264,6 +265,7 @@ int cmd_plan(int argc, char **argv)
 		kp_rebalance_free(rb);
 		return kp_cli_fail(&(kp_err){ .code = KP_NOMEM, .msg = "out of memory" });
 	}
+	kp_whatif_set_importer(w, &kp_cli_whatif_importer);
 	for (int i = 0; i < nwi; i++) {
 		/* --mode rebalance is kplan's own; with it, any earlier --mode is overridden */
 		if (!strcmp(wi_opt[i], "mode") && (rebalance || !strcmp(wi_val[i], "rebalance")))

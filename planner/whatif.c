@@ -31,8 +31,6 @@
 #include "udf.h"
 #include "scores.h"
 #include "../common/db.h"
-#include "../importers/import.h"
-#include "../common/read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +92,7 @@ struct kp_whatif {
 	int64_t nodes_made, pods_made;
 	int have_created;
 	int64_t created;             /* creationTimestamp of added pods; INT64_MIN: unknown */
+	const kp_whatif_importer *importer;   /* borrowed; NULL: none */
 };
 
 /* ---- building the scenario: shared state ---- */
@@ -207,9 +206,18 @@ static int add_names(wctx *c, kp_sb *sb, const char *sql, int64_t a)
 	return KP_OK;
 }
 
-/* names as controllers make them: kp_pod_suffix (importers/import.h), the
+/* names as controllers make them: the importer's suffix (whatif.h), the
  * same function as the import's, so that a replica added here has the name
  * an import with more replicas would give it */
+static int pod_suffix(wctx *c, const char *ns, const char *name, int64_t i, char out[6])
+{
+	const kp_whatif_importer *imp = c->w->importer;
+	if (!imp || !imp->pod_suffix)
+		return kp_err_set(c->err, KP_ERROR, "internal error: no importer to name generated pods with "
+				  "(kp_whatif_set_importer)");
+	imp->pod_suffix(ns, name, i, out);
+	return KP_OK;
+}
 
 /* 1 when a pod NS/NAME exists (in the scenario or imported), 0 not, <0 error */
 static int pod_name_used(wctx *c, const char *ns, const char *name)
@@ -232,6 +240,12 @@ kp_whatif *kp_whatif_new(void)
 {
 	kp_whatif *w = kp_calloc(1, sizeof *w);
 	return w;
+}
+
+void kp_whatif_set_importer(kp_whatif *w, const kp_whatif_importer *imp)
+{
+	if (w)
+		w->importer = imp;
 }
 
 static void op_release(wi_op *op)
@@ -491,7 +505,7 @@ static int parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 	case WI_ADD:
 	case WI_ADD_PODS: {
 		struct stat st;
-		long max = op->kind == WI_ADD ? WI_MAX_ADD : KP_MAX_WORKLOAD_PODS;
+		long max = op->kind == WI_ADD ? WI_MAX_ADD : KP_WHATIF_MAX_PODS;
 		const char *colon = strrchr(v, ':');
 		size_t flen = strlen(v);
 		op->count = 1;
@@ -525,8 +539,8 @@ static int parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 		}
 		errno = 0;
 		long long n = strtoll(c, &end, 10);
-		if (!*c || *end || errno || n < 0 || n > KP_MAX_WORKLOAD_PODS || !isdigit((unsigned char)*c))
-			return usage(err, option, v, "REPLICAS must be an integer from 0 to %d, got '%s'", KP_MAX_WORKLOAD_PODS, c);
+		if (!*c || *end || errno || n < 0 || n > KP_WHATIF_MAX_PODS || !isdigit((unsigned char)*c))
+			return usage(err, option, v, "REPLICAS must be an integer from 0 to %d, got '%s'", KP_WHATIF_MAX_PODS, c);
 		op->replicas = n;
 		const char *s1 = memchr(v, '/', (size_t)(eq - v));
 		const char *s2 = s1 ? memchr(s1 + 1, '/', (size_t)(eq - s1 - 1)) : NULL;
@@ -1067,34 +1081,31 @@ static void tmpl_release(tmpl *t)
 }
 
 /* Import FILE with the importer itself (every check and message of `kplan
- * import`) into a new database in memory: *out (close it), *st its counts.
- * An import error becomes "OPTION 'SHOWN': message".  KP_OK or an error
- * (KP_NOMEM with *out NULL: no database). */
+ * import`, through the caller's importer: whatif.h) into a new database in
+ * memory: *out (close it, also after an error; NULL when none was made), *n
+ * its counts.  An import error becomes "OPTION 'SHOWN': message". */
 static int import_in_memory(wctx *c, const char *file, const char *option, const char *shown, sqlite3 **out,
-			    kp_import_stats *st)
+			    kp_whatif_counts *n)
 {
+	const kp_whatif_importer *imp = c->w->importer;
 	sqlite3 *m = NULL;
 	kp_err ierr = { 0 };
-	memset(st, 0, sizeof *st);
+	memset(n, 0, sizeof *n);
 	*out = NULL;
+	if (!imp || !imp->import)   /* a library caller that did not say how to read files */
+		return kp_err_set(c->err, KP_ERROR, "%s '%s': internal error: no importer to read the file with "
+				  "(kp_whatif_set_importer)", option, shown);
 	if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
 	    sqlite3_exec(m, kp_schema_sql, NULL, NULL, NULL) != SQLITE_OK || kp_udf_register(m) != SQLITE_OK) {
 		sqlite3_close(m);
 		return kp_err_set(c->err, KP_NOMEM, "%s: cannot make a database in memory", option);
 	}
 	*out = m;
-	kp_import_opts io;
-	memset(&io, 0, sizeof io);
-	io.max_input_size = KP_READ_SMALL_LIMIT;
-	io.size_hint = "the most kplan reads for a --add-nodes or --pod file";
-	kp_import *imp = NULL;
-	if (kp_import_begin(m, &io, &imp, &ierr) == KP_OK && kp_import_path(imp, file, &ierr) == KP_OK) {
-		*st = *kp_import_get_stats(imp);
-		kp_import_finish(imp, &ierr);
-	}
-	kp_import_free(imp);
-	if (!ierr.code)
+	int irc = imp->import(m, file, n, &ierr);
+	if (!irc && !ierr.code)
 		return KP_OK;
+	if (!ierr.code)
+		kp_err_set(&ierr, irc, "internal error: the importer failed without a message");
 	char buf[2048];
 	return kp_err_set(c->err, ierr.code == KP_NOMEM || ierr.code == KP_INTR ? ierr.code : KP_ERROR, "%s '%s': %s",
 			  option, shown, kp_err_format(&ierr, buf, sizeof buf));
@@ -1106,12 +1117,11 @@ static int read_template(wctx *c, wi_op *op, tmpl *t)
 {
 	memset(t, 0, sizeof *t);
 	sqlite3 *m = NULL;
-	kp_import_stats st;
+	kp_whatif_counts st;
 	int rc = import_in_memory(c, op->file, "--add-nodes", op->value, &m, &st);
 	if (rc == KP_NOMEM && !m)
 		return rc;
-	long nodes = st.nodes, others = st.pods + st.workloads + st.priority_classes + st.pdbs + st.services +
-					    st.namespaces + st.scheduler_configs + st.skipped_kinds;
+	long nodes = st.nodes, others = st.pods + st.workloads + st.others;
 	if (!rc && (nodes != 1 || others)) {
 		rc = kp_err_set(c->err, KP_ERROR, "--add-nodes '%s': a node template holds exactly one Node, and nothing "
 				"else (%s holds %ld Node%s and %ld other object%s)", op->value, op->file, nodes,
@@ -1243,7 +1253,10 @@ static int daemon_pods(wctx *c, wi_op *op)
 		char name[700], suffix[6];
 		int used = 1;
 		while (used == 1) {
-			kp_pod_suffix(p.ns, ds, idx++, suffix);
+			if (pod_suffix(c, p.ns, ds, idx++, suffix)) {
+				used = -1;
+				break;
+			}
 			snprintf(name, sizeof name, "%s-%s", ds, suffix);
 			used = pod_name_used(c, p.ns, name);
 		}
@@ -1567,7 +1580,8 @@ static int apply_scale(wctx *c, wi_op *op)
 			if (is_sts) {
 				snprintf(name, sizeof name, "%s-%lld", op->wname, (long long)i);
 			} else {
-				kp_pod_suffix(op->ns, owner, i, suffix);
+				if ((rc = pod_suffix(c, op->ns, owner, i, suffix)))
+					break;
 				snprintf(name, sizeof name, "%s-%s", owner, suffix);
 			}
 			int used = pod_name_used(c, op->ns, name);
@@ -1684,12 +1698,11 @@ static int copy_class(wctx *c, sqlite3 *m, int64_t class_id)
 static int apply_add_pods(wctx *c, wi_op *op)
 {
 	sqlite3 *m = NULL;
-	kp_import_stats st;
+	kp_whatif_counts st;
 	int rc = import_in_memory(c, op->file, "--pod", op->file, &m, &st);
 	if (rc == KP_NOMEM && !m)
 		return rc;
-	long pods = st.pods, wls = st.workloads, others = st.nodes + st.priority_classes + st.pdbs + st.services +
-							   st.namespaces + st.scheduler_configs + st.skipped_kinds;
+	long pods = st.pods, wls = st.workloads, others = st.nodes + st.others;
 	if (!rc && (!((pods == 1 && wls == 0) || wls == 1) || others)) {
 		rc = kp_err_set(c->err, KP_ERROR, "--pod '%s': the file holds exactly one Pod or one workload (Deployment, "
 				"StatefulSet, ReplicaSet, ReplicationController, Job, DaemonSet) and nothing else (it holds %ld "

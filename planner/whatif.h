@@ -46,6 +46,9 @@
  * each option kind in the order given.  Node selectors (1-3) choose among the
  * imported nodes still present: added nodes are never removed, cordoned or
  * drained by the same run.
+ *
+ * The code: planner/whatif.c and one planner/whatif_*.c per option kind
+ * (whatif_int.h says which holds what); the SQL: queries/whatif/.
  */
 #ifndef KP_WHATIF_H
 #define KP_WHATIF_H

@@ -112,16 +112,18 @@ $(BUILD)/bench/floor: bench/floor.c $(BUILD)/libkplan.a
 	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
 
 # kplan capacity's answers as library code, timed (bench/capacity.c)
-$(BUILD)/bench/capacity: bench/capacity.c $(BUILD)/libkplan.a
+$(BUILD)/bench/capacity: bench/capacity.c $(BUILD)/obj/cli/whatif_import.o $(BUILD)/libkplan.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
+	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -o $@ $< $(BUILD)/obj/cli/whatif_import.o $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
 
 $(BUILD)/kplan.so: $(EXT_OBJ)
 	$(CC) $(LDFLAGS_ALL) -shared -o $@ $(EXT_OBJ) -lm
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkplan.a
+# unit tests link the library and the CLI's what-if importer (the caller's part
+# of a what-if: cli/whatif_import.c)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/obj/cli/whatif_import.o $(BUILD)/libkplan.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -I. -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
+	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -I. -o $@ $< $(BUILD)/obj/cli/whatif_import.o $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

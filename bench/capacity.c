@@ -11,6 +11,9 @@
 #include "../planner/capacity.h"
 #include "../common/db.h"
 #include "../planner/udf.h"
+/* the importer --pod and template files are read with (planner/whatif.h):
+ * the CLI's own, compiled in, as this program links only libkplan.a */
+#include "../cli/whatif_import.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +21,7 @@
 
 int main(int argc, char **argv)
 {
-	kp_capacity_opts o = { .no_record = 1 };
+	kp_capacity_opts o = { .no_record = 1, .importer = &kp_cli_whatif_importer };
 	if (argc >= 4 && !strcmp(argv[2], "survive")) {
 		o.survive = argv[3];
 		o.limit = argc > 4 ? atol(argv[4]) : 0;

@@ -13,6 +13,7 @@
 #include "../common/db.h"
 #include "../planner/capacity.h"
 #include "../reports/capacity_text.h"
+#include "whatif_import.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -283,6 +284,7 @@ int cmd_capacity(int argc, char **argv)
 {
 	kp_capacity_opts o;
 	memset(&o, 0, sizeof o);
+	o.importer = &kp_cli_whatif_importer;
 	int nodes_needed = 0, quiet = 0, json = 0;
 	if (kp_cli_wants_help(argc, argv, cmd_capacity_help))
 		return KP_EXIT_OK;

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "../common/db.h"
 #include "../planner/fix.h"
+#include "whatif_import.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -219,7 +220,7 @@ int cmd_fix(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	kp_fix_opts o = { .limit = 20, .candidates = 3, .preemption = -1 };
+	kp_fix_opts o = { .limit = 20, .candidates = 3, .preemption = -1, .importer = &kp_cli_whatif_importer };
 	printer pr = { 0 };
 	long v;
 	int c;

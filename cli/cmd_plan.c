@@ -8,6 +8,7 @@
 #include "../planner/plan.h"
 #include "../planner/whatif.h"
 #include "../planner/rebalance.h"
+#include "whatif_import.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -151,173 +152,218 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 	return ferror(stdout) ? -1 : 0;
 }
 
-int cmd_plan(int argc, char **argv)
+static const struct option plan_opts[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "no-preemption", no_argument, NULL, 'n' },
+	{ "fail-on-unschedulable", no_argument, NULL, 'f' },
+	{ "reference", no_argument, NULL, 'r' },
+	{ "mode", required_argument, NULL, 'W' },
+	{ "from-run", required_argument, NULL, 'W' },
+	{ "strategy", required_argument, NULL, 'W' },
+	{ "remove-nodes", required_argument, NULL, 'W' },
+	{ "cordon", required_argument, NULL, 'W' },
+	{ "drain", required_argument, NULL, 'W' },
+	{ "add-nodes", required_argument, NULL, 'W' },
+	{ "scale", required_argument, NULL, 'W' },
+	{ "strategies", required_argument, NULL, 'R' },
+	{ "max-moves", required_argument, NULL, 'R' },
+	{ "max-moves-per-node", required_argument, NULL, 'R' },
+	{ "max-moves-per-namespace", required_argument, NULL, 'R' },
+	{ "priority-threshold", required_argument, NULL, 'R' },
+	{ "namespaces", required_argument, NULL, 'R' },
+	{ "exclude-namespaces", required_argument, NULL, 'R' },
+	{ "evict-bare-pods", no_argument, NULL, 'R' },
+	{ "rebalance-config", required_argument, NULL, 'C' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The command line.  What-if and rebalance options are kept as (option
+ * name, value) and checked after the loop, when the last --mode is known. */
+enum { MAX_WHATIF = 1024 };
+typedef struct plan_args {
+	kp_plan_opts o;
+	int quiet, gate;
+	const char *wi_opt[MAX_WHATIF], *wi_val[MAX_WHATIF];
+	int nwi;
+	const char *rb_opt[MAX_WHATIF], *rb_val[MAX_WHATIF];
+	int nrb, rebalance;          /* rebalance: the last --mode is rebalance */
+	const char *rb_config, *rb_first;
+} plan_args;
+
+/* getopt_long's loop: KP_EXIT_OK, or the exit code of a usage error */
+static int parse_args(int argc, char **argv, plan_args *a)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "no-preemption", no_argument, NULL, 'n' },
-		{ "fail-on-unschedulable", no_argument, NULL, 'f' },
-		{ "reference", no_argument, NULL, 'r' },
-		{ "mode", required_argument, NULL, 'W' },
-		{ "from-run", required_argument, NULL, 'W' },
-		{ "strategy", required_argument, NULL, 'W' },
-		{ "remove-nodes", required_argument, NULL, 'W' },
-		{ "cordon", required_argument, NULL, 'W' },
-		{ "drain", required_argument, NULL, 'W' },
-		{ "add-nodes", required_argument, NULL, 'W' },
-		{ "scale", required_argument, NULL, 'W' },
-		{ "strategies", required_argument, NULL, 'R' },
-		{ "max-moves", required_argument, NULL, 'R' },
-		{ "max-moves-per-node", required_argument, NULL, 'R' },
-		{ "max-moves-per-namespace", required_argument, NULL, 'R' },
-		{ "priority-threshold", required_argument, NULL, 'R' },
-		{ "namespaces", required_argument, NULL, 'R' },
-		{ "exclude-namespaces", required_argument, NULL, 'R' },
-		{ "evict-bare-pods", no_argument, NULL, 'R' },
-		{ "rebalance-config", required_argument, NULL, 'C' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	kp_plan_opts o = { .seed = KP_DEFAULT_SEED };
-	int quiet = 0, gate = 0, c, li;
-	/* what-if options, checked after the loop: (option name, value) */
-	enum { MAX_WHATIF = 1024 };
-	static const char *wi_opt[MAX_WHATIF], *wi_val[MAX_WHATIF];
-	int nwi = 0;
-	/* rebalance options, checked after the loop; the last --mode counts */
-	static const char *rb_opt[MAX_WHATIF], *rb_val[MAX_WHATIF];
-	int nrb = 0, rebalance = 0;
-	const char *rb_config = NULL, *rb_first = NULL;
-	if (kp_cli_wants_help(argc, argv, cmd_plan_help))
-		return KP_EXIT_OK;
+	int c, li;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qh", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qh", plan_opts, &li)) != -1) {
 		switch (c) {
 		case 'W':
-			if (nwi == MAX_WHATIF)
+			if (a->nwi == MAX_WHATIF)
 				return kp_cli_usage("plan", "more than %d what-if options", MAX_WHATIF);
-			if (!strcmp(opts[li].name, "mode"))
-				rebalance = !strcmp(optarg, "rebalance");
-			wi_opt[nwi] = opts[li].name;
-			wi_val[nwi++] = optarg;
+			if (!strcmp(plan_opts[li].name, "mode"))
+				a->rebalance = !strcmp(optarg, "rebalance");
+			a->wi_opt[a->nwi] = plan_opts[li].name;
+			a->wi_val[a->nwi++] = optarg;
 			break;
 		case 'R':
-			if (nrb == MAX_WHATIF)
+			if (a->nrb == MAX_WHATIF)
 				return kp_cli_usage("plan", "more than %d rebalance options", MAX_WHATIF);
-			rb_opt[nrb] = opts[li].name;
-			rb_val[nrb++] = optarg ? optarg : "true";   /* --evict-bare-pods is a flag */
-			rb_first = rb_first ? rb_first : opts[li].name;
+			a->rb_opt[a->nrb] = plan_opts[li].name;
+			a->rb_val[a->nrb++] = optarg ? optarg : "true";   /* --evict-bare-pods is a flag */
+			a->rb_first = a->rb_first ? a->rb_first : plan_opts[li].name;
 			break;
 		case 'C':
-			rb_config = optarg;
-			rb_first = rb_first ? rb_first : opts[li].name;
+			a->rb_config = optarg;
+			a->rb_first = a->rb_first ? a->rb_first : plan_opts[li].name;
 			break;
-		case 'c': o.config_file = optarg; break;
+		case 'c': a->o.config_file = optarg; break;
 		case 's': {
 			char *end;
 			errno = 0;
 			unsigned long long v = strtoull(optarg, &end, 10);
 			if (errno || *end || !*optarg || optarg[0] == '-')
 				return kp_cli_usage("plan", "--seed needs a non-negative integer, got '%s'", optarg);
-			o.seed = v;
+			a->o.seed = v;
 			break;
 		}
-		case 'n': o.no_preemption = 1; break;
-		case 'f': gate = 1; break;
-		case 'r': o.reference = 1; break;
-		case 'q': quiet = 1; break;
+		case 'n': a->o.no_preemption = 1; break;
+		case 'f': a->gate = 1; break;
+		case 'r': a->o.reference = 1; break;
+		case 'q': a->quiet = 1; break;
 		default:   /* ':' a missing value, '?' unknown or a flag given a value */
 			return kp_cli_bad_option("plan", c, argv);
 		}
 	}
 	if (argc - optind != 1)
 		return kp_cli_usage("plan", argc - optind < 1 ? "missing DB" : "too many arguments");
-	const char *path = argv[optind];
-	kp_err err = { 0 };
-	if (rb_first && !rebalance)
-		return kp_cli_usage("plan", "--%s needs --mode rebalance", rb_first);
-	kp_rebalance *rb = NULL;
-	if (rebalance) {
-		if (!(rb = kp_rebalance_new()))
-			return kp_cli_fail(&(kp_err){ .code = KP_NOMEM, .msg = "out of memory" });
-		int rrc = rb_config ? kp_rebalance_load_config(rb, rb_config, &err) : KP_OK;
-		for (int i = 0; !rrc && i < nrb; i++)
-			rrc = kp_rebalance_set(rb, rb_opt[i], rb_val[i], &err);
-		if (!rrc)
-			rrc = kp_rebalance_finish(rb, &err);
-		if (rrc) {
-			kp_rebalance_free(rb);
-			if (rrc != KP_USAGE)
-				return kp_cli_fail(&err);
-			char buf[4096];
-			return kp_cli_usage("plan", "%s", kp_err_format(&err, buf, sizeof buf));
-		}
-	}
-	kp_whatif *w = NULL;
-	int nmode = 0;
-	for (int i = 0; i < nwi; i++)
-		nmode += !(!strcmp(wi_opt[i], "mode") && (rebalance || !strcmp(wi_val[i], "rebalance")));
-	if (nmode && !(w = kp_whatif_new())) {
-		kp_rebalance_free(rb);
+	if (a->rb_first && !a->rebalance)
+		return kp_cli_usage("plan", "--%s needs --mode rebalance", a->rb_first);
+	return KP_EXIT_OK;
+}
+
+/* --mode rebalance: *rb from the rebalance options; else *rb NULL */
+static int make_rebalance(const plan_args *a, kp_rebalance **rb, kp_err *err)
+{
+	*rb = NULL;
+	if (!a->rebalance)
+		return KP_EXIT_OK;
+	if (!(*rb = kp_rebalance_new()))
 		return kp_cli_fail(&(kp_err){ .code = KP_NOMEM, .msg = "out of memory" });
-	}
-	for (int i = 0; i < nwi; i++) {
-		/* --mode rebalance is kplan's own; with it, any earlier --mode is overridden */
-		if (!strcmp(wi_opt[i], "mode") && (rebalance || !strcmp(wi_val[i], "rebalance")))
+	int rrc = a->rb_config ? kp_rebalance_load_config(*rb, a->rb_config, err) : KP_OK;
+	for (int i = 0; !rrc && i < a->nrb; i++)
+		rrc = kp_rebalance_set(*rb, a->rb_opt[i], a->rb_val[i], err);
+	if (!rrc)
+		rrc = kp_rebalance_finish(*rb, err);
+	if (!rrc)
+		return KP_EXIT_OK;
+	kp_rebalance_free(*rb);
+	*rb = NULL;
+	if (rrc != KP_USAGE)
+		return kp_cli_fail(err);
+	char buf[4096];
+	return kp_cli_usage("plan", "%s", kp_err_format(err, buf, sizeof buf));
+}
+
+/* --mode rebalance is kplan's own, not a what-if option; with it, any other --mode is overridden */
+static int rebalance_mode(const plan_args *a, int i)
+{
+	return !strcmp(a->wi_opt[i], "mode") && (a->rebalance || !strcmp(a->wi_val[i], "rebalance"));
+}
+
+/* the what-if scenario: *w from the what-if options (NULL: none) */
+static int make_whatif(const plan_args *a, kp_whatif **w, kp_err *err)
+{
+	int nmode = 0;
+	*w = NULL;
+	for (int i = 0; i < a->nwi; i++)
+		nmode += !rebalance_mode(a, i);
+	if (nmode && !(*w = kp_whatif_new()))
+		return kp_cli_fail(&(kp_err){ .code = KP_NOMEM, .msg = "out of memory" });
+	kp_whatif_set_importer(*w, &kp_cli_whatif_importer);
+	for (int i = 0; i < a->nwi; i++) {
+		if (rebalance_mode(a, i))
 			continue;
-		if (kp_whatif_add(w, wi_opt[i], wi_val[i], &err) != KP_OK) {
-			kp_whatif_free(w);
-			kp_rebalance_free(rb);
-			return err.code == KP_USAGE ? kp_cli_usage("plan", "%s", err.msg) : kp_cli_fail(&err);
+		if (kp_whatif_add(*w, a->wi_opt[i], a->wi_val[i], err) != KP_OK) {
+			kp_whatif_free(*w);
+			*w = NULL;
+			return err->code == KP_USAGE ? kp_cli_usage("plan", "%s", err->msg) : kp_cli_fail(err);
 		}
 	}
-	o.whatif = w;
-	o.rebalance = rb;
-	kp_sb opt;
+	return KP_EXIT_OK;
+}
+
+/* the run itself, on the database at path */
+static int run_plan(const char *path, plan_args *a, kp_err *err)
+{
+	kp_plan_opts *o = &a->o;
+	kp_sb opt;   /* run.options */
 	kp_sb_init(&opt);
-	kp_sb_printf(&opt, "{\"seed\":%llu,\"config\":", (unsigned long long)o.seed);
-	kp_sb_add_json_str(&opt, o.config_file);
-	kp_sb_printf(&opt, ",\"no_preemption\":%s", o.no_preemption ? "true" : "false");
-	if (o.reference)
+	kp_sb_printf(&opt, "{\"seed\":%llu,\"config\":", (unsigned long long)o->seed);
+	kp_sb_add_json_str(&opt, o->config_file);
+	kp_sb_printf(&opt, ",\"no_preemption\":%s", o->no_preemption ? "true" : "false");
+	if (o->reference)
 		kp_sb_printf(&opt, ",\"reference\":true");
-	kp_whatif_options_json(w, &opt);
-	kp_rebalance_options_json(rb, &opt);
+	kp_whatif_options_json(o->whatif, &opt);
+	kp_rebalance_options_json(o->rebalance, &opt);
 	kp_sb_printf(&opt, "}");
-	o.options_json = kp_sb_str(&opt);
+	o->options_json = kp_sb_str(&opt);
 	double t0 = kp_cli_now();
-	if (kp_cli_progress_enabled(quiet)) {
-		o.progress = progress;
-		o.progress_ctx = &t0;
+	if (kp_cli_progress_enabled(a->quiet)) {
+		o->progress = progress;
+		o->progress_ctx = &t0;
 	}
 	sqlite3 *db;
-	if (cli_db_open(path, 0, &db, NULL, &err) != KP_OK) {
+	if (cli_db_open(path, 0, &db, NULL, err) != KP_OK) {
 		kp_sb_release(&opt);
-		kp_whatif_free(w);
-		kp_rebalance_free(rb);
-		return kp_cli_fail(&err);
+		return kp_cli_fail(err);
 	}
 	kp_cli_on_interrupt(db);
-	struct summary_ctx sc = { quiet, o.progress != NULL, w, rb };
-	o.before_commit = print_summary;
-	o.commit_ctx = &sc;
+	struct summary_ctx sc = { a->quiet, o->progress != NULL, o->whatif, o->rebalance };
+	o->before_commit = print_summary;
+	o->commit_ctx = &sc;
 	kp_plan_result r;
-	int rc = kp_plan_run(db, &o, &r, &err);
+	int rc = kp_plan_run(db, o, &r, err);
 	kp_cli_on_interrupt(NULL);
 	kp_db_close(db);
 	kp_sb_release(&opt);
-	kp_whatif_free(w);
-	kp_rebalance_free(rb);
 	if (rc != KP_OK) {
-		if (o.progress)
+		if (o->progress)
 			fprintf(stderr, "\r\033[K");
-		int code = kp_cli_fail(&err);
+		int code = kp_cli_fail(err);
 		fprintf(stderr, "kplan: %snothing was written\n", kp_interrupted ? "interrupted: " : "");
 		return code;
 	}
-	if (gate && r.unschedulable)
+	if (a->gate && r.unschedulable)
 		return KP_EXIT_UNSCHEDULABLE;
 	return KP_EXIT_OK;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	static plan_args a;          /* big (the option lists): not on the stack */
+	memset(&a, 0, sizeof a);
+	a.o.seed = KP_DEFAULT_SEED;
+	if (kp_cli_wants_help(argc, argv, cmd_plan_help))
+		return KP_EXIT_OK;
+	int code = parse_args(argc, argv, &a);
+	if (code != KP_EXIT_OK)
+		return code;
+	const char *path = argv[optind];
+	kp_err err = { 0 };
+	kp_rebalance *rb = NULL;
+	kp_whatif *w = NULL;
+	if ((code = make_rebalance(&a, &rb, &err)) != KP_EXIT_OK)
+		return code;
+	if ((code = make_whatif(&a, &w, &err)) == KP_EXIT_OK) {
+		a.o.whatif = w;
+		a.o.rebalance = rb;
+		code = run_plan(path, &a, &err);
+	}
+	kp_whatif_free(w);
+	kp_rebalance_free(rb);
+	return code;
 }

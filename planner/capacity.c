@@ -284,6 +284,7 @@ int cap_plan_once(cap *c, const char *const *wopts, int nw, outcome *o)
 	kp_whatif *w = NULL;
 	if ((nw || c->o->from_run > 0) && !(w = kp_whatif_new()))
 		return cap_nomem(c);
+	kp_whatif_set_importer(w, c->o->importer);
 	if (c->o->from_run > 0) {
 		char run[32];
 		snprintf(run, sizeof run, "%ld", c->o->from_run);

@@ -25,6 +25,8 @@
 #include "../common/kp.h"
 #include "../common/quantity.h"   /* kp_capacity_fmt_amount */
 
+struct kp_whatif_importer;
+
 #define KP_CAPACITY_MAX_REPLICAS 1000000
 #define KP_CAPACITY_MAX_TEMPLATES 16
 
@@ -45,6 +47,9 @@ typedef struct kp_capacity_opts {
 	const char *pool_label;      /* NULL: node.kubernetes.io/instance-type */
 	int no_record;               /* answer only: write nothing (read-only databases) */
 	long from_run;               /* > 0: start from the state run from_run left (plan --from-run) */
+	/* reads --pod and --node-template files, names added replicas (whatif.h;
+	 * the CLI's: cli/whatif_import.h); NULL: those questions fail */
+	const struct kp_whatif_importer *importer;
 } kp_capacity_opts;
 
 struct kp_capacity_answer;

@@ -113,6 +113,7 @@ int kp_fix_plan(fixer *f, char **extra, int n)
 	kp_whatif *w = NULL;
 	if ((f->nw || n) && !(w = kp_whatif_new()))
 		return kp_fix_nomem(f);
+	kp_whatif_set_importer(w, f->o->importer);
 	for (int i = 0; i < f->nw; i++)
 		if (kp_whatif_add(w, f->wopts[2 * i], f->wopts[2 * i + 1], f->err) != KP_OK)
 			goto fail;

@@ -38,6 +38,8 @@
 #include <sqlite3.h>
 #include "../common/kp.h"
 
+struct kp_whatif_importer;
+
 enum kp_fix_level {
 	KP_FIX_ADD_NODE = 1,
 	KP_FIX_EVICT,
@@ -59,6 +61,10 @@ typedef struct kp_fix_opts {
 	int no_record;               /* write nothing */
 	int from_run;                /* 1: the baseline is the state run left (plan --from-run), its
 	                              * unschedulable pods pending there, not a replay of the run */
+	/* reads the node template and the run's own --add-nodes files, names
+	 * the run's --scale replicas (whatif.h; the CLI's: cli/whatif_import.h);
+	 * NULL: a check that needs it fails */
+	const struct kp_whatif_importer *importer;
 } kp_fix_opts;
 
 typedef struct kp_fix_cand {

@@ -46,6 +46,9 @@
  * each option kind in the order given.  Node selectors (1-3) choose among the
  * imported nodes still present: added nodes are never removed, cordoned or
  * drained by the same run.
+ *
+ * The code: planner/whatif.c and one planner/whatif_*.c per option kind
+ * (whatif_int.h says which holds what); the SQL: queries/whatif/.
  */
 #ifndef KP_WHATIF_H
 #define KP_WHATIF_H
@@ -60,6 +63,39 @@ typedef struct kp_whatif kp_whatif;
 
 kp_whatif *kp_whatif_new(void);          /* NULL on out of memory */
 void kp_whatif_free(kp_whatif *w);       /* NULL ok */
+
+/* What a scenario borrows from the importer, supplied by the caller (the CLI:
+ * cli/whatif_import.c), so that planner/ does not depend on importers/.
+ *
+ * import: read FILE into db — a new database in memory, with kplan's schema
+ * and SQL functions — with every check and message of `kplan import` (at
+ * most KP_READ_SMALL_LIMIT bytes); on KP_OK *counts says what it held.  Errors
+ * go to err as the importer words them; the scenario prefixes the option
+ * ("--add-nodes 'FILE': ...").  Used by --add-nodes and add-pods.
+ *
+ * pod_suffix: the five characters a controller's generated pod i of NS/NAME
+ * gets, the importer's own (kp_pod_suffix), so that a replica added by
+ * --scale, or a DaemonSet pod of an added node, is named as an import with
+ * more replicas would name it.
+ *
+ * Without an importer those options fail with an internal error. */
+typedef struct kp_whatif_counts {
+	long nodes, pods, workloads;
+	long others;                 /* everything else: priority classes, PDBs, services, namespaces,
+	                              * scheduler configurations, kinds skipped */
+} kp_whatif_counts;
+typedef int (*kp_whatif_import_fn)(sqlite3 *db, const char *file, kp_whatif_counts *counts, kp_err *err);
+typedef struct kp_whatif_importer {
+	kp_whatif_import_fn import;
+	void (*pod_suffix)(const char *ns, const char *name, int64_t i, char out[6]);
+} kp_whatif_importer;
+
+/* the most pods --scale and add-pods make for one workload: the importer's
+ * KP_MAX_WORKLOAD_PODS (cli/whatif_import.c checks that they agree) */
+#define KP_WHATIF_MAX_PODS 2000000
+
+/* imp is borrowed: it must outlive w (a static table).  NULL w: nothing. */
+void kp_whatif_set_importer(kp_whatif *w, const kp_whatif_importer *imp);
 
 /* One command-line option: option is "add-nodes", "remove-nodes", "drain",
  * "cordon", "scale", "mode" or "strategy" (without dashes).  Syntax errors are

@@ -16,6 +16,9 @@
 #include "../../planner/udf.h"
 #include "../../importers/import.h"
 #include "../../planner/capacity.h"
+/* the importer --node-template files are read with (planner/whatif.h): the
+ * CLI's own, compiled in, as this test links only libkplan.a */
+#include "../../cli/whatif_import.h"
 #include "tap.h"
 #include "tap_db.h"
 
@@ -99,7 +102,7 @@ int main(void)
 
 	/* --nodes-needed, two templates */
 	kp_capacity_opts n = { .templates = { "tests/data/capacity/node-tainted.yaml", "tests/data/capacity/node-4cpu.yaml" },
-			       .ntemplates = 2, .no_record = 1, .no_preemption = 1 };
+			       .ntemplates = 2, .no_record = 1, .no_preemption = 1, .importer = &kp_cli_whatif_importer };
 	rc = kp_capacity_run(db, &n, NULL, &a, &err);
 	TAP_EQ_I64(rc, KP_OK, "nodes needed: KP_OK (%s)", err.msg);
 	TAP_EQ_STR(a.status, "found", "nodes needed: found");

@@ -1,0 +1,143 @@
+/*
+ * whatif_int.h — what the what-if modules share (private to planner/whatif*.c).
+ *
+ * Where each part of a scenario lives (whatif.h has the rules):
+ *   whatif.c            the kp_whatif object, kp_whatif_add, kp_whatif_apply
+ *                       (one apply function per option kind, in order)
+ *   whatif_parse.c      each option's syntax, kubectl's label selectors
+ *   whatif_sql.c        running the scenario's SQL (queries/whatif/),
+ *                       files read through the caller's importer
+ *   whatif_tables.c     the TEMP copies of the cluster's tables; adding a pod
+ *   whatif_nodes.c      --remove-nodes, --cordon, --drain
+ *   whatif_add_nodes.c  --add-nodes (and the DaemonSet pods of added nodes)
+ *   whatif_scale.c      --scale
+ *   whatif_add_pods.c   add-pods (kplan capacity --pod)
+ *   whatif_fix.c        remove-pods, untaint, relax (kplan fix's candidates)
+ *   whatif_mode.c       --from-run, --mode full, --strategy
+ *   whatif_record.c     run_scenario, run_node, run_pod; the CLI's lines
+ */
+#ifndef KP_WHATIF_INT_H
+#define KP_WHATIF_INT_H
+
+#include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
+#include "whatif.h"
+
+/* option kinds, in the order they are applied (whatif.h) */
+enum { WI_FROM_RUN, WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_ADD_PODS, WI_REMOVE_PODS, WI_UNTAINT,
+       WI_RELAX, WI_MODE, WI_STRATEGY, WI_NKINDS };
+/* the option names, as kp_whatif_add takes them and run_scenario.option records them */
+extern const char *const wi_kind_names[WI_NKINDS];
+
+enum { WI_STRAT_LEAST, WI_STRAT_MOST, WI_STRAT_BALANCED, WI_NSTRATS };
+extern const char *const wi_strat_names[WI_NSTRATS];
+
+/* ids of scenario objects: negative, ascending in creation order, never an imported row's */
+#define WI_ID_BASE (-1000000000000LL)
+#define WI_MAX_ADD 100000
+
+/* One option.  Fields by kind (whatif_parse.c fills them):
+ *   remove-nodes, cordon, drain: node (a name) or selector (JSON requirements)
+ *   add-nodes, add-pods: file, count
+ *   scale: ns, wkind (NULL: any), wname, replicas, relative
+ *   untaint: node (the key), selector (the value; NULL: any)
+ *   relax: replicas (the class id), wkind (what), wname (the argument)
+ *   from-run: count (the run id)
+ *   strategy: strategy */
+typedef struct wi_op {
+	int kind, given;             /* given: position on the command line */
+	char *value;                 /* as given */
+	char *node;
+	char *selector;
+	char *file;
+	long count;
+	char *ns, *wkind, *wname;
+	int64_t replicas;
+	int relative;                /* scale NS/W=+N: replicas is added to the current count */
+	int strategy;
+	/* what it did (kp_whatif_apply, kp_whatif_record) */
+	int seq;
+	long nodes, pending, added, removed;
+	int nothing_selected;        /* a selector or name that selected no node */
+	kp_sb effect, result;
+} wi_op;
+
+struct kp_whatif {
+	wi_op *ops;
+	int nops, cap, ngiven;
+	int tables;                  /* the temp tables were made */
+	int64_t nodes_made, pods_made;
+	int have_created;
+	int64_t created;             /* creationTimestamp of added pods; INT64_MIN: unknown */
+	const kp_whatif_importer *importer;   /* borrowed; NULL: none */
+};
+
+/* ---- building the scenario: shared state ---- */
+
+/* statements prepared once per apply (wi_stmt) */
+enum { WI_Q_POD_INS, WI_Q_POD_LABELS, WI_Q_POD_LABEL, WI_Q_POD_REC, WI_Q_NAME_USED, WI_Q_NODE_USED, WI_Q_COUNT };
+
+typedef struct wctx {
+	sqlite3 *db;
+	kp_whatif *w;
+	kp_err *err;
+	sqlite3_stmt *q[WI_Q_COUNT];
+} wctx;
+
+/* whatif_sql.c */
+/* the error for a failed statement (KP_INTR when interrupted); returns its code */
+int wi_db_fail(wctx *c, const char *what);
+/* statement i, prepared on first use, reset and unbound; NULL with the error set */
+sqlite3_stmt *wi_stmt(wctx *c, int i);
+void wi_bind_opt_text(sqlite3_stmt *s, int i, const char *v);
+/* One statement with ?1 = a (integer) and ?2 = b (text, may be NULL), the
+ * parameters it has: wi_exec changes the scenario (*changes: rows changed,
+ * may be NULL), wi_query_int reads one integer (0 when no row). */
+int wi_exec(wctx *c, const char *sql, int64_t a, const char *b, long *changes);
+int wi_query_int(wctx *c, const char *sql, int64_t a, const char *b, int64_t *out);
+/* statements without parameters, several in one text; `what` names them in errors */
+int wi_exec_all(wctx *c, const char *what, const char *sql);
+/* "a, b, c, d, e, ... (12)": the names a query returns (?1 = a), for messages */
+int wi_add_names(wctx *c, kp_sb *sb, const char *sql, int64_t a);
+/* FILE imported into a new database in memory by the caller's importer: *out
+ * (close it, also after an error; NULL when none was made), *n its counts.  An
+ * import error becomes "OPTION 'SHOWN': message". */
+int wi_import(wctx *c, const char *file, const char *option, const char *shown, sqlite3 **out, kp_whatif_counts *n);
+/* the importer's name suffix of generated pod i of NS/NAME (whatif.h) */
+int wi_pod_suffix(wctx *c, const char *ns, const char *name, int64_t i, char out[6]);
+
+/* whatif_tables.c */
+/* the TEMP copies of the node and pod tables, and the scenario's own tables */
+int wi_make_tables(wctx *c);
+/* a TEMP copy of main table T (its definition, indexes and rows); _once: unless there is one */
+int wi_shadow(wctx *c, const char *table);
+int wi_shadow_once(wctx *c, const char *table);
+
+typedef struct wi_pod {
+	const char *ns, *name, *owner_kind, *owner_name, *owner_uid, *daemon_node, *labels;
+	int64_t class_id, workload_id, batch;
+	const char *extra[8];        /* label key, value pairs */
+	int nextra;
+} wi_pod;
+
+/* a pending pod of the scenario (a new negative id), its labels, and its row for run_pod */
+int wi_add_pod(wctx *c, wi_op *op, const wi_pod *p);
+/* 1 when a pod NS/NAME exists (in the scenario or imported), 0 not, <0 error */
+int wi_pod_name_used(wctx *c, const char *ns, const char *name);
+
+/* whatif_parse.c: op's fields from value; KP_USAGE naming the option */
+int wi_parse_op(wi_op *op, const char *option, const char *value, kp_err *err);
+
+/* one per option kind: change the scenario, say what it did in op->effect */
+int wi_apply_remove(wctx *c, wi_op *op);                 /* whatif_nodes.c */
+int wi_apply_cordon(wctx *c, wi_op *op, int drain);
+int wi_apply_add_nodes(wctx *c, wi_op *op);              /* whatif_add_nodes.c */
+int wi_apply_scale(wctx *c, wi_op *op);                  /* whatif_scale.c */
+int wi_apply_add_pods(wctx *c, wi_op *op);               /* whatif_add_pods.c */
+int wi_apply_remove_pods(wctx *c, wi_op *op);            /* whatif_fix.c */
+int wi_apply_untaint(wctx *c, wi_op *op);
+int wi_apply_relax(wctx *c, wi_op *op);
+int wi_apply_from_run(wctx *c, wi_op *op);               /* whatif_mode.c */
+int wi_apply_full(wctx *c, wi_op *op);
+void wi_apply_strategy(kp_config *cfg, wi_op *op);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * whatif_mode.c — the options about the run as a whole (whatif.h):
+ *  - from-run N (`plan --from-run`, applied first of all): the state run N
+ *    left — the pods it bound or moved are bound there, its victims gone (or
+ *    pending again when a controller re-creates them, as the run modelled
+ *    them); run N must not have planned a what-if scenario itself;
+ *  - --mode full (after every option that changes the cluster): every
+ *    bound pod that is not a DaemonSet or static pod, not finished and not
+ *    terminating, becomes pending (keep when it lands on its node again, move
+ *    when elsewhere);
+ *  - --strategy least|most|balanced: NodeResourcesFit's scoring in every
+ *    profile of the configuration (no table changes).
+ */
+#include "whatif_int.h"
+
+/* ---- --mode full ---- */
+
+int wi_apply_full(wctx *c, wi_op *op)
+{
+	long n;
+	if (wi_exec(c, kp_sql_whatif_mode_full, op->seq, NULL, &n) ||
+	    wi_exec(c, kp_sql_whatif_pods_unbind_moved, op->seq, NULL, NULL))
+		return c->err->code;
+	op->pending = n;
+	kp_sb_printf(&op->effect, "%ld bound pod%s planned from scratch with the pending ones (DaemonSet, static, "
+		     "finished and terminating pods stay)", n, n == 1 ? "" : "s");
+	return KP_OK;
+}
+
+/* ---- --from-run ---- */
+
+int wi_apply_from_run(wctx *c, wi_op *op)
+{
+	int64_t n = 0, whatif = 0;
+	if (wi_query_int(c, kp_sql_whatif_from_run_exists, op->count, NULL, &n))
+		return c->err->code;
+	if (!n)
+		return kp_err_set(c->err, KP_ERROR, "--from-run %ld: no run %ld in the database", op->count, op->count);
+	if (wi_query_int(c, kp_sql_whatif_from_run_whatif, op->count, NULL, &whatif))
+		return c->err->code;
+	if (whatif)
+		return kp_err_set(c->err, KP_ERROR, "--from-run %ld: run %ld planned a what-if scenario (%s), not the "
+				  "imported cluster: start from a run without one", op->count, op->count,
+				  "see run.options");
+	long bound = 0, gone = 0, again = 0, unplaced = 0;
+	/* bound where the run put them (a node removed since: pending); a
+	 * bound pod it left unschedulable (--mode full) pending; victims: gone
+	 * without a controller, else re-created, pending */
+	if (wi_exec(c, kp_sql_whatif_from_run_bind, op->count, NULL, &bound) ||
+	    wi_exec(c, kp_sql_whatif_from_run_unplaced, op->count, NULL, &unplaced) ||
+	    wi_exec(c, kp_sql_whatif_from_run_victim_labels, op->count, NULL, NULL) ||
+	    wi_exec(c, kp_sql_whatif_from_run_victims, op->count, NULL, &gone) ||
+	    wi_exec(c, kp_sql_whatif_from_run_recreated, op->count, NULL, &again))
+		return c->err->code;
+	again += unplaced;
+	op->removed = gone;
+	kp_sb_printf(&op->effect, "the state run %ld left: %ld pod%s it placed or moved bound there, %ld victim%s gone, "
+		     "%ld re-created by %s controller%s and pending again", op->count, bound, bound == 1 ? "" : "s", gone,
+		     gone == 1 ? "" : "s", again, again == 1 ? "its" : "their", again == 1 ? "" : "s");
+	return KP_OK;
+}
+
+/* ---- --strategy ---- */
+
+void wi_apply_strategy(kp_config *cfg, wi_op *op)
+{
+	for (int i = 0; i < cfg->nprofiles; i++) {
+		kp_profile *p = &cfg->profiles[i];
+		if (!p->score[KP_P_NODE_RESOURCES_FIT] || p->weight[KP_P_NODE_RESOURCES_FIT] <= 0) {
+			p->score[KP_P_NODE_RESOURCES_FIT] = 1;
+			p->weight[KP_P_NODE_RESOURCES_FIT] = 1;
+		}
+		p->strategy = op->strategy == WI_STRAT_MOST ? KP_STRAT_MOST : KP_STRAT_LEAST;
+		if (op->strategy == WI_STRAT_BALANCED) {
+			/* balanced: spread as LeastAllocated does, with each node's resources kept
+			 * in proportion first: NodeResourcesBalancedAllocation at 3 times
+			 * NodeResourcesFit's weight (README, What-if) */
+			p->score[KP_P_BALANCED_ALLOCATION] = 1;
+			p->weight[KP_P_BALANCED_ALLOCATION] = 3 * p->weight[KP_P_NODE_RESOURCES_FIT];
+		}
+	}
+	static const char *const what[] = {
+		"NodeResourcesFit LeastAllocated in every profile",
+		"NodeResourcesFit MostAllocated in every profile",
+		"NodeResourcesFit LeastAllocated and NodeResourcesBalancedAllocation at 3x its weight in every profile",
+	};
+	kp_sb_adds(&op->effect, what[op->strategy]);
+}

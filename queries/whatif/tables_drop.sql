@@ -1,0 +1,12 @@
+-- what-if (planner/whatif_tables.c): every TEMP table a scenario makes.
+-- Always schema-qualified: an unqualified DROP would reach the main table.
+DROP TABLE IF EXISTS temp.node; DROP TABLE IF EXISTS temp.node_resource; DROP TABLE IF EXISTS temp.node_label;
+DROP TABLE IF EXISTS temp.node_taint; DROP TABLE IF EXISTS temp.node_image; DROP TABLE IF EXISTS temp.pod;
+DROP TABLE IF EXISTS temp.pod_label; DROP TABLE IF EXISTS temp.kp_whatif_moved;
+DROP TABLE IF EXISTS temp.kp_whatif_node; DROP TABLE IF EXISTS temp.kp_whatif_pod;
+DROP TABLE IF EXISTS temp.kp_whatif_sel; DROP TABLE IF EXISTS temp.kp_whatif_dsfail;
+DROP TABLE IF EXISTS temp.class_node_selector; DROP TABLE IF EXISTS temp.class_spread;
+DROP TABLE IF EXISTS temp.class_pod_affinity; DROP TABLE IF EXISTS temp.class_node_term;
+DROP TABLE IF EXISTS temp.class_node_expr; DROP TABLE IF EXISTS temp.pod_class;
+DROP TABLE IF EXISTS temp.class_request; DROP TABLE IF EXISTS temp.class_container;
+DROP TABLE IF EXISTS temp.class_toleration; DROP TABLE IF EXISTS temp.class_port;

@@ -15,7 +15,7 @@
  * as FILE:LINE:COL: KIND NAMESPACE/NAME: path: what is wrong, and goes through
  * kp_import_invalid() (which stops the batch unless --skip-invalid).
  */
-#include "import.h"
+#include "k8s.h"
 #include "../common/ydom.h"
 #include "../common/quantity.h"
 #include "../common/ytext.h"

@@ -128,7 +128,6 @@ static int import_file(kp_import *imp, const char *path, kp_err *err)
 	return rc;
 }
 
-
 static int import_dir(kp_import *imp, const char *path, int depth, kp_err *err)
 {
 	if (depth > 64)

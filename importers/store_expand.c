@@ -84,7 +84,6 @@ static int64_t count_rows(sqlite3 *db, const char *q, const char *a, const char 
 	return n;
 }
 
-
 /* Parse the workload's labels JSON ({"k":"v",...}, written by us) into kvs. */
 static int labels_from_json(kp_import *imp, const char *json, kp_kvs *out, kp_err *err)
 {

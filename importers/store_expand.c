@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+/* a workload to expand, copied out of the statement that read it */
 typedef struct wl_row {
 	int64_t id, replicas, class_id, created, line;
 	char *kind, *ns, *name, *hash, *labels, *source, *uid;
@@ -58,6 +59,8 @@ void kp_pod_suffix(const char *ns, const char *name, int64_t i, char out[6])
 	out[5] = 0;
 }
 
+/* the count query q returns, binding a, b, c (text) and d (integer) where
+ * given; *ok = 0 on a database error */
 static int64_t count_rows(sqlite3 *db, const char *q, const char *a, const char *b, const char *c, int64_t d,
 			  int *ok)
 {
@@ -113,6 +116,7 @@ static int labels_from_json(kp_import *imp, const char *json, kp_kvs *out, kp_er
 	return KP_OK;
 }
 
+/* set label key=value in kv (a copy in imp->scratch); KP_OK or KP_NOMEM */
 static int add_label(kp_import *imp, kp_kvs *kv, const char *key, const char *value)
 {
 	kp_kv *v = kp_arena_alloc(&imp->scratch, (kv->n + 1) * sizeof *v);

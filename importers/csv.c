@@ -1,7 +1,7 @@
 /*
  * csv.c — the CSV reader: kplan node and pod tables and the Alibaba "openb"
  * GPU trace (cluster-trace-gpu-v2023), turned into kp_node_in / kp_pod_in
- * and handed to kp_import_node / kp_import_pod (import.h).  docs/csv.md
+ * and handed to kp_import_node / kp_import_pod (store.h).  docs/csv.md
  * describes the formats and the openb mapping.
  *
  *   kp_csv_read(imp, "nodes.csv", data, len, NULL, &err);      detect by header
@@ -25,10 +25,11 @@
  * and the caller checks it after each csv_parse().  Input is fed one
  * physical line at a time so that every record knows its starting line.
  */
-#include "import.h"
+#include "csv.h"
+#include "store.h"
 #include "../common/quantity.h"
 
-#include <csv.h>
+#include <csv.h>            /* libcsv (this folder's csv.h is ours) */
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>

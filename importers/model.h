@@ -1,7 +1,7 @@
 /*
- * model.h — the normalised objects the importers produce and store.c writes.
+ * model.h — the normalised objects the importers produce and store_objects.c writes.
  *
- * Both the YAML/JSON importer (k8s.c) and the CSV importer (csv.c) fill these
+ * Both the YAML/JSON importer (k8s*.c) and the CSV importer (csv.c) fill these
  * structs; every string and array lives in the caller's kp_arena and is only
  * valid until that arena is reset (one object at a time).  Quantities are
  * already integers: CPU in millicores, memory and storage in bytes, other

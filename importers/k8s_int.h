@@ -1,0 +1,110 @@
+/*
+ * k8s_int.h — what the files of the Kubernetes reader share (private to
+ * importers/k8s*.c): the reading context, an object's head, the typed
+ * field accessors (k8s_fields.c), the pod spec (k8s_podspec.c) and one
+ * reader per kind family — k8s_nodes.c (Node), k8s_pods.c (Pod and the
+ * workloads), k8s_policy.c (PriorityClass, PodDisruptionBudget, Service,
+ * Namespace), k8s_config.c (KubeSchedulerConfiguration, ConfigMap) — which
+ * k8s.c dispatches to.
+ *
+ * The accessors' rule: a field that is absent (or null) is fine and leaves
+ * *out empty, a field of the wrong type or value is an error, located at the
+ * field and named by its path ("spec.containers[0].resources.limits.cpu").
+ * Every one returns KP_OK or the error's code (KP_PARSE, KP_RANGE, KP_NOMEM),
+ * with c->err set.  Strings and arrays they return live in c->a or in the
+ * YAML tree, both valid until the next object.
+ */
+#ifndef KP_K8S_INT_H
+#define KP_K8S_INT_H
+
+#include "k8s.h"
+#include "../common/ydom.h"
+
+/* the room for a field's path in messages */
+#define PATHMAX 256
+
+typedef struct kctx {
+	kp_import *imp;
+	const char *file;
+	kp_arena *a;
+	kp_err *err;
+	char object[384];
+	unsigned doc;
+	int in_configmap;        /* reading a ConfigMap's data: no ConfigMaps inside */
+	/* where the text read lies in the file (ytext.h): a node at line/col of
+	 * the text is at line + yline, col + ycol of ytext, which has yfile's
+	 * positions; ytext NULL: they cannot be recovered */
+	const char *ytext, *yfile;
+	size_t ylen;
+	unsigned yline, ycol;
+	const char *cm_label;    /* in a ConfigMap's literal block: "ConfigMap NS/NAME data.KEY" */
+} kctx;
+
+/* One object: its mapping, the usual parts (NULL when absent), and its kind,
+ * apiVersion, name and namespace (NULL for a cluster-scoped kind). */
+typedef struct objhead {
+	const kp_ynode *obj, *meta, *spec, *status;
+	const char *kind, *api_version, *name, *namespace_;
+} objhead;
+
+/* ---- k8s.c ---- */
+
+/* The kp_yaml_each_object callback: one object read, stored or skipped
+ * (also for the YAML stream inside a ConfigMap's value). */
+int kp_k8s_on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err *err);
+
+/* ---- k8s_fields.c ---- */
+
+/* err at line/col of the text read; inside a ConfigMap's literal block, at
+ * the file's own line and column, the ConfigMap named before the object */
+void kp_k8s_locate(kctx *c, kp_err *err, unsigned line, unsigned col);
+/* c->err = KP_PARSE with the message, located at node at (NULL: unknown) */
+int kp_k8s_bad(kctx *c, const kp_ynode *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int kp_k8s_nomem(kctx *c);
+/* 1 = s is a decimal integer (sign allowed) in *out, 0 = not one, -1 = out of range */
+int kp_k8s_parse_int(const char *s, int64_t *out);
+
+int kp_k8s_get_map(kctx *c, const kp_ynode *m, const char *key, const char *path, const kp_ynode **out);
+int kp_k8s_get_seq(kctx *c, const kp_ynode *m, const char *key, const char *path, const kp_ynode **out);
+int kp_k8s_get_str(kctx *c, const kp_ynode *m, const char *key, const char *path, const char **out);
+/* present may be NULL; *out is left alone when the field is absent */
+int kp_k8s_get_int(kctx *c, const kp_ynode *m, const char *key, const char *path, int64_t *out, int *present);
+int kp_k8s_get_bool(kctx *c, const kp_ynode *m, const char *key, const char *path, int *out);
+/* RFC 3339 to Unix seconds; INT64_MIN when absent */
+int kp_k8s_get_time(kctx *c, const kp_ynode *m, const char *key, const char *path, int64_t *out);
+/* a string that must be one of allowed (NULL-terminated) */
+int kp_k8s_one_of(kctx *c, const kp_ynode *m, const char *key, const char *path, const char *const *allowed,
+		  const char **out);
+/* map of string -> string (labels, nodeSelector); null values become "" */
+int kp_k8s_get_kvs(kctx *c, const kp_ynode *m, const char *key, const char *path, kp_kvs *out);
+int kp_k8s_get_strs(kctx *c, const kp_ynode *m, const char *key, const char *path, kp_strs *out);
+/* resource name -> quantity, in the resource's base unit (quantity.h) */
+int kp_k8s_get_resources(kctx *c, const kp_ynode *m, const char *key, const char *path, kp_ress *out);
+/* matchExpressions-like requirements with operators from ops */
+int kp_k8s_get_reqs(kctx *c, const kp_ynode *seq, const char *path, const char *const *ops, kp_req **out,
+		    size_t *n);
+/* metav1.LabelSelector (absent: present = 0) */
+int kp_k8s_get_selector(kctx *c, const kp_ynode *m, const char *key, const char *path, kp_selector *out);
+/* a plain map selector (Service, ReplicationController) */
+int kp_k8s_map_selector(kctx *c, const kp_kvs *kv, kp_selector *out);
+
+/* ---- k8s_podspec.c ---- */
+
+/* The scheduling-relevant parts of a PodSpec (path prefix "spec"). */
+int kp_k8s_get_pod_spec(kctx *c, const kp_ynode *spec, kp_pod_in *pod);
+/* the controller ownerReference (controller: true) of metadata */
+int kp_k8s_get_owner(kctx *c, const kp_ynode *meta, kp_owner *out);
+
+/* ---- one reader per kind family: parse, then kp_import_* ---- */
+
+int kp_k8s_read_node(kctx *c, const objhead *h);              /* k8s_nodes.c */
+int kp_k8s_read_pod(kctx *c, const objhead *h);               /* k8s_pods.c */
+int kp_k8s_read_workload(kctx *c, const objhead *h);
+int kp_k8s_read_priority_class(kctx *c, const objhead *h);    /* k8s_policy.c */
+int kp_k8s_read_pdb(kctx *c, const objhead *h);
+int kp_k8s_read_service(kctx *c, const objhead *h);
+int kp_k8s_read_namespace(kctx *c, const objhead *h);
+int kp_k8s_read_sched_config(kctx *c, const objhead *h);      /* k8s_config.c */
+int kp_k8s_read_configmap(kctx *c, const objhead *h);
+
+#endif

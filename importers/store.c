@@ -1,0 +1,168 @@
+/*
+ * store.c — the batch's statements and the helpers every writer shares
+ * (store_int.h), and the reader-facing bookkeeping of store.h: the per-object
+ * arena, bad objects (kp_import_invalid), skipped kinds and notes.
+ *
+ * Contract: kp_store_prepare() prepares every statement once, persistent,
+ * from queries/import/<name>.sql (embedded as kp_sql_import_<name>); the
+ * writers take them with stmt() and never prepare them again.  A database
+ * error becomes KP_IO (KP_BUSY when locked, KP_INTR when interrupted) with
+ * "database error while WHAT: SQLite's message".
+ */
+#include "store_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const sql[S_COUNT] = {
+	[S_NODE_FIND] = kp_sql_import_node_find,
+	[S_NODE_INS] = kp_sql_import_node_insert,
+	[S_NODE_UPD] = kp_sql_import_node_update,
+	[S_NODE_DEL_RES] = kp_sql_import_node_delete_resources,
+	[S_NODE_DEL_LABEL] = kp_sql_import_node_delete_labels,
+	[S_NODE_DEL_TAINT] = kp_sql_import_node_delete_taints,
+	[S_NODE_DEL_IMAGE] = kp_sql_import_node_delete_images,
+	[S_NODE_RES] = kp_sql_import_node_resource,
+	[S_NODE_LABEL] = kp_sql_import_node_label,
+	[S_NODE_TAINT] = kp_sql_import_node_taint,
+	[S_NODE_IMAGE] = kp_sql_import_node_image,
+	[S_CLASS_FIND] = kp_sql_import_class_find,
+	[S_CLASS_INS] = kp_sql_import_class_insert,
+	[S_CLASS_REQ] = kp_sql_import_class_request,
+	[S_CLASS_CONT] = kp_sql_import_class_container,
+	[S_CLASS_NSEL] = kp_sql_import_class_node_selector,
+	[S_CLASS_TOL] = kp_sql_import_class_toleration,
+	[S_CLASS_NTERM] = kp_sql_import_class_node_term,
+	[S_CLASS_NEXPR] = kp_sql_import_class_node_expr,
+	[S_CLASS_PAFF] = kp_sql_import_class_pod_affinity,
+	[S_CLASS_SPREAD] = kp_sql_import_class_spread,
+	[S_CLASS_PORT] = kp_sql_import_class_port,
+	[S_POD_FIND] = kp_sql_import_pod_find,
+	[S_POD_INS] = kp_sql_import_pod_insert,
+	[S_POD_UPD] = kp_sql_import_pod_update,
+	[S_POD_DEL_LABEL] = kp_sql_import_pod_delete_labels,
+	[S_POD_LABEL] = kp_sql_import_pod_label,
+	[S_WL_FIND] = kp_sql_import_workload_find,
+	[S_WL_INS] = kp_sql_import_workload_insert,
+	[S_WL_UPD] = kp_sql_import_workload_update,
+	[S_PC_FIND] = kp_sql_import_priority_class_find,
+	[S_PC_UPSERT] = kp_sql_import_priority_class_upsert,
+	[S_PDB_FIND] = kp_sql_import_pdb_find,
+	[S_PDB_UPSERT] = kp_sql_import_pdb_upsert,
+	[S_SVC_FIND] = kp_sql_import_service_find,
+	[S_SVC_UPSERT] = kp_sql_import_service_upsert,
+	[S_NS_FIND] = kp_sql_import_namespace_find,
+	[S_NS_UPSERT] = kp_sql_import_namespace_upsert,
+	[S_NS_DEL_LABEL] = kp_sql_import_namespace_delete_labels,
+	[S_NS_LABEL] = kp_sql_import_namespace_label,
+	[S_SC_FIND] = kp_sql_import_sched_config_find,
+	[S_SC_UPSERT] = kp_sql_import_sched_config_upsert,
+};
+
+int kp_store_prepare(kp_import *imp, kp_err *err)
+{
+	for (int i = 0; i < S_COUNT; i++)
+		if (sqlite3_prepare_v3(imp->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &imp->st[i], NULL) != SQLITE_OK)
+			return kp_store_db_fail(imp, err, "preparing statements");
+	return KP_OK;
+}
+
+void kp_store_finalize(kp_import *imp)
+{
+	for (int i = 0; i < S_COUNT; i++) {
+		sqlite3_finalize(imp->st[i]);
+		imp->st[i] = NULL;
+	}
+}
+
+void kp_store_reset_all(kp_import *imp)
+{
+	for (int i = 0; i < S_COUNT; i++)
+		if (imp->st[i])
+			sqlite3_reset(imp->st[i]);
+}
+
+int kp_store_db_fail(kp_import *imp, kp_err *err, const char *what)
+{
+	int rc = sqlite3_errcode(imp->db);
+	if (rc == SQLITE_INTERRUPT || kp_interrupted)
+		return kp_err_set(err, KP_INTR, "interrupted");
+	return kp_err_set(err, rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? KP_BUSY : KP_IO,
+			  "database error while %s: %s", what, sqlite3_errmsg(imp->db));
+}
+
+int kp_store_find_row(kp_import *imp, sqlite3_stmt *s, kp_found *f, kp_err *err)
+{
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return kp_store_db_fail(imp, err, "looking up an object");
+	f->id = sqlite3_column_int64(s, 0);
+	f->batch_id = sqlite3_column_int64(s, 1);
+	const char *src = (const char *)sqlite3_column_text(s, 2);
+	snprintf(f->where, sizeof f->where, "%s:%lld", src ? src : "?", (long long)sqlite3_column_int64(s, 3));
+	f->workload_id = sqlite3_column_count(s) > 4 && sqlite3_column_type(s, 4) != SQLITE_NULL
+				 ? sqlite3_column_int64(s, 4) : 0;
+	return 1;
+}
+
+/* ---- for the format readers (store.h) ---- */
+
+kp_arena *kp_import_arena(kp_import *imp) { return &imp->arena; }
+
+int kp_import_invalid(kp_import *imp, kp_err *err)
+{
+	if (!imp->opts.skip_invalid)
+		return err->code ? err->code : KP_PARSE;
+	imp->stats.invalid++;
+	if (imp->opts.warn)
+		imp->opts.warn(imp->opts.warn_ctx, err);
+	kp_err_clear(err);
+	kp_arena_reset(&imp->scratch);
+	return KP_OK;
+}
+
+void kp_import_skipped(kp_import *imp, const char *kind)
+{
+	imp->stats.skipped_kinds++;
+	for (size_t i = 0; i < imp->nskipped; i++)
+		if (!strcmp(imp->skipped_kinds[i], kind)) {
+			imp->skipped_counts[i]++;
+			return;
+		}
+	char **k = kp_realloc(imp->skipped_kinds, (imp->nskipped + 1) * sizeof *k);
+	if (!k)
+		return;
+	imp->skipped_kinds = k;
+	long *c = kp_realloc(imp->skipped_counts, (imp->nskipped + 1) * sizeof *c);
+	if (!c)
+		return;
+	imp->skipped_counts = c;
+	if (!(k[imp->nskipped] = kp_strdup(kind)))
+		return;
+	c[imp->nskipped++] = 1;
+}
+
+void kp_import_note(kp_import *imp, kp_err *err)
+{
+	if (imp->opts.note)
+		imp->opts.note(imp->opts.note_ctx, err);
+	kp_err_clear(err);
+}
+
+/* insertion sort: a few kinds */
+void kp_store_sort_skipped(kp_import *imp)
+{
+	for (size_t i = 1; i < imp->nskipped; i++)
+		for (size_t j = i; j > 0; j--) {
+			long a = imp->skipped_counts[j - 1], b = imp->skipped_counts[j];
+			if (a > b || (a == b && strcmp(imp->skipped_kinds[j - 1], imp->skipped_kinds[j]) <= 0))
+				break;
+			char *k = imp->skipped_kinds[j];
+			imp->skipped_kinds[j] = imp->skipped_kinds[j - 1];
+			imp->skipped_kinds[j - 1] = k;
+			imp->skipped_counts[j] = a;
+			imp->skipped_counts[j - 1] = b;
+		}
+}

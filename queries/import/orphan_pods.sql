@@ -1,0 +1,6 @@
+-- kplan import (importers/store_expand.c): after the expansion, a
+-- re-imported workload that is gone leaves no generated pods behind.
+DROP TABLE IF EXISTS temp.kp_keep;
+DELETE FROM pod_label WHERE pod_id IN (SELECT id FROM pod WHERE workload_id IS NOT NULL AND
+workload_id NOT IN (SELECT id FROM workload));
+DELETE FROM pod WHERE workload_id IS NOT NULL AND workload_id NOT IN (SELECT id FROM workload);

@@ -5,7 +5,7 @@
  *  1. write cli/cmd_<verb>.c with `int cmd_<verb>(int argc, char **argv)` and
  *     its help text `extern const char cmd_<verb>_help[]` (usage line first);
  *  2. add one row to `commands[]` in cli/main.c;
- *  3. add it to the README's command list and to the tests in tests/t/.
+ *  3. add it to the README's command list, man/kplan.1 and to the tests in tests/t/.
  * Commands return an exit code (KP_EXIT_*); only main() calls exit().
  */
 #ifndef KP_CLI_H

@@ -1,7 +1,6 @@
 /*
  * cmd_fix.c — `kplan fix DB`: the options and the printing (text, JSON) of
- * why-not with the fix; the work is planner/fix.c (kp_fix_run, fix.h; README
- * "Why-not: the smallest fix").
+ * why-not with the fix; the work is planner/fix.c (kp_fix_run, fix.h; docs/why-not.md).
  */
 #include "cli.h"
 #include "../common/db.h"

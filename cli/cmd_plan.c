@@ -65,7 +65,7 @@ const char cmd_plan_help[] =
 	"single word is a node's name.\n"
 	"\n"
 	"Rebalance (--mode rebalance; descheduler's strategies, every move simulated\n"
-	"with the planner; table move_wave, README \"Nightly rebalance\"):\n"
+	"with the planner; table move_wave, docs/rebalance.md):\n"
 	"  --strategies LIST         comma-separated, of RemovePodsViolatingNodeTaints,\n"
 	"                            RemovePodsViolatingNodeAffinity,\n"
 	"                            RemovePodsViolatingInterPodAntiAffinity,\n"

@@ -1,6 +1,6 @@
 /*
- * capacity.h — capacity planning with the real planner (README "Capacity
- * planning"): how many more replicas of a spec fit, how many nodes of a shape
+ * capacity.h — capacity planning with the real planner
+ * (docs/capacity-planning.md): how many more replicas of a spec fit, how many nodes of a shape
  * the pending pods need, whether the cluster survives losing a node, a zone
  * or any label domain.  Every answer comes from dry plan runs of what-if
  * scenarios (plan.h, whatif.h), on the same baseline as `kplan plan`.

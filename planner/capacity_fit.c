@@ -1,7 +1,7 @@
 /*
  * capacity_fit.c — `kplan capacity --pod FILE | --workload NS/NAME`: how many
  * more replicas of a spec fit after the pending pods, where (per node and
- * pool), and why the next one does not (README "Capacity planning").
+ * pool), and why the next one does not (docs/capacity-planning.md).
  *
  * The baseline, then a probe run with one copy (it checks the file or the
  * workload and gives the spec's class: its requests and the default --max),

@@ -1,7 +1,7 @@
 /*
  * capacity_nodes.c — `kplan capacity --nodes-needed --node-template FILE...`:
  * how many nodes like the template must be added so that every pending pod
- * that can fit on one does (README "Capacity planning").
+ * that can fit on one does (docs/capacity-planning.md).
  *
  * Per template: plans with K template nodes added (what-if add-nodes FILE:K).
  * K = 0 is the baseline; K = 1 checks the template, gives its shape and the

@@ -1,8 +1,8 @@
 /*
  * capacity_survive.c — `kplan capacity --survive node|zone|LABEL`: does every
  * pod placed in the baseline find a node again after losing a node, a zone
- * (topology.kubernetes.io/zone) or the nodes with one value of LABEL (README
- * "Capacity planning").
+ * (topology.kubernetes.io/zone) or the nodes with one value of LABEL
+ * (docs/capacity-planning.md).
  *
  * The baseline (every imported pod, placed or not), then per domain a plan
  * with its nodes removed (what-if remove-nodes); the domain survives only

@@ -1,5 +1,5 @@
 /*
- * fix.h — `kplan fix` as library code (README "Why-not: the smallest fix"):
+ * fix.h — `kplan fix` as library code (docs/why-not.md):
  * for each unschedulable pod of a run, candidate fixes ranked by how much they
  * disturb, each checked with a dry-run plan of the baseline plus the change,
  * and one change set checked for all of them together.

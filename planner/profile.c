@@ -589,7 +589,7 @@ static int read_top(pctx *c, const kp_ynode *doc, int64_t *pct, const kp_ynode *
 	if (ext && ext->type == KP_Y_SEQ && ext->n) {
 		snprintf(c->why, sizeof c->why, "uses HTTP extenders kplan cannot call");
 		return bad(c, ext, "extenders: HTTP scheduler extenders are not supported (kplan's extenders are SQL files; "
-			   "see the README)");
+			   "see docs/scheduler-configuration.md)");
 	}
 	int has_pct;
 	if (get_int(c, doc, "percentageOfNodesToScore", "KubeSchedulerConfiguration", pct, &has_pct))

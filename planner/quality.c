@@ -6,7 +6,7 @@
  * queries/quality/: a few working tables in temp (setup.sql, dropped by
  * cleanup.sql) aggregate the placed pods per node and resource once, then one
  * INSERT ... SELECT fills each table (plan_quality.sql, plan_stranded.sql);
- * ?1 is the run, ?2 the pool label.  Definitions (README "Plan quality"):
+ * ?1 is the run, ?2 the pool label.  Definitions (docs/planning.md, "Plan quality"):
  *
  * - pool: the node's value of the pool label, '(none)' without it.
  * - placed pods: the run's keep, bind and move rows with a node.  Per-node

@@ -1,8 +1,8 @@
 /*
  * quality.h — the plan's quality certificate: per node pool, a lower bound on
  * the nodes the placed pods need and the plan's gap to it (plan_quality), and
- * the capacity stranded on the used nodes (plan_stranded).  README "Plan
- * quality" defines every number.
+ * the capacity stranded on the used nodes (plan_stranded).
+ * docs/planning.md, "Plan quality", defines every number.
  *
  *   // inside the run's transaction, after its placement rows are written
  *   if (kp_quality_write(db, run_id, NULL, &err) != KP_OK) ...   // then roll back

@@ -16,8 +16,8 @@
  * puts a moved pod back on its node.  A moved pod becomes a `move` row in
  * placement (from_node = where it was); the rebalance modules (listed in
  * rebalance_int.h) keep the move plan and write move_wave, rebalance_run,
- * rebalance_util and rebalance_node (schema.sql, "rebalance").  README
- * "Nightly rebalance" is the user's view.
+ * rebalance_util and rebalance_node (schema.sql, "rebalance").
+ * docs/rebalance.md is the user's view.
  */
 #ifndef KP_REBALANCE_H
 #define KP_REBALANCE_H

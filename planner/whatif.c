@@ -5,7 +5,7 @@
  * function per option, in the order of whatif.h.  Each option kind lives in a
  * file of its own (whatif_int.h lists them); recording is whatif_record.c.
  *
- * Rules, as the README's "What-if" section documents them:
+ * Rules, as docs/what-if.md documents them:
  *  - --remove-nodes: the nodes are gone; their pods become pending (re-placed
  *    by the run: `move` from the removed node, or `unschedulable`), except
  *    DaemonSet pods, static (Node-owned) pods, finished and terminating pods,

@@ -74,7 +74,7 @@ void wi_apply_strategy(kp_config *cfg, wi_op *op)
 		if (op->strategy == WI_STRAT_BALANCED) {
 			/* balanced: spread as LeastAllocated does, with each node's resources kept
 			 * in proportion first: NodeResourcesBalancedAllocation at 3 times
-			 * NodeResourcesFit's weight (README, What-if) */
+			 * NodeResourcesFit's weight (docs/what-if.md) */
 			p->score[KP_P_BALANCED_ALLOCATION] = 1;
 			p->weight[KP_P_BALANCED_ALLOCATION] = 3 * p->weight[KP_P_NODE_RESOURCES_FIT];
 		}

@@ -2,8 +2,8 @@
  * capacity_text.c — the text summary of a `kplan capacity` answer, rendered
  * from the answer's JSON (kp_capacity_answer.result, what --format json
  * prints and capacity_run.result keeps): the planner computes, this file
- * presents, from the JSON alone (no planner types).  README "Capacity
- * planning" shows each form.
+ * presents, from the JSON alone (no planner types).
+ * docs/capacity-planning.md shows each form.
  */
 #include "capacity_text.h"
 #include "../common/json.h"

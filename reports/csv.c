@@ -1,5 +1,5 @@
 /*
- * csv.c — the report as one CSV stream (report.h, README "kplan report").
+ * csv.c — the report as one CSV stream (report.h, docs/reports.md).
  *
  * Every section is a block of rows whose first field names the section; the
  * block starts with its header row, whose first field is "section":

@@ -1,5 +1,5 @@
 /*
- * json.c — the report as one JSON object (report.h, README "kplan report"):
+ * json.c — the report as one JSON object (report.h, docs/reports.md):
  *
  *   {"kplan_report": 1, "kind": "run", "run": 1,
  *    "summary": {"run": 1, "seed": 1, ...},

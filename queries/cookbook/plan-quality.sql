@@ -4,7 +4,7 @@
 --          node.kubernetes.io/instance-type), the nodes the plan uses for pods other than
 --          DaemonSet and static pods, a lower bound on the nodes those pods need (no plan can
 --          do with fewer), the gap between the two, and the cpu and memory stranded on the
---          used nodes (free, but next to an exhausted resource).  README "Plan quality".
+--          used nodes (free, but next to an exhausted resource).  docs/planning.md, "Plan quality".
 -- Run:     kplan query cluster.db - < queries/cookbook/plan-quality.sql
 -- Columns: pool, nodes, used, bound, bound_by (requests:RESOURCE, large-pods:RESOURCE,
 --          anti-affinity:NAMESPACE/NAME or one-pod), gap_pct, stranded_cpu_m,

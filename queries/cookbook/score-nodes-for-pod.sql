@@ -3,7 +3,7 @@
 -- Answers: how would NodeResourcesFit (LeastAllocated, MostAllocated) and
 --          NodeResourcesBalancedAllocation rate each node for this pod, on the cluster as it
 --          stands after the latest plan?  Uses kplan_least_allocated, kplan_most_allocated and
---          kplan_balanced_allocation (README "SQL functions") on cpu and memory, with the pod's
+--          kplan_balanced_allocation (docs/sql-cookbook.md, "SQL functions") on cpu and memory, with the pod's
 --          non-zero scoring requests (100m / 200Mi per container that names none) added to what
 --          the node already has.  Filters are not applied: see what-fits-where.sql, and
 --          `kplan explain` for the planner's own numbers (normalised and weighted).

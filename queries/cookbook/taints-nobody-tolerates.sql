@@ -2,7 +2,7 @@
 --
 -- Answers: which taints keep every ordinary pod away (a forgotten cordon, a pool nobody
 --          targets)?  For each taint: the pods (bound or pending) with a toleration for it,
---          counted with kplan_tolerates (README "SQL functions"), apart from the pods that
+--          counted with kplan_tolerates (docs/sql-cookbook.md, "SQL functions"), apart from the pods that
 --          tolerate everything (`operator: Exists` without a key, as node agents do).
 --          Only taints with no specific toleration are listed.
 -- Run:     kplan query cluster.db - < queries/cookbook/taints-nobody-tolerates.sql

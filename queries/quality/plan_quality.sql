@@ -1,7 +1,7 @@
 -- kplan plan quality (planner/quality.c): one plan_quality row a pool of run
 -- ?1, from the working tables of setup.sql: nodes used against the largest
 -- lower bound (requests, large pods, anti-affinity, one pod) and the gap.
--- Resources in reading order: cpu, memory, then by name.  README "Plan quality".
+-- Resources in reading order: cpu, memory, then by name.  docs/planning.md, "Plan quality".
 INSERT INTO plan_quality(run_id, pool, nodes, nodes_used, pods, bound, bound_by, requests_bound,
   large_pods_bound, anti_affinity_bound, gap_pct)
 -- capacity: allocatable less the per-node pods, or what the app pods take when more

@@ -1,7 +1,7 @@
 -- kplan plan quality (planner/quality.c): plan_stranded rows of run ?1, per
 -- pool and resource, from the working tables of setup.sql: the free amount on
 -- the used nodes, and of it what is stranded (free where another resource is
--- exhausted), with the resources that exhaust it.  README "Plan quality".
+-- exhausted), with the resources that exhaust it.  docs/planning.md, "Plan quality".
 INSERT INTO plan_stranded(run_id, pool, resource, nodes, allocatable, free, stranded, stranded_nodes,
   stranded_pct, exhausted_by)
 WITH usedn AS MATERIALIZED (SELECT node_id FROM temp.kp_q_nr WHERE resource = 'pods' AND app > 0),

@@ -225,7 +225,7 @@ static int32_t heap_pop(planner *pl)
 	return top;
 }
 
-
+/* ---- SQL extenders and rebalance ---- */
 
 /* Merge extender rows of another profile (disjoint pods) into the cycle's. */
 static int merge_extender_rows(planner *pl, kp_cycle *tmp)
@@ -264,8 +264,6 @@ static int merge_extender_rows(planner *pl, kp_cycle *tmp)
 	cy->ext_rows = rows;
 	return KP_OK;
 }
-
-
 
 /* --mode rebalance (rebalance.h): the host's place and undo */
 static int rb_undo(void *ctx, int32_t pi, int32_t node)
@@ -331,6 +329,8 @@ static int run_rebalance(planner *pl)
 	return rc;
 }
 
+/* ---- the run ---- */
+
 static void add_warning(kp_plan_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add_warning(kp_plan_result *r, const char *fmt, ...)
 {
@@ -342,7 +342,7 @@ static void add_warning(kp_plan_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-
+/* everything the run holds, also after a failure part way */
 static void teardown(planner *pl)
 {
 	kp_plan_cycle_release(pl);
@@ -365,8 +365,6 @@ static void teardown(planner *pl)
 	kp_config_release(&pl->cfg);
 }
 
-
-/* ---- the run ---- */
 
 /* pending pods kplan does not plan or plans with a caveat, for the warnings */
 typedef struct pod_counts { long gated, pvc, missing_pc, other_sched, not_run; } pod_counts;

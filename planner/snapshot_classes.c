@@ -9,7 +9,9 @@
  * first error (in L->err).
  */
 #include "snapshot_int.h"
+#include "../common/priority.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +63,9 @@ static int load_class_rows(kp_loader *L)
 	L->class_ids = kp_malloc((size_t)(s->nclasses ? s->nclasses : 1) * sizeof *L->class_ids);
 	if (!s->classes || !L->class_ids)
 		return kp_ld_nomem(L);
+	/* classes.sql spells out KP_KNOWN_PRIORITY_CLASSES, as schema.sql's
+	 * pod_priority view does: all three must resolve alike */
+	assert(strstr(kp_sql_snapshot_classes, KP_KNOWN_PRIORITY_CLASSES));
 	if (kp_ld_prepare(L, kp_sql_snapshot_classes, &st))
 		return L->err->code;
 	int i = 0;

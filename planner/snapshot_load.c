@@ -231,7 +231,6 @@ static int load_nodes(kp_loader *L)
 	return KP_OK;
 }
 
-
 /* resources: the fixed first four, then every other name seen anywhere;
  * what each node offers */
 static int load_resources(kp_loader *L)
@@ -586,9 +585,17 @@ static int load_selectors(kp_loader *L)
 		rc = L->err->code;
 	}
 	kp_free(wl_ids);
-	if (rc)
-		return rc;
-	/* namespaces with labels: every namespace a pod or a label names */
+	return rc;
+}
+
+/* Namespaces with labels (for namespaceSelector): every namespace a
+ * namespace object or a pod names; and how many DaemonSets there are (the
+ * warning that they are not planned). */
+static int load_namespaces(kp_loader *L)
+{
+	kp_snap *s = L->s;
+	sqlite3_stmt *st;
+	int rc = KP_OK;
 	int nns;
 	if (kp_ld_count(L, kp_sql_snapshot_namespace_count, &nns))
 		return L->err->code;
@@ -708,8 +715,7 @@ static int load_pdbs(kp_loader *L)
 	return rc;
 }
 
-/* ---- placing pods ---- */
-
+/* ---- the load ---- */
 
 int kp_snap_load(sqlite3 *db, kp_snap *s, kp_err *err)
 {
@@ -734,6 +740,8 @@ int kp_snap_load(sqlite3 *db, kp_snap *s, kp_err *err)
 		rc = load_moved(&L);
 	if (!rc)
 		rc = load_selectors(&L);
+	if (!rc)
+		rc = load_namespaces(&L);
 	if (!rc)
 		rc = load_pdbs(&L);
 	/* image spread: how many nodes list each image name */

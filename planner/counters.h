@@ -1,10 +1,12 @@
 /*
- * counters.h — incremental topology counters: for a (namespace, label
- * selector), how many pods on each node match (same namespace, not
- * terminating, selector matches their labels).  A counter is built by one
- * scan the first time a pod asks for it, then kept current by every
- * placement and removal (kp_snap_add_pod / kp_snap_remove_pod), so
- * PodTopologySpread reads counts instead of rescanning every pod.
+ * counters.h — the tables of the incremental topology counters: for a
+ * (namespace, label selector), how many pods on each node match (same
+ * namespace, not terminating, selector matches their labels).  A counter is
+ * built by one scan the first time a pod asks for it, then kept current by
+ * every placement and removal, so PodTopologySpread reads counts instead of
+ * rescanning every pod.  The snapshot owns them (kp_snap.counters) and fills
+ * them: kp_counter_get and kp_counters_update are declared in snapshot.h and
+ * live in snapshot_counters.c; this header knows nothing of the snapshot.
  *
  * Updates find the counters a pod can touch through a trigger index: a
  * counter is registered under the (key, value) pairs of its first In
@@ -15,7 +17,6 @@
 
 #include <stdint.h>
 
-struct kp_snap;
 struct kp_sel;
 
 /* int64 key -> a chain of int32 values, newest first:
@@ -59,11 +60,6 @@ typedef struct kp_counters {
 	int32_t *lidx_start, *lidx_count, *lidx_pods;
 } kp_counters;
 
-/* The counter for (ns, sel), created (and filled by one scan) when new.
- * Returns its index, or -1 on out of memory. */
-int kp_counter_get(struct kp_snap *s, int32_t ns, const struct kp_sel *sel, int terminating);
-/* Pod pi was added to (delta 1) or removed from (delta -1) node. */
-void kp_counters_update(struct kp_snap *s, int32_t pi, int node, int delta);
 void kp_counters_release(kp_counters *c);
 
 #endif

@@ -6,6 +6,7 @@
  * replay's outcome with the run's placement row, and order the nodes,
  * closest first.
  */
+#include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
 #include "explain.h"
 #include "plan.h"
 #include "whatif.h"
@@ -30,10 +31,7 @@ static void copy_col(sqlite3_stmt *st, int i, char *dst, size_t size)
  * replay makes it again with the same id) */
 static int find_pod(sqlite3 *db, const kp_explain_opts *o, int64_t run, int64_t *id)
 {
-	static const char *const sql[] = {
-		"SELECT id FROM pod WHERE namespace = ?1 AND name = ?2",
-		"SELECT pod_id FROM run_pod WHERE run_id = ?3 AND namespace = ?1 AND name = ?2 AND change = 'added'",
-	};
+	static const char *const sql[] = { kp_sql_explain_pod, kp_sql_explain_added_pod };
 	*id = 0;
 	for (int i = 0; i < 2 && !*id; i++) {
 		sqlite3_stmt *st;
@@ -69,8 +67,7 @@ static int add_whatif(replay *rp, const char *option, const char *value, kp_err 
 static int read_whatif(sqlite3 *db, const char *options, replay *rp, kp_err *err)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') "
-				   "FROM json_each(?1, '$.whatif') WHERE json_valid(?1) ORDER BY key", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, kp_sql_explain_whatif_options, -1, &st, NULL) != SQLITE_OK)
 		return db_fail(db, err, "the run's options");
 	sqlite3_bind_text(st, 1, options, -1, SQLITE_STATIC);
 	int rc = KP_OK;
@@ -89,11 +86,7 @@ static int read_options(sqlite3 *db, const char *options, kp_explain_result *x, 
 	sqlite3_stmt *st;
 	if (rc)
 		return rc;
-	if (sqlite3_prepare_v2(db, "SELECT json_extract(?1, '$.config'), json_extract(?1, '$.no_preemption'), "
-				   "json_extract(?1, '$.reference'), json_extract(?1, '$.mode'), "
-				   "json_extract(?1, '$.strategy'), json_extract(?1, '$.rebalance'), "
-				   "(SELECT group_concat(value, ',') FROM json_each(?1, '$.rebalance.strategies')) WHERE json_valid(?1)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, kp_sql_explain_run_options, -1, &st, NULL) != SQLITE_OK)
 		return db_fail(db, err, "the run's options");
 	sqlite3_bind_text(st, 1, options, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -129,8 +122,7 @@ static int read_options(sqlite3 *db, const char *options, kp_explain_result *x, 
 static int read_run(sqlite3 *db, const kp_explain_opts *o, kp_explain_result *x, replay *rp, kp_err *err)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT id, seed, options FROM run WHERE ?1 = 0 OR id = ?1 ORDER BY id DESC LIMIT 1", -1,
-			       &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, kp_sql_explain_run, -1, &st, NULL) != SQLITE_OK)
 		return db_fail(db, err, "the runs");
 	sqlite3_bind_int64(st, 1, o->run);
 	char *options = NULL;
@@ -154,18 +146,10 @@ static int read_run(sqlite3 *db, const kp_explain_opts *o, kp_explain_result *x,
 /* the run's placement row for the pod */
 static int read_recorded(sqlite3 *db, kp_explain_result *x, kp_err *err)
 {
-	static const char *const sql[] = {
-		"SELECT pl.action, COALESCE(n.name, rn.name), f.name, pl.reason FROM placement pl "
-		"LEFT JOIN node n ON n.id = pl.node_id LEFT JOIN run_node rn ON pl.node_id < 0 AND rn.run_id = pl.run_id "
-		"AND rn.node_id = pl.node_id AND rn.change = 'added' LEFT JOIN node f ON f.id = pl.from_node_id "
-		"WHERE pl.run_id = ?1 AND pl.pod_id = ?2",
-		/* a database made before what-if: no run_node */
-		"SELECT pl.action, n.name, f.name, pl.reason FROM placement pl LEFT JOIN node n ON n.id = pl.node_id "
-		"LEFT JOIN node f ON f.id = pl.from_node_id WHERE pl.run_id = ?1 AND pl.pod_id = ?2",
-	};
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql[0], -1, &st, NULL) != SQLITE_OK &&
-	    sqlite3_prepare_v2(db, sql[1], -1, &st, NULL) != SQLITE_OK)
+	/* a database made before what-if has no run_node */
+	if (sqlite3_prepare_v2(db, kp_sql_explain_placement, -1, &st, NULL) != SQLITE_OK &&
+	    sqlite3_prepare_v2(db, kp_sql_explain_placement_before_whatif, -1, &st, NULL) != SQLITE_OK)
 		return db_fail(db, err, "the run's placements");
 	sqlite3_bind_int64(st, 1, x->run);
 	sqlite3_bind_int64(st, 2, x->pod_id);

@@ -251,6 +251,14 @@ int kp_snap_pod_index(const kp_snap *s, int64_t db_id);
 int kp_snap_add_pod(kp_snap *s, int32_t pod, int32_t node);
 void kp_snap_remove_pod(kp_snap *s, int32_t pod);
 
+/* Topology counters (counters.h, snapshot_counters.c): the counter for
+ * (ns, sel), created (and filled by one scan) when new; returns its index
+ * into s->counters.v, or -1 on out of memory.  kp_counters_update: pod pi
+ * was added to (delta 1) or removed from (delta -1) node (kp_snap_add_pod
+ * and kp_snap_remove_pod call it). */
+int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel, int terminating);
+void kp_counters_update(kp_snap *s, int32_t pi, int node, int delta);
+
 /* A topology key's values over the nodes: per node the label value (-1 when
  * the node has no such label) and a dense domain index (0..ndom-1, -1). */
 typedef struct kp_topo {

@@ -171,30 +171,14 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 	return rc;
 }
 
-/* What the static filters read of a class, as one text: its tolerations,
- * nodeSelector, and required node affinity (the queries in queries/filters read
- * exactly these columns), every value quoted. */
-static const char static_key_sql[] =
-	"SELECT c.class_id,"
-	" coalesce((SELECT group_concat(x, ';') FROM (SELECT quote(key) || ',' || quote(operator) || ',' || quote(value) || ','"
-	"   || quote(effect) AS x FROM class_toleration t WHERE t.class_id = c.class_id ORDER BY seq)), '') || '|' ||"
-	" coalesce((SELECT group_concat(x, ';') FROM (SELECT quote(key) || '=' || quote(value) AS x FROM class_node_selector n"
-	"   WHERE n.class_id = c.class_id ORDER BY key, value)), '') || '|' ||"
-	" coalesce((SELECT quote(has_required_node_affinity) FROM pod_class p WHERE p.id = c.class_id), '') || '|' ||"
-	" coalesce((SELECT group_concat(x, ';') FROM (SELECT quote(term) AS x FROM class_node_term t"
-	"   WHERE t.class_id = c.class_id AND t.required = 1 ORDER BY term)), '') || '|' ||"
-	" coalesce((SELECT group_concat(x, ';') FROM (SELECT quote(term) || ',' || quote(field) || ',' || quote(key) || ','"
-	"   || quote(operator) || ',' || quote(vals) AS x FROM class_node_expr e"
-	"   WHERE e.class_id = c.class_id AND e.required = 1 ORDER BY term, seq)), '')"
-	" FROM temp.kp_classes c";
-
 /* Classes whose static spec is the same share one verdict: only the first
  * of each stays in temp.kp_classes (the SQL runs once for all of them); the
- * others are marked static_shared, with rep_of[class] the first one. */
+ * others are marked static_shared, with rep_of[class] the first one.  What
+ * "the same" means is queries/plan/static_key.sql. */
 static int share_static(sqlite3 *db, kp_snap *s, int32_t *rep_of, kp_err *err)
 {
 	sqlite3_stmt *st, *del = NULL;
-	if (sqlite3_prepare_v2(db, static_key_sql, -1, &st, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(db, kp_sql_plan_static_key, -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "DELETE FROM temp.kp_classes WHERE class_id = ?1", -1, &del, NULL) != SQLITE_OK) {
 		sqlite3_finalize(st);
 		return kp_err_set(err, KP_IO, "static filters: %s", sqlite3_errmsg(db));

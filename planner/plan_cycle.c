@@ -1,0 +1,867 @@
+/*
+ * plan_cycle.c — one pod's scheduling cycle in a plan run (plan_int.h), as
+ * kube-scheduler's scheduleOne runs it (semantics §1, §8, §9):
+ *
+ *   PreFilter (kp_cycle_prefilter; a rejection fails every node), a node
+ *   preemption nominated tried first and alone, Filter on every node (the
+ *   first failing plugin gives the node's reasons) unless
+ *   percentageOfNodesToScore says otherwise, then — with two or more
+ *   feasible nodes — PreScore, Score, NormalizeScore and weights; the
+ *   highest total wins, ties go to the highest seeded hash of (pod, node).
+ *   No feasible node: the FitError message, then PostFilter
+ *   (DefaultPreemption): the chosen candidate's victims are evicted (those a
+ *   controller re-creates go back on the queue) and the pod is re-queued.
+ *
+ * The node-local cache: the plugins whose verdict and raw score read only
+ * the pod's class and the node (local_filter, local_score) keep them per
+ * node while the node is unchanged (kp_snap.node_ver) and the class and
+ * profile are those of the last cycle; --reference turns it off.  Also the
+ * cycle's state (kp_plan_cycle_setup / _release): per-node arrays, the
+ * interned dynamic reasons, the pods already placed with affinity terms.
+ * The shared pieces the plugins use are cycle.c; the plugins are plugins/.
+ */
+#include "plan_int.h"
+#include "static.h"
+#include "preemption.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* plugins whose filter verdict / raw score depend only on the pod's class,
+ * the profile and the node's own state (its labels, taints, images, and the
+ * pods on it); the others (spread, inter-pod affinity, extenders) read other
+ * nodes or the pod itself and always run */
+static const uint8_t local_filter[KP_P_COUNT] = {
+	[KP_P_NODE_UNSCHEDULABLE] = 1, [KP_P_NODE_NAME] = 1, [KP_P_TAINT_TOLERATION] = 1,
+	[KP_P_NODE_AFFINITY] = 1, [KP_P_NODE_PORTS] = 1, [KP_P_NODE_RESOURCES_FIT] = 1,
+};
+static const uint8_t local_score[KP_P_COUNT] = {
+	[KP_P_TAINT_TOLERATION] = 1, [KP_P_NODE_AFFINITY] = 1, [KP_P_NODE_RESOURCES_FIT] = 1,
+	[KP_P_BALANCED_ALLOCATION] = 1, [KP_P_IMAGE_LOCALITY] = 1,
+};
+
+/* ---- outcomes: the FitError, preemption, binding ---- */
+
+/* "0/N nodes are available: <sorted histogram>." and the per-reason counts */
+static int fit_error(planner *pl, pod_out *po)
+{
+	kp_cycle *cy = &pl->cy;
+	const kp_snap *s = &pl->s;
+	int32_t *counts = kp_calloc((size_t)(s->nreasons ? s->nreasons : 1), sizeof *counts);
+	if (!counts)
+		return kp_plan_nomem(pl);
+	for (int n = 0; n < s->nnodes; n++)
+		if (cy->fail[n] >= 0)
+			for (int k = 0; k < cy->rcount[n]; k++)
+				counts[cy->rbuf[cy->rstart[n] + k]]++;
+	int nitems = 0;
+	for (int r = 0; r < s->nreasons; r++)
+		nitems += counts[r] > 0;
+	kp_free(po->fails);
+	po->fails = kp_malloc((size_t)(nitems ? nitems : 1) * sizeof *po->fails);
+	char **items = kp_malloc((size_t)(nitems ? nitems : 1) * sizeof *items);
+	if (!po->fails || !items) {
+		kp_free(counts);
+		kp_free(items);
+		return kp_plan_nomem(pl);
+	}
+	po->nfails = 0;
+	int ok = 1;
+	for (int r = 0; r < s->nreasons; r++)
+		if (counts[r]) {
+			po->fails[po->nfails] = (fail_item){ r, counts[r] };
+			items[po->nfails] = kp_malloc(strlen(s->reasons[r].msg) + 24);
+			if (!items[po->nfails]) {
+				ok = 0;
+				break;
+			}
+			sprintf(items[po->nfails], "%d %s", counts[r], s->reasons[r].msg);
+			po->nfails++;
+		}
+	kp_sb sb;
+	kp_sb_init(&sb);
+	if (ok) {
+		kp_sort(items, (size_t)po->nfails, sizeof *items, kp_cmp_str, NULL);
+		if (!s->nnodes)
+			kp_sb_adds(&sb, "no nodes available to schedule pods");
+		else
+			kp_sb_printf(&sb, "0/%d nodes are available: ", s->nnodes);
+		for (int i = 0; i < po->nfails; i++) {
+			if (i)
+				kp_sb_adds(&sb, ", ");
+			kp_sb_adds(&sb, items[i]);
+		}
+		if (s->nnodes)
+			kp_sb_addc(&sb, '.');
+	}
+	for (int i = 0; i < po->nfails && ok; i++)
+		kp_free(items[i]);
+	kp_free(items);
+	kp_free(counts);
+	if (!ok || !kp_sb_ok(&sb)) {
+		kp_sb_release(&sb);
+		return kp_plan_nomem(pl);
+	}
+	kp_free(po->message);
+	po->message = sb.buf;
+	return KP_OK;
+}
+
+/* numFeasibleNodesToFind (semantics §9), only when the profile sets a percentage */
+static int nodes_to_find(int n, int pct)
+{
+	if (pct < 0 || n < 100 || pct >= 100)
+		return n;
+	int p = pct;
+	if (p == 0) {
+		p = 50 - n / 125;
+		if (p < 5)
+			p = 5;
+	}
+	int num = (int)((int64_t)n * p / 100);
+	return num < 100 ? 100 : num;
+}
+
+/* explain.h: the explained pod's attempt */
+static void explain_capture(planner *pl, int profile_idx, int chosen, int scoring, int64_t *const *raw,
+			    int64_t *const *norm)
+{
+	kp_explain_capture(pl->ex, &pl->cy, &pl->cfg.profiles[profile_idx], chosen, scoring, raw, norm, pl->total, pl->avoid);
+}
+
+static int push_pod(int32_t **v, int *n, int *cap, int32_t pi)
+{
+	if (KP_GROW(*v, *n, *cap, 64))
+		return KP_NOMEM;
+	(*v)[(*n)++] = pi;
+	return KP_OK;
+}
+
+/* Remember a placed pod with affinity terms: with required anti-affinity it
+ * can reject later pods (§5.8); with any term it scores them (§7.9). */
+static int add_affinity_pod(planner *pl, int32_t pi)
+{
+	kp_cycle *cy = &pl->cy;
+	const kp_class *c = &pl->s.classes[pl->s.pods[pi].cls];
+	/* once each: a pod bound again after an eviction is already listed
+	 * (the lists skip pods that are not placed) */
+	if (c->has_req_anti && !(cy->listed[pi] & 1)) {
+		if (push_pod(&cy->anti_pods, &cy->nanti_pods, &cy->cap_anti_pods, pi) || kp_ipa_add_pod(cy, pi))
+			return KP_NOMEM;
+		cy->listed[pi] |= 1;
+	}
+	if (c->npterms && !(cy->listed[pi] & 2)) {
+		if (push_pod(&cy->aff_pods, &cy->naff_pods, &cy->cap_aff_pods, pi))
+			return KP_NOMEM;
+		cy->listed[pi] |= 2;
+	}
+	return KP_OK;
+}
+
+/* A pod preemption could not help: its message becomes kube's FitError.Error,
+ * the filter message and the PostFilter's joined with SeparatorFormat " %v."
+ * after the filter message's own final period (kube 1.28-1.31 print ".."). */
+static int join_preemption_message(planner *pl, pod_out *po, kp_preempt_result *pr, int explaining)
+{
+	kp_sb sb;
+	kp_sb_init(&sb);
+	kp_sb_printf(&sb, "%s preemption: %s.", po->message ? po->message : "", pr->message ? pr->message : "");
+	kp_preempt_release(pr);
+	if (!kp_sb_ok(&sb)) {
+		kp_sb_release(&sb);
+		return kp_plan_nomem(pl);
+	}
+	kp_free(po->message);
+	po->message = sb.buf;
+	if (explaining)
+		snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);
+	return KP_OK;
+}
+
+/* A PreFilter plugin rejected the pod for every node: "0/N nodes are available: MSG." */
+static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int explaining)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	po->action = A_UNSCHED;
+	po->feasible = 0;
+	po->has_score = 0;
+	int r = kp_reason_intern(s, kp_plugin_names[cy->prefilter_plugin], cy->prefilter_msg, 1);
+	kp_free(po->fails);
+	po->fails = kp_malloc(sizeof *po->fails);
+	kp_free(po->message);
+	po->message = kp_malloc(strlen(cy->prefilter_msg) + 64);
+	if (r < 0 || !po->fails || !po->message)
+		return kp_plan_nomem(pl);
+	po->fails[0] = (fail_item){ r, s->nnodes };
+	po->nfails = 1;
+	sprintf(po->message, "0/%d nodes are available: %s.", s->nnodes, cy->prefilter_msg);
+	for (int n = 0; n < s->nnodes; n++)
+		kp_cycle_fail(cy, n, cy->prefilter_plugin, r, 1);
+	if (explaining) {
+		explain_capture(pl, profile_idx, -1, 0, NULL, NULL);
+		snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);
+	}
+	/* PostFilter runs after a PreFilter rejection too (findNodesThatFitPod
+	 * returns a FitError); every node is unresolvable, so it cannot help */
+	const kp_profile *pf = &pl->cfg.profiles[profile_idx];
+	if (!pl->preemption || !pf->post_filter[KP_P_DEFAULT_PREEMPTION])
+		return KP_OK;
+	kp_preempt_result pr;
+	int rc = kp_preempt(cy, pl->pdb_allowed, &pr);
+	if (rc) {
+		kp_preempt_release(&pr);
+		return rc == KP_NOMEM ? kp_plan_nomem(pl) : kp_err_set(pl->err, rc, "preemption failed");
+	}
+	if (explaining)
+		kp_explain_preemption(pl->ex, &pl->cy, &pr);
+	return join_preemption_message(pl, po, &pr, explaining);
+}
+
+/* kp_plan_bind_pod (plan_int.h) */
+int kp_plan_bind_pod(planner *pl, int32_t pi, int node)
+{
+	pod_out *po = &pl->out[pi];
+	if (kp_snap_add_pod(&pl->s, pi, node))
+		return kp_plan_nomem(pl);
+	if (pl->s.classes[pl->s.pods[pi].cls].npterms && add_affinity_pod(pl, pi))
+		return kp_plan_nomem(pl);
+	po->action = A_BIND;
+	po->node = node;
+	kp_free(po->message);
+	po->message = NULL;
+	po->nfails = 0;
+	pl->binds++;
+	return KP_OK;
+}
+
+/* Evict the chosen candidate's victims for preemptor pi: they leave the
+ * snapshot, PDB allowances drop, and those a controller re-creates go back
+ * to the queue as new pods (created now). */
+static int evict_victims(planner *pl, int32_t pi, const kp_candidate *c)
+{
+	kp_snap *s = &pl->s;
+	for (int i = 0; i < c->nvictims; i++) {
+		int32_t v = c->victims[i];
+		kp_pod *vp = &s->pods[v];
+		pod_out *vo = &pl->out[v];
+		int from = vp->node;
+		kp_snap_remove_pod(s, v);
+		kp_sb pdbs;
+		kp_sb_init(&pdbs);
+		kp_sb_addc(&pdbs, '[');
+		int first = 1;
+		for (int k = 0; k < s->npdbs; k++)
+			if (kp_pdb_matches(s, &s->pdbs[k], vp)) {
+				pl->pdb_allowed[k]--;
+				kp_sb_adds(&pdbs, first ? "" : ",");
+				kp_sb_add_json_str(&pdbs, kp_str(&s->strs, s->pdbs[k].name));
+				first = 0;
+			}
+		kp_sb_addc(&pdbs, ']');
+		if (!kp_sb_ok(&pdbs)) {
+			kp_sb_release(&pdbs);
+			return kp_plan_nomem(pl);
+		}
+		if (KP_GROW(pl->ev, pl->nev, pl->cap_ev, 64)) {
+			kp_sb_release(&pdbs);
+			return kp_plan_nomem(pl);
+		}
+		pl->ev[pl->nev++] = (eviction_rec){ v, from, pi, c->violating[i], pdbs.buf };
+		if (++vp->evictions >= MAX_EVICTIONS_PER_POD)
+			vp->no_victim = 1;
+		vo->evicted_from = from;
+		vo->evicted_by = pi;
+		kp_free(vo->message);
+		vo->message = NULL;
+		vo->nfails = 0;
+		const char *ok = vp->owner_kind >= 0 ? kp_str(&s->strs, vp->owner_kind) : NULL;
+		if (ok && strcmp(ok, "Node") != 0) {
+			/* its controller creates a replacement: a new pod in the queue */
+			vo->action = A_UNSCHED;
+			vp->created = INT64_MAX;
+			pl->order[v] = pl->next_order++;
+			if (pl->nqueue == pl->cap_queue) {
+				int cap = pl->cap_queue * 2 + 16;
+				int32_t *q = kp_realloc(pl->queue, (size_t)cap * sizeof *q);
+				if (!q)
+					return kp_plan_nomem(pl);
+				pl->queue = q;
+				pl->cap_queue = cap;
+			}
+			pl->queue[pl->nqueue++] = v;
+			if (kp_plan_heap_push(pl, v))
+				return kp_plan_nomem(pl);
+		} else {
+			vo->action = A_EVICTED;
+		}
+	}
+	return KP_OK;
+}
+
+/* ---- the node-local cache ---- */
+
+/* Filter every node with the node-local cache: a node's node-local
+ * verdict is recomputed only when pods came or went there since the class
+ * was last filtered; the other filters run on every node that passes.
+ * Fills cy->feas; failure reasons are not kept (see filter_nodes). */
+static void filter_cached(planner *pl)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	int loc[KP_P_COUNT], other[KP_P_COUNT], nloc = 0, nother = 0;
+	for (int k = 0; k < KP_P_COUNT; k++) {
+		const kp_plugin *pg = kp_plugins[k];
+		if (!cy->pf->filter[k] || !pg || !pg->filter || cy->skip[k])
+			continue;
+		if (local_filter[k])
+			loc[nloc++] = k;
+		else
+			other[nother++] = k;
+	}
+	uint64_t ep = (uint64_t)pl->epoch << 32;
+	cy->nfeas = 0;
+	for (int n = 0; n < s->nnodes; n++) {
+		uint64_t st = ep | s->node_ver[n];
+		cy->fail[n] = -1;
+		if (pl->fstamp[n] != st) {
+			int ok = !cy->restrict_nodes || cy->allowed[n];
+			for (int j = 0; j < nloc && ok; j++)
+				ok = !kp_plugins[loc[j]]->filter(cy, n);
+			pl->fpass[n] = (uint8_t)ok;
+			pl->fstamp[n] = st;
+			cy->fail[n] = -1;
+		}
+		if (!pl->fpass[n])
+			continue;
+		int ok = 1;
+		for (int j = 0; j < nother && ok; j++)
+			ok = !kp_plugins[other[j]]->filter(cy, n);
+		if (ok)
+			cy->feas[cy->nfeas++] = n;
+	}
+}
+
+/* Scoring with the node-local cache: PreScore of the node-local score
+ * plugins, then per feasible node the cached raw scores (recomputed when the
+ * node changed): those without NormalizeScore go weighted into pl->total,
+ * the others into pl->scores[k] for normalising.  skipped[k]: PreScore said
+ * skip (scores 0). */
+static int local_scores(planner *pl, const kp_profile *pf, uint8_t *skipped)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	int ks[KP_P_COUNT], nk = 0;
+	for (int k = 0; k < KP_P_COUNT; k++) {
+		const kp_plugin *pg = kp_plugins[k];
+		if (!pf->score[k] || !local_score[k] || !pg || !pg->score)
+			continue;
+		int rc = pg->pre_score ? pg->pre_score(cy) : KP_OK;
+		if (rc < 0)
+			return rc;
+		skipped[k] = rc == KP_SKIP;
+		if (skipped[k]) {
+			for (int i = 0; i < cy->nfeas; i++)
+				pl->scores[k][cy->feas[i]] = 0;
+		} else {
+			ks[nk++] = k;
+		}
+	}
+	uint64_t ep = (uint64_t)pl->epoch << 32;
+	for (int i = 0; i < cy->nfeas; i++) {
+		int n = cy->feas[i];
+		uint64_t st = ep | s->node_ver[n];
+		if (pl->sstamp[n] != st) {
+			int64_t sum = 0;
+			for (int j = 0; j < nk; j++) {
+				int k = ks[j];
+				int64_t v = kp_plugins[k]->score(cy, n);
+				if (kp_plugins[k]->normalize)
+					pl->lraw[k][n] = v;
+				else
+					sum += pf->weight[k] * v;
+			}
+			pl->lsum[n] = sum;
+			pl->sstamp[n] = st;
+		}
+		pl->total[n] += pl->lsum[n];
+	}
+	for (int j = 0; j < nk; j++) {
+		int k = ks[j];
+		if (!kp_plugins[k]->normalize)
+			continue;
+		int64_t *dst = pl->scores[k];
+		const int64_t *src = pl->lraw[k];
+		for (int i = 0; i < cy->nfeas; i++)
+			dst[cy->feas[i]] = src[cy->feas[i]];
+	}
+	return KP_OK;
+}
+
+/* ---- the cycle ---- */
+
+/* The cycle's state for pod pi under profile pf: a class first seen now
+ * gets its static verdicts, the profile's resource names their indexes, and
+ * the per-pod fields of the cycle start afresh. */
+static int begin_cycle(planner *pl, int32_t pi, const kp_profile *pf)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	pod_out *po = &pl->out[pi];
+	kp_pod *p = &s->pods[pi];
+	const kp_class *c = &s->classes[p->cls];
+	if (!c->feasible) {
+		/* a class first seen now (the replacement of an evicted pod): its
+		 * static verdicts once, by the same SQL */
+		for (int i = 0; i < s->nclasses; i++)
+			s->classes[i].needed = 0;
+		s->classes[p->cls].needed = 1;
+		int rc = kp_static_filters(pl->db, s, pf, pl->err);
+		s->classes[p->cls].needed = 0;
+		if (rc)
+			return rc;
+	}
+	po->attempts++;
+	po->last_bind_stamp = pl->binds;
+	po->seq = ++pl->seq;
+	kp_arena_reset(&cy->arena);
+	cy->pf = pf;
+	if (cy->res_pf != pf) {
+		/* resource names -> indexes, once per profile, not per node */
+		for (int i = 0; i < pf->nfit_res || i < pf->nbal_res; i++) {
+			for (int k = 0; k < 2; k++) {
+				const char *name = k ? (i < pf->nbal_res ? pf->bal_res[i].name : NULL)
+						     : (i < pf->nfit_res ? pf->fit_res[i].name : NULL);
+				if (!name)
+					continue;
+				kp_sid sid = kp_strtab_find(&s->strs, name);
+				int idx = -1;
+				for (int r = 0; r < s->nres && sid >= 0 && idx < 0; r++)
+					if (s->res_name[r] == sid)
+						idx = r;
+				if (k)
+					cy->bal_res[i] = idx;
+				else
+					cy->fit_res[i] = idx;
+			}
+		}
+		cy->res_pf = pf;
+	}
+	cy->pi = pi;
+	cy->p = p;
+	cy->c = c;
+	cy->nfeas = 0;
+	cy->rlen = 0;
+	cy->spread_built = 0;
+	cy->restrict_nodes = 0;
+	cy->prefilter_msg = NULL;
+	memset(cy->skip, 0, sizeof cy->skip);
+	memset(cy->fail, -1, (size_t)s->nnodes);
+	memset(cy->unres, 0, (size_t)s->nnodes);
+	if (kp_plan_added_affinity(pl, pf))
+		return pl->err->code;
+	return KP_OK;
+}
+
+/* After PreFilter: a DaemonSet pod carries required node affinity to its
+ * node (the controller sets matchFields metadata.name), so only that node
+ * is filtered; rebalance (rebalance.h) never moves a pod back to the node it
+ * left, nor where the strategy says. */
+static void restrict_nodes(planner *pl, const kp_pod *p)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	if (p->daemon_node >= 0) {
+		for (int n = 0; n < s->nnodes; n++)
+			cy->allowed[n] = (uint8_t)(n == p->daemon_node && (!cy->restrict_nodes || cy->allowed[n]));
+		cy->restrict_nodes = 1;
+	}
+	if (pl->avoid) {
+		for (int n = 0; n < s->nnodes; n++)
+			cy->allowed[n] = (uint8_t)(!pl->avoid[n] && (!cy->restrict_nodes || cy->allowed[n]));
+		cy->restrict_nodes = 1;
+	}
+}
+
+/* Filter, node by node, into cy->feas; every node unless
+ * percentageOfNodesToScore says otherwise.  fast: with the node-local cache,
+ * the nodes' cached verdicts first; when no node passes, every node again
+ * without the cache, for the reasons (FitError, preemption). */
+static void filter_nodes(planner *pl, int profile_idx, int fast)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	const kp_profile *pf = &pl->cfg.profiles[profile_idx];
+	if (fast && (pl->cache_cls != cy->p->cls || pl->cache_profile != profile_idx)) {
+		if (++pl->epoch == 0) {
+			memset(pl->fstamp, 0, (size_t)s->nnodes * sizeof *pl->fstamp);
+			memset(pl->sstamp, 0, (size_t)s->nnodes * sizeof *pl->sstamp);
+			pl->epoch = 1;
+		}
+		pl->cache_cls = cy->p->cls;
+		pl->cache_profile = profile_idx;
+	}
+	if (fast) {
+		filter_cached(pl);
+		if (cy->nfeas == 0) {
+			memset(cy->fail, -1, (size_t)s->nnodes);
+			memset(cy->unres, 0, (size_t)s->nnodes);
+			cy->rlen = 0;
+		}
+	}
+	int want = nodes_to_find(s->nnodes, pf->pct_nodes_to_score);
+	int start = pf->pct_nodes_to_score >= 0 ? pl->next_start[profile_idx] : 0, processed = 0;
+	for (int i = 0; i < s->nnodes && cy->nfeas < want && !(fast && cy->nfeas); i++) {
+		int n = (start + i) % s->nnodes;
+		processed++;
+		int passed = kp_cycle_filter_node(cy, n);
+		if (passed)
+			cy->feas[cy->nfeas++] = n;
+	}
+	if (pf->pct_nodes_to_score >= 0 && s->nnodes)
+		pl->next_start[profile_idx] = (start + processed) % s->nnodes;
+}
+
+/* No node passed: the FitError, then PostFilter (DefaultPreemption): when
+ * a candidate is chosen its victims go and the pod is re-queued with its
+ * nominated node. */
+static int no_fit(planner *pl, int32_t pi, int profile_idx, int explaining)
+{
+	kp_cycle *cy = &pl->cy;
+	const kp_profile *pf = &pl->cfg.profiles[profile_idx];
+	pod_out *po = &pl->out[pi];
+	po->action = A_UNSCHED;
+	po->feasible = 0;
+	po->has_score = 0;
+	int rc = fit_error(pl, po);
+	if (explaining) {
+		explain_capture(pl, profile_idx, -1, 0, NULL, NULL);
+		snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message ? po->message : "");
+	}
+	if (rc || !pl->preemption || !pf->post_filter[KP_P_DEFAULT_PREEMPTION])
+		return rc;
+	/* PostFilter: DefaultPreemption */
+	kp_preempt_result pr;
+	rc = kp_preempt(cy, pl->pdb_allowed, &pr);
+	if (rc) {
+		kp_preempt_release(&pr);
+		return rc == KP_NOMEM ? kp_plan_nomem(pl) : kp_err_set(pl->err, rc, "preemption failed");
+	}
+	if (explaining)
+		kp_explain_preemption(pl->ex, &pl->cy, &pr);
+	if (pr.chosen < 0) {
+		return join_preemption_message(pl, po, &pr, explaining);
+	}
+	/* victims go; the preemptor is re-queued with its nominated node */
+	const kp_candidate *cand = &pr.cands[pr.chosen];
+	rc = evict_victims(pl, pi, cand);
+	po->nominated = cand->node;
+	kp_preempt_release(&pr);
+	if (!rc && kp_plan_heap_push(pl, pi))
+		rc = kp_plan_nomem(pl);
+	pl->binds++;   /* evictions are cluster events: failed pods may fit now */
+	return rc;
+}
+
+/* PreScore, Score, NormalizeScore and weights over the feasible nodes into
+ * pl->total; fast: the node-local scores from the cache (local_scores).
+ * explaining: each plugin's raw and normalised scores copied to ex_raw /
+ * ex_norm (the cycle's arena). */
+static int score_nodes(planner *pl, const kp_profile *pf, int fast, int explaining, int64_t **ex_raw,
+		       int64_t **ex_norm)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	for (int i = 0; i < cy->nfeas; i++)
+		pl->total[cy->feas[i]] = 0;
+	uint8_t local_skip[KP_P_COUNT] = { 0 };
+	if (fast) {
+		int rc = local_scores(pl, pf, local_skip);
+		if (rc < 0)
+			return rc == KP_NOMEM ? kp_plan_nomem(pl) : kp_err_set(pl->err, rc, "pre-score failed");
+	}
+	for (int k = 0; k < KP_P_COUNT; k++) {
+		const kp_plugin *pg = kp_plugins[k];
+		if (!pf->score[k] || !pg || !pg->score)
+			continue;
+		int64_t *sc = pl->scores[k];
+		if (fast && local_score[k]) {
+			/* local_scores added it, or left its raw scores in sc */
+			if (!pg->normalize)
+				continue;
+			if (!local_skip[k])
+				pg->normalize(cy, sc);
+			for (int i = 0; i < cy->nfeas; i++) {
+				int n = cy->feas[i];
+				pl->total[n] += pf->weight[k] * sc[n];
+			}
+			continue;
+		}
+		int skip = 0;
+		if (pg->pre_score) {
+			int rc = pg->pre_score(cy);
+			if (rc == KP_SKIP)
+				skip = 1;
+			else if (rc < 0)
+				return rc == KP_NOMEM ? kp_plan_nomem(pl) : kp_err_set(pl->err, rc, "pre-score %s failed", kp_plugin_names[k]);
+		}
+		for (int i = 0; i < cy->nfeas; i++)
+			sc[cy->feas[i]] = skip ? 0 : pg->score(cy, cy->feas[i]);
+		if (explaining) {
+			ex_raw[k] = kp_arena_alloc(&cy->arena, (size_t)s->nnodes * sizeof(int64_t));
+			if (!ex_raw[k])
+				return kp_plan_nomem(pl);
+			memcpy(ex_raw[k], sc, (size_t)s->nnodes * sizeof(int64_t));
+		}
+		if (!skip && pg->normalize)
+			pg->normalize(cy, sc);
+		if (explaining) {
+			ex_norm[k] = kp_arena_alloc(&cy->arena, (size_t)s->nnodes * sizeof(int64_t));
+			if (!ex_norm[k])
+				return kp_plan_nomem(pl);
+			memcpy(ex_norm[k], sc, (size_t)s->nnodes * sizeof(int64_t));
+		}
+		for (int i = 0; i < cy->nfeas; i++) {
+			int n = cy->feas[i];
+			pl->total[n] += pf->weight[k] * sc[n];
+		}
+	}
+	return KP_OK;
+}
+
+/* the feasible node with the highest total; among equal totals the highest
+ * seeded hash of (pod, node) (computed only for ties) */
+static int best_node(const planner *pl, const kp_pod *p)
+{
+	const kp_snap *s = &pl->s;
+	const kp_cycle *cy = &pl->cy;
+	int best = cy->feas[0];
+	uint32_t best_tb = 0;
+	int best_tb_valid = 0;
+	for (int i = 1; i < cy->nfeas; i++) {
+		int n = cy->feas[i];
+		if (pl->total[n] > pl->total[best]) {
+			best = n;
+			best_tb_valid = 0;
+		} else if (pl->total[n] == pl->total[best]) {
+			if (!best_tb_valid) {
+				best_tb = kp_tiebreak(cy->seed, p->db_id, s->node_db_id[best]);
+				best_tb_valid = 1;
+			}
+			uint32_t tb = kp_tiebreak(cy->seed, p->db_id, s->node_db_id[n]);
+			if (tb > best_tb) {
+				best = n;
+				best_tb = tb;
+			}
+		}
+	}
+	return best;
+}
+
+int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
+{
+	kp_cycle *cy = &pl->cy;
+	const kp_profile *pf = &pl->cfg.profiles[profile_idx];
+	pod_out *po = &pl->out[pi];
+	const kp_pod *p = &pl->s.pods[pi];
+	int explaining = pl->ex && pl->ex->pod_db_id == p->db_id;
+	int rc = begin_cycle(pl, pi, pf);
+	if (rc)
+		return rc;
+
+	/* PreFilter */
+	int prc = kp_cycle_prefilter(cy);
+	if (prc == KP_PREFILTER_FAIL)
+		return prefilter_failed(pl, po, profile_idx, explaining);
+	if (prc < 0)
+		return prc == KP_NOMEM ? kp_plan_nomem(pl) : kp_err_set(pl->err, prc, "pre-filter failed");
+	restrict_nodes(pl, p);
+	/* a node preemption freed for this pod is evaluated first, alone; if it
+	 * passes it is used without scoring (semantics §9, §11.7) */
+	if (po->nominated >= 0) {
+		int n = po->nominated;
+		po->nominated = -1;
+		if (kp_cycle_filter_node(cy, n)) {
+			if (explaining)
+				explain_capture(pl, profile_idx, n, 0, NULL, NULL);
+			po->feasible = 1;
+			po->has_score = 0;
+			return kp_plan_bind_pod(pl, pi, n);
+		}
+		cy->fail[n] = -1;
+	}
+	/* Filter */
+	int fast = pl->cache && !explaining && pf->pct_nodes_to_score < 0 && p->daemon_node < 0 && !pl->avoid;
+	filter_nodes(pl, profile_idx, fast);
+	if (cy->nfeas == 0)
+		return no_fit(pl, pi, profile_idx, explaining);
+	/* with two or more feasible nodes: Score, and the highest total wins */
+	int best = cy->feas[0];
+	po->feasible = cy->nfeas;
+	po->has_score = 0;
+	int scoring = cy->nfeas > 1;
+	int64_t *ex_raw[KP_P_COUNT] = { 0 }, *ex_norm[KP_P_COUNT] = { 0 };
+	if (scoring) {
+		if ((rc = score_nodes(pl, pf, fast, explaining, ex_raw, ex_norm)))
+			return rc;
+		best = best_node(pl, p);
+		po->score = pl->total[best];
+		po->has_score = 1;
+	}
+	if (explaining)
+		explain_capture(pl, profile_idx, best, scoring, ex_raw, ex_norm);
+	return kp_plan_bind_pod(pl, pi, best);
+}
+
+/* ---- the cycle's state ---- */
+
+int kp_plan_cycle_setup(planner *pl)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	int n = s->nnodes ? s->nnodes : 1;
+	cy->s = s;
+	cy->seed = pl->o->seed;
+	kp_arena_init(&cy->arena, 64 * 1024);
+	cy->feas = kp_malloc((size_t)n * sizeof *cy->feas);
+	cy->fail = kp_malloc((size_t)n);
+	cy->unres = kp_malloc((size_t)n);
+	cy->rstart = kp_malloc((size_t)n * sizeof *cy->rstart);
+	cy->rcount = kp_calloc((size_t)n, sizeof *cy->rcount);
+	cy->raw = kp_calloc((size_t)n, sizeof *cy->raw);
+	cy->spread_ignored = kp_calloc((size_t)n, 1);
+	cy->allowed = kp_calloc((size_t)n, 1);
+	cy->min_prio = kp_malloc((size_t)n * sizeof *cy->min_prio);
+	cy->min_prio_stamp = kp_calloc((size_t)n, sizeof *cy->min_prio_stamp);
+	if (!cy->allowed || !cy->min_prio || !cy->min_prio_stamp)
+		return kp_plan_nomem(pl);
+	pl->total = kp_calloc((size_t)n, sizeof *pl->total);
+	if (!cy->feas || !cy->fail || !cy->unres || !cy->rstart || !cy->rcount || !cy->raw || !cy->spread_ignored ||
+	    !pl->total)
+		return kp_plan_nomem(pl);
+	for (int k = 0; k < KP_P_COUNT; k++)
+		if (!(pl->scores[k] = kp_calloc((size_t)n, sizeof(int64_t))))
+			return kp_plan_nomem(pl);
+	pl->cache = !pl->o->reference;
+	pl->cache_cls = -1;
+	pl->cache_profile = -1;
+	if (pl->cache) {
+		pl->fstamp = kp_calloc((size_t)n, sizeof *pl->fstamp);
+		pl->fpass = kp_calloc((size_t)n, 1);
+		if (!pl->fstamp || !pl->fpass)
+			return kp_plan_nomem(pl);
+		pl->sstamp = kp_calloc((size_t)n, sizeof *pl->sstamp);
+		pl->lsum = kp_calloc((size_t)n, sizeof *pl->lsum);
+		if (!pl->sstamp || !pl->lsum)
+			return kp_plan_nomem(pl);
+		for (int k = 0; k < KP_P_COUNT; k++)
+			if (local_score[k] && kp_plugins[k] && kp_plugins[k]->normalize &&
+			    !(pl->lraw[k] = kp_calloc((size_t)n, sizeof(int64_t))))
+				return kp_plan_nomem(pl);
+	}
+	if (kp_dmap_init(&cy->aff_counts, 64) || kp_dmap_init(&cy->anti_counts, 64) ||
+	    kp_dmap_init(&cy->existing_anti, 64) || kp_dmap_init(&cy->topo_score, 64) ||
+	    kp_dmap_init(&cy->anti_memo, 64) || kp_dmap_init(&cy->agroup_index, 64) ||
+	    !(cy->listed = kp_calloc((size_t)(s->npods ? s->npods : 1), 1)))
+		return kp_plan_nomem(pl);
+	const char *const *P = kp_plugin_names;
+	cy->r_insufficient = kp_malloc((size_t)s->nres * sizeof *cy->r_insufficient);
+	if (!cy->r_insufficient)
+		return kp_plan_nomem(pl);
+	for (int r = 0; r < s->nres; r++) {
+		char msg[600];
+		snprintf(msg, sizeof msg, "Insufficient %s", kp_str(&s->strs, s->res_name[r]));
+		if ((cy->r_insufficient[r] = kp_reason_intern(s, P[KP_P_NODE_RESOURCES_FIT], msg, 0)) < 0)
+			return kp_plan_nomem(pl);
+	}
+	cy->r_too_many_pods = kp_reason_intern(s, P[KP_P_NODE_RESOURCES_FIT], "Too many pods", 0);
+	cy->r_ports = kp_reason_intern(s, P[KP_P_NODE_PORTS], "node(s) didn't have free ports for the requested pod ports", 0);
+	cy->r_spread_missing = kp_reason_intern(s, P[KP_P_POD_TOPOLOGY_SPREAD],
+						"node(s) didn't match pod topology spread constraints (missing required label)", 1);
+	cy->r_spread = kp_reason_intern(s, P[KP_P_POD_TOPOLOGY_SPREAD], "node(s) didn't match pod topology spread constraints", 0);
+	cy->r_aff = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY], "node(s) didn't match pod affinity rules", 1);
+	cy->r_anti = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY], "node(s) didn't match pod anti-affinity rules", 0);
+	cy->r_existing_anti = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY],
+					       "node(s) didn't satisfy existing pods anti-affinity rules", 0);
+	cy->r_added_affinity = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node(s) didn't match scheduler-enforced node affinity", 1);
+	cy->r_prefilter_out = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node is filtered out by the prefilter result", 1);
+	cy->r_no_victims = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "No preemption victims found for incoming pod", 1);
+	cy->r_not_helpful = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "Preemption is not helpful for scheduling", 1);
+	if (cy->r_no_victims < 0 || cy->r_not_helpful < 0)
+		return kp_plan_nomem(pl);
+	if (cy->r_prefilter_out < 0)
+		return kp_plan_nomem(pl);
+	if (cy->r_too_many_pods < 0 || cy->r_ports < 0 || cy->r_spread_missing < 0 || cy->r_spread < 0 || cy->r_aff < 0 ||
+	    cy->r_anti < 0 || cy->r_existing_anti < 0 || cy->r_added_affinity < 0)
+		return kp_plan_nomem(pl);
+	/* pods already running with required anti-affinity */
+	for (int i = 0; i < s->npods; i++)
+		if (s->pods[i].node >= 0 && s->classes[s->pods[i].cls].npterms && add_affinity_pod(pl, i))
+			return kp_plan_nomem(pl);
+	return KP_OK;
+}
+
+void kp_plan_cycle_release(planner *pl)
+{
+	kp_cycle *cy = &pl->cy;
+	kp_free(pl->fstamp);
+	kp_free(pl->fpass);
+	kp_free(pl->sstamp);
+	kp_free(pl->lsum);
+	for (int k = 0; k < KP_P_COUNT; k++)
+		kp_free(pl->lraw[k]);
+	kp_free(cy->feas);
+	kp_free(cy->fail);
+	kp_free(cy->unres);
+	kp_free(cy->rstart);
+	kp_free(cy->rcount);
+	kp_free(cy->rbuf);
+	kp_free(cy->raw);
+	kp_free(cy->spread_ignored);
+	kp_free(cy->allowed);
+	kp_free(cy->r_insufficient);
+	kp_free(cy->anti_pods);
+	kp_free(cy->aff_pods);
+	kp_free(cy->ext_off);
+	kp_free(cy->ext_rows);
+	for (int i = 0; i < cy->cap_cs; i++) {
+		kp_free(cy->cs[i].dcnt);
+		kp_free(cy->cs[i].dpres);
+	}
+	kp_free(cy->cs);
+	kp_dmap_release(&cy->aff_counts);
+	kp_dmap_release(&cy->anti_counts);
+	kp_dmap_release(&cy->existing_anti);
+	kp_dmap_release(&cy->anti_memo);
+	kp_ipa_release(cy);
+	kp_free(cy->listed);
+	kp_free(cy->min_prio);
+	kp_free(cy->min_prio_stamp);
+	kp_dmap_release(&cy->topo_score);
+	kp_arena_release(&cy->arena);
+	for (int k = 0; k < KP_P_COUNT; k++)
+		kp_free(pl->scores[k]);
+	kp_free(pl->total);
+}
+
+/* kp_plan_requests_fit (plan_int.h): NodeResourcesFit's filter alone */
+int kp_plan_requests_fit(const kp_snap *s, const kp_class *c, const kp_profile *pf, int n, const int64_t *used,
+			int64_t npods)
+{
+	if (!pf->filter[KP_P_NODE_RESOURCES_FIT])
+		return 1;
+	const int64_t *alloc = &s->alloc[(size_t)n * (size_t)s->nres];
+	if (npods + 1 > alloc[3])
+		return 0;
+	for (uint32_t k = 0; k < c->nreq; k++) {
+		int r = c->req_res[k];
+		int64_t want = c->req_val[k];
+		if (want <= 0 || r == 3 || (r > 2 && kp_fit_ignored(pf, kp_str(&s->strs, s->res_name[r]))))
+			continue;
+		if (want > alloc[r] - used[r])
+			return 0;
+	}
+	return 1;
+}
+

@@ -1,0 +1,128 @@
+/*
+ * plan_int.h — what the files of one plan run share (private to
+ * planner/plan*.c):
+ *
+ *   plan.c        kp_plan_run: load, the queue (PrioritySort, a binary
+ *                 heap), the passes of batch retry, rebalance's host,
+ *                 counting and warnings, commit; a profile's
+ *                 addedAffinity for the cycle;
+ *   plan_cycle.c  one pod's scheduling cycle (PreFilter, Filter with the
+ *                 node-local cache, Score, the tie-break, bind), the
+ *                 FitError message, preemption and evictions, and the
+ *                 cycle's state (setup / teardown);
+ *   plan_write.c  the run writer: run, placement, pod_failure, eviction and
+ *                 run_warning rows (queries/plan/), and each pod's and
+ *                 node's outcome for kp_plan_opts.on_pod / on_node.
+ *
+ * Errors go to pl->err; functions return its code (KP_OK = 0).
+ */
+#ifndef KP_PLAN_INT_H
+#define KP_PLAN_INT_H
+
+#include "plan.h"
+#include "snapshot.h"
+#include "profile.h"
+#include "cycle.h"
+#include "explain.h"
+
+/* what happened to a pod; A_EVICTED: preempted and not re-created (no controller) */
+enum { A_KEEP, A_BIND, A_UNSCHED, A_IGNORED, A_DONE, A_GATED, A_EVICTED };
+
+/* a pod may be evicted this often in one run; then it is never a victim again */
+#define MAX_EVICTIONS_PER_POD 3
+
+typedef struct fail_item { int32_t reason; int32_t count; } fail_item;
+
+/* one pod's outcome so far */
+typedef struct pod_out {
+	uint8_t action;
+	int32_t seq, attempts, feasible, node;
+	int64_t score;
+	int has_score;
+	int64_t last_bind_stamp;     /* binds counter at the last attempt */
+	int32_t evicted_from;        /* node of the last eviction, -1 */
+	int32_t evicted_by;          /* preemptor pod index, -1 */
+	int32_t nominated;           /* node preemption freed for it, tried first next time; -1 */
+	char *message;
+	fail_item *fails;
+	int nfails;
+} pod_out;
+
+/* one eviction, in order (the eviction table's rows) */
+typedef struct eviction_rec { int32_t pod, node, preemptor; uint8_t violated; char *pdbs; } eviction_rec;
+
+typedef struct planner {
+	sqlite3 *db;
+	const kp_plan_opts *o;
+	kp_err *err;
+	kp_snap s;
+	kp_config cfg;
+	kp_cycle cy;
+	int32_t *queue;
+	int nqueue;
+	pod_out *out;
+	int64_t binds;
+	int32_t seq;
+	int32_t *prof_of_class;      /* profile index per class, -1 none */
+	int *next_start;             /* per profile: percentageOfNodesToScore rotation */
+	int64_t *scores[KP_P_COUNT];
+	int64_t *total;
+	kp_explain *ex;
+	long done_pods;
+	/* queue: a binary heap of pod indexes (PrioritySort order) */
+	int32_t *heap;
+	int nheap, cap_heap, cap_queue;
+	int64_t *order;              /* per pod: tie-break after priority and creation */
+	int64_t next_order;
+	/* preemption */
+	int preemption;              /* DefaultPreemption runs (not --no-preemption) */
+	int64_t *pdb_allowed;        /* disruptions each PDB still allows */
+	eviction_rec *ev;
+	int nev, cap_ev;
+	/* node-local cache (see filter_cached in plan_cycle.c): the verdicts and
+	 * raw scores of the plugins that read only the pod's class and the node,
+	 * kept per node for the class last scheduled and reused while the node
+	 * is unchanged */
+	int cache;                   /* off with --reference */
+	uint32_t epoch;              /* bumped when the class or profile changes */
+	int32_t cache_cls;
+	int cache_profile;
+	uint64_t *fstamp;            /* per node: epoch << 32 | node_ver when fpass was computed */
+	uint8_t *fpass;
+	uint64_t *sstamp;            /* per node: when lsum / lraw were computed */
+	int64_t *lsum;               /* per node: weighted sum of the node-local scores without NormalizeScore */
+	int64_t *lraw[KP_P_COUNT];   /* per node: raw node-local scores that are normalised */
+	const uint8_t *avoid;        /* rebalance: per node, 1 = the pod may not land there; NULL none */
+} planner;
+
+static inline int kp_plan_nomem(planner *pl) { return kp_err_set(pl->err, KP_NOMEM, "out of memory while planning"); }
+
+/* plan.c */
+/* put pod pi on the queue's heap; KP_OK or KP_NOMEM (nothing set) */
+int kp_plan_heap_push(planner *pl, int32_t pi);
+/* the profile's NodeAffinityArgs.addedAffinity into the cycle
+ * (cy->added_req, cy->added_pref; in the snapshot's arena) */
+int kp_plan_added_affinity(planner *pl, const kp_profile *pf);
+
+/* plan_cycle.c */
+/* the cycle's state and caches for the loaded snapshot (after the static
+ * filters); kp_plan_cycle_release frees them (also after a failed setup) */
+int kp_plan_cycle_setup(planner *pl);
+void kp_plan_cycle_release(planner *pl);
+/* one scheduling cycle for pod pi under profile profile_idx: bound,
+ * unschedulable (with its reasons), or back on the queue after preemption */
+int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx);
+/* the pod is assumed on the node; the next cycle sees it */
+int kp_plan_bind_pod(planner *pl, int32_t pi, int node);
+/* NodeResourcesFit's filter for class c on node n holding npods pods that
+ * request used[] (per resource): 1 when it would pass.  Cannot fail. */
+int kp_plan_requests_fit(const kp_snap *s, const kp_class *c, const kp_profile *pf, int n, const int64_t *used,
+			 int64_t npods);
+
+/* plan_write.c */
+/* the run's rows, in the open transaction; r->run_id is set */
+int kp_plan_write_run(planner *pl, kp_plan_result *r, double t0);
+/* every pod's outcome to o->on_pod, every node's resources to o->on_node */
+int kp_plan_report_results(planner *pl);
+
+#endif

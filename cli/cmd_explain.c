@@ -10,6 +10,7 @@
 #include "../planner/explain.h"
 #include "../planner/profile.h"
 #include "../reports/explain_text.h"
+#include "whatif_import.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -105,7 +106,7 @@ int cmd_explain(int argc, char **argv)
 	sqlite3 *db;
 	if (cli_db_open(path, KP_DB_READONLY, &db, NULL, &err) != KP_OK)
 		return kp_cli_fail(&err);
-	kp_explain_opts o = { .run = run, .ns = ns, .name = name, .db_name = path };
+	kp_explain_opts o = { .run = run, .ns = ns, .name = name, .db_name = path, .importer = &kp_cli_whatif_importer };
 	kp_explain_result x;
 	rc = kp_explain_run(db, &o, &x, &err);
 	kp_db_close(db);

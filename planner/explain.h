@@ -39,6 +39,8 @@
 #include "../common/kp.h"
 #include "../common/explain_result.h"   /* kp_explain, kp_explain_result: the data */
 
+struct kp_whatif_importer;
+
 struct kp_cycle;
 struct kp_profile;
 struct kp_preempt_result;
@@ -57,6 +59,9 @@ typedef struct kp_explain_opts {
 	int64_t run;                 /* 0: the latest */
 	const char *ns, *name;
 	const char *db_name;         /* for messages; NULL: "the database" */
+	/* reads the files a what-if run named (--add-nodes) when it is
+	 * replayed: the caller's (whatif.h; the CLI's is cli/whatif_import.c) */
+	const struct kp_whatif_importer *importer;
 } kp_explain_opts;
 
 /* Replay and explain.  KP_ERROR with a message for an unknown pod or run;

@@ -53,12 +53,16 @@ typedef struct replay {
 	kp_whatif *w;
 	kp_rebalance *rb;
 	kp_sb scenario;
+	const struct kp_whatif_importer *importer;
 } replay;
 
 static int add_whatif(replay *rp, const char *option, const char *value, kp_err *err)
 {
-	if (!rp->w && !(rp->w = kp_whatif_new()))
-		return kp_err_set(err, KP_NOMEM, "out of memory");
+	if (!rp->w) {
+		if (!(rp->w = kp_whatif_new()))
+			return kp_err_set(err, KP_NOMEM, "out of memory");
+		kp_whatif_set_importer(rp->w, rp->importer);
+	}
 	kp_sb_printf(&rp->scenario, "%s--%s %s", rp->scenario.len ? " " : "", option, value);
 	return kp_whatif_add(rp->w, option, value, err);
 }
@@ -287,6 +291,7 @@ int kp_explain_run(sqlite3 *db, const kp_explain_opts *o, kp_explain_result *x, 
 	snprintf(x->mode, sizeof x->mode, "pending");
 	replay rp;
 	memset(&rp, 0, sizeof rp);
+	rp.importer = o->importer;
 	kp_sb_init(&rp.scenario);
 	int rc = read_run(db, o, x, &rp, err);
 	if (!rc)

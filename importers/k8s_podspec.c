@@ -10,7 +10,7 @@
  * checking operators, effects, weights (1..100), ports (0..65535) and
  * integer ranges as the API server does; paths start with "spec".  API
  * defaulting is applied where the scheduler sees it (hostNetwork host
- * ports); only regular containers' host ports are kept (semantics §5.5).
+ * ports); only regular containers' host ports are kept (kube-scheduler-semantics.md §5.5).
  */
 #include "k8s_int.h"
 
@@ -376,7 +376,7 @@ static int get_containers(kctx *c, const kp_ynode *spec, kp_pod_in *pod)
 				snprintf(pq, sizeof pq, "%s.hostIP", pp);
 				if (kp_k8s_get_str(c, pe, "hostIP", pq, &port.host_ip) != KP_OK)
 					return KP_PARSE;
-				/* semantics §5.5: only regular containers' host ports count */
+				/* kube-scheduler-semantics.md §5.5: only regular containers' host ports count */
 				if (port.host_port > 0 && ct->kind == KP_CONTAINER_APP) {
 					if (!ct->ports) {
 						ct->ports = kp_arena_alloc(c->a, ports->n * sizeof *ct->ports);

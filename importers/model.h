@@ -135,7 +135,7 @@ typedef struct kp_pod_in {
 } kp_pod_in;
 
 /*
- * Effective requests of a pod (semantics §4.1): max(sum of app containers and
+ * Effective requests of a pod (kube-scheduler-semantics.md §4.1): max(sum of app containers and
  * sidecars, each init container stage) + overhead, for every resource named
  * anywhere.  A container with a limit but no request for a resource requests
  * the limit (API defaulting).  Zero amounts are kept out.  With nonzero=1 a

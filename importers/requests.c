@@ -1,5 +1,5 @@
 /*
- * requests.c — a pod's effective resource requests (semantics §4.1, §4.2).
+ * requests.c — a pod's effective resource requests (kube-scheduler-semantics.md §4.1, §4.2).
  *
  *   request(R) = max(Σ app containers + Σ sidecars,
  *                    max over init containers of (its request + sidecars started before it))

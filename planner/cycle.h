@@ -134,7 +134,7 @@ int kp_cycle_fail(kp_cycle *cy, int node, int plugin, int reason, int unresolvab
  * belongs to `plugin`. */
 int kp_static_filter(kp_cycle *cy, int node, int plugin);
 
-/* The seeded hash that breaks ties between equal totals (semantics §8):
+/* The seeded hash that breaks ties between equal totals (kube-scheduler-semantics.md §8):
  * the highest wins. */
 uint32_t kp_tiebreak(uint64_t seed, int64_t pod, int64_t node);
 

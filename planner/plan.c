@@ -6,10 +6,10 @@
  *     KubeSchedulerConfiguration, else kube's defaults) and evaluate the
  *     static filters in SQL once per scheduling class;
  *  2. queue: priority (high first), creationTimestamp, import order
- *     (PrioritySort; semantics §3) — a binary heap, here;
+ *     (PrioritySort; kube-scheduler-semantics.md §3) — a binary heap, here;
  *  3. per pod one scheduling cycle (plan_cycle.c): PreFilter, Filter,
- *     Score, bind; or the FitError and preemption (semantics §1, §8);
- *  4. batch retry (semantics §12): when the queue is drained, pods that
+ *     Score, bind; or the FitError and preemption (kube-scheduler-semantics.md §1, §8);
+ *  4. batch retry (kube-scheduler-semantics.md §12): when the queue is drained, pods that
  *     failed before a later binding are tried again, in queue order, until a
  *     pass binds nothing; then --mode rebalance's moves, if asked;
  *  5. write run, placement, pod_failure and run_warning in one transaction

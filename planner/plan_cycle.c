@@ -1,6 +1,6 @@
 /*
  * plan_cycle.c — one pod's scheduling cycle in a plan run (plan_int.h), as
- * kube-scheduler's scheduleOne runs it (semantics §1, §8, §9):
+ * kube-scheduler's scheduleOne runs it (kube-scheduler-semantics.md §1, §8, §9):
  *
  *   PreFilter (kp_cycle_prefilter; a rejection fails every node), a node
  *   preemption nominated tried first and alone, Filter on every node (the
@@ -108,7 +108,7 @@ static int fit_error(planner *pl, pod_out *po)
 	return KP_OK;
 }
 
-/* numFeasibleNodesToFind (semantics §9), only when the profile sets a percentage */
+/* numFeasibleNodesToFind (kube-scheduler-semantics.md §9), only when the profile sets a percentage */
 static int nodes_to_find(int n, int pct)
 {
 	if (pct < 0 || n < 100 || pct >= 100)
@@ -678,7 +678,7 @@ int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
 		return prc == KP_NOMEM ? kp_plan_nomem(pl) : kp_err_set(pl->err, prc, "pre-filter failed");
 	restrict_nodes(pl, p);
 	/* a node preemption freed for this pod is evaluated first, alone; if it
-	 * passes it is used without scoring (semantics §9, §11.7) */
+	 * passes it is used without scoring (kube-scheduler-semantics.md §9, §11.7) */
 	if (po->nominated >= 0) {
 		int n = po->nominated;
 		po->nominated = -1;

@@ -1,7 +1,7 @@
 /*
  * profile.c — scheduler profiles: the default one, and the ones a
  * KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1 or v1beta3)
- * describes, merged with the defaults as kube does (semantics §2,
+ * describes, merged with the defaults as kube does (kube-scheduler-semantics.md §2,
  * apis/config/v1/default_plugins.go and defaults.go):
  *  - multiPoint.enabled naming a default plugin replaces it in place (weight);
  *  - <point>.disabled removes a plugin at that point, "*" every default one;

@@ -1,7 +1,7 @@
 /*
  * profile.h — a scheduler profile: which plugins run at which extension
  * point, their score weights and their arguments, after kube's defaulting
- * (semantics §2).  profile.c builds the default profile and reads
+ * (kube-scheduler-semantics.md §2).  profile.c builds the default profile and reads
  * KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, v1beta3).
  */
 #ifndef KP_PROFILE_H

@@ -2,7 +2,7 @@
  * scores.h — kube-scheduler's score formulas and matching helpers as plain C
  * functions.  The planner calls them in its loop; udf.c registers each one as
  * a kplan_* SQL function so the same arithmetic is available in SQL.
- * Formulas: semantics §7 (noderesources, imagelocality, helper/shape_score.go).
+ * Formulas: kube-scheduler-semantics.md §7 (noderesources, imagelocality, helper/shape_score.go).
  */
 #ifndef KP_SCORES_H
 #define KP_SCORES_H

@@ -209,7 +209,7 @@ typedef struct kp_snap {
 	/* static reasons */
 	int nreasons, cap_reasons;
 	kp_reason *reasons;
-	/* default spreading (semantics §10.1, helper/spread.go DefaultSelector):
+	/* default spreading (kube-scheduler-semantics.md §10.1, helper/spread.go DefaultSelector):
 	 * every Service selector, and per pod its controller's selector */
 	int nservice_sels;
 	kp_owner_sel *service_sels;

@@ -448,7 +448,7 @@ static int load_pods(kp_loader *L)
 			int ni = nn >= 0 && nn < L->node_of_sid_len ? L->node_of_sid[nn] : -1;
 			p->bound_name = kp_ld_intern(L, sqlite3_column_text(st, 4));
 			if (ni < 0) {
-				/* bound to a node kplan does not know: ignored (semantics §12) */
+				/* bound to a node kplan does not know: ignored (kube-scheduler-semantics.md §12) */
 				s->warn_unknown_node++;
 				p->ignored = KP_POD_UNKNOWN_NODE;
 			}
@@ -516,7 +516,7 @@ static int load_selectors(kp_loader *L)
 	kp_snap *s = L->s;
 	sqlite3_stmt *st;
 	int rc = KP_OK;
-	/* what selects pods for the system default spreading (semantics §10.1,
+	/* what selects pods for the system default spreading (kube-scheduler-semantics.md §10.1,
 	 * helper/spread.go DefaultSelector): every Service in the pod's namespace
 	 * whose selector matches it, and the selector of the pod's controller if
 	 * that is a ReplicationController, ReplicaSet or StatefulSet kplan knows.

@@ -1,5 +1,5 @@
 /*
- * balanced_allocation.c — NodeResourcesBalancedAllocation (semantics §7.5;
+ * balanced_allocation.c — NodeResourcesBalancedAllocation (kube-scheduler-semantics.md §7.5;
  * kubernetes/kubernetes pkg/scheduler/framework/plugins/noderesources/
  * balanced_allocation.go, resource_allocation.go).  Fractions of allocatable
  * requested after placing the pod, with REAL requests (no non-zero

@@ -1,5 +1,5 @@
 /*
- * default_preemption.c — DefaultPreemption, the PostFilter (semantics §11;
+ * default_preemption.c — DefaultPreemption, the PostFilter (kube-scheduler-semantics.md §11;
  * kubernetes/kubernetes pkg/scheduler/framework/plugins/defaultpreemption/
  * default_preemption.go, pkg/scheduler/framework/preemption/preemption.go,
  * pkg/scheduler/util/utils.go).

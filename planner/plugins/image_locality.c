@@ -1,5 +1,5 @@
 /*
- * image_locality.c — ImageLocality (semantics §7.6; kubernetes/kubernetes
+ * image_locality.c — ImageLocality (kube-scheduler-semantics.md §7.6; kubernetes/kubernetes
  * pkg/scheduler/framework/plugins/imagelocality/image_locality.go).
  * For each container image already on the node: its size scaled by the share
  * of nodes that have it; the sum, clamped to [23 MiB, 1000 MiB x containers],

@@ -1,5 +1,5 @@
 /*
- * inter_pod_affinity.c — InterPodAffinity (semantics §5.8, §7.9;
+ * inter_pod_affinity.c — InterPodAffinity (kube-scheduler-semantics.md §5.8, §7.9;
  * kubernetes/kubernetes pkg/scheduler/framework/plugins/interpodaffinity/
  * {plugin,filtering,scoring}.go).
  *

@@ -1,5 +1,5 @@
 /*
- * node_affinity.c — NodeAffinity (semantics §5.4, §7.8; kubernetes/kubernetes
+ * node_affinity.c — NodeAffinity (kube-scheduler-semantics.md §5.4, §7.8; kubernetes/kubernetes
  * pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go).
  * Filter: nodeSelector and required node affinity in SQL per class
  * (queries/filters/node_affinity.sql), plus the profile's

@@ -1,5 +1,5 @@
 /*
- * node_name.c — NodeName (semantics §5.2; kubernetes/kubernetes
+ * node_name.c — NodeName (kube-scheduler-semantics.md §5.2; kubernetes/kubernetes
  * pkg/scheduler/framework/plugins/nodename/node_name.go).  A pod whose
  * spec.nodeName is set is bound by the kubelet, not scheduled: kplan treats
  * it as already bound (keep), so among the pods kplan schedules none names a

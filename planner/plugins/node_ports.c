@@ -1,5 +1,5 @@
 /*
- * node_ports.c — NodePorts (semantics §5.5; kubernetes/kubernetes
+ * node_ports.c — NodePorts (kube-scheduler-semantics.md §5.5; kubernetes/kubernetes
  * pkg/scheduler/framework/plugins/nodeports/node_ports.go).  A wanted
  * host port (hostIP, protocol, hostPort) conflicts with one in use on the node
  * when protocol and port are equal and either IP is 0.0.0.0 or both IPs are

@@ -1,5 +1,5 @@
 /*
- * node_resources_fit.c — NodeResourcesFit (semantics §5.6, §7.1-7.4;
+ * node_resources_fit.c — NodeResourcesFit (kube-scheduler-semantics.md §5.6, §7.1-7.4;
  * kubernetes/kubernetes pkg/scheduler/framework/plugins/noderesources/
  * fit.go, resource_allocation.go, least_allocated.go, most_allocated.go,
  * requested_to_capacity_ratio.go).
@@ -103,7 +103,7 @@ static int64_t score(kp_cycle *cy, int node)
 			break;
 		case KP_STRAT_RTCR:
 			sr = kp_rtcr(req, alloc, pf->shape, (size_t)pf->nshape);
-			/* only positive resource scores enter the weighted mean (semantics §7.4) */
+			/* only positive resource scores enter the weighted mean (kube-scheduler-semantics.md §7.4) */
 			if (sr > 0) {
 				fsum += (double)(sr * w);
 				wsum += w;

@@ -1,5 +1,5 @@
 /*
- * node_unschedulable.c — NodeUnschedulable (semantics §5.1;
+ * node_unschedulable.c — NodeUnschedulable (kube-scheduler-semantics.md §5.1;
  * kubernetes/kubernetes pkg/scheduler/framework/plugins/nodeunschedulable/
  * node_unschedulable.go).  A cordoned node fails
  * pods that do not tolerate node.kubernetes.io/unschedulable:NoSchedule:

@@ -1,5 +1,5 @@
 /*
- * pod_topology_spread.c — PodTopologySpread (semantics §10;
+ * pod_topology_spread.c — PodTopologySpread (kube-scheduler-semantics.md §10;
  * kubernetes/kubernetes pkg/scheduler/framework/plugins/podtopologyspread/
  * {common,filtering,scoring,plugin}.go).
  *

@@ -1,5 +1,5 @@
 /*
- * priority_sort.c — PrioritySort, the QueueSort plugin (semantics §3;
+ * priority_sort.c — PrioritySort, the QueueSort plugin (kube-scheduler-semantics.md §3;
  * kubernetes/kubernetes pkg/scheduler/framework/plugins/queuesort/priority_sort.go).
  * kube's Less: the higher priority first, then the earlier queue timestamp
  * (kplan: creationTimestamp).  The queue is the plan loop's

@@ -1,5 +1,5 @@
 /*
- * taint_toleration.c — TaintToleration (semantics §5.3, §7.7;
+ * taint_toleration.c — TaintToleration (kube-scheduler-semantics.md §5.3, §7.7;
  * kubernetes/kubernetes pkg/scheduler/framework/plugins/tainttoleration/
  * taint_toleration.go).  Filter: the first NoSchedule/NoExecute taint no
  * toleration matches, in SQL per class (queries/filters/taint_toleration.sql).

@@ -1,4 +1,4 @@
--- NodeAffinity filter (semantics §5.4; nodeaffinity/node_affinity.go and
+-- NodeAffinity filter (kube-scheduler-semantics.md §5.4; nodeaffinity/node_affinity.go and
 -- component-helpers nodeaffinity.go): a node passes when every nodeSelector
 -- pair is among its labels AND (no required node affinity, or at least one
 -- nodeSelectorTerm whose every matchExpression / matchField matches).  A term

@@ -1,4 +1,4 @@
--- NodeUnschedulable (semantics §5.1; nodeunschedulable/node_unschedulable.go):
+-- NodeUnschedulable (kube-scheduler-semantics.md §5.1; nodeunschedulable/node_unschedulable.go):
 -- a cordoned node (spec.unschedulable) fails every pod that does not tolerate
 -- the taint node.kubernetes.io/unschedulable:NoSchedule.
 -- Contract of queries/filters/*.sql: over temp.kp_classes(class_id), return the

@@ -1,4 +1,4 @@
--- TaintToleration filter (semantics §5.3; tainttoleration/taint_toleration.go,
+-- TaintToleration filter (kube-scheduler-semantics.md §5.3; tainttoleration/taint_toleration.go,
 -- FindMatchingUntoleratedTaint): a node fails when one of its NoSchedule or
 -- NoExecute taints is tolerated by none of the pod's tolerations; the reason
 -- names the FIRST such taint in spec.taints order (rank = its position).

@@ -5,7 +5,7 @@
 # files in one import.
 #
 # Expected values were worked out by hand from the files (quantities converted
-# with the Kubernetes rules, effective requests with semantics §4.1/§4.2), not
+# with the Kubernetes rules, effective requests with kube-scheduler-semantics.md §4.1/§4.2), not
 # copied from kplan's output.
 . "$(dirname "$0")/../lib.sh"
 

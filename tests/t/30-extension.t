@@ -27,7 +27,7 @@ run sqlite3 :memory: ".load $ext" "SELECT kplan_version();"
 like "$out" "0." "kplan_version() in the shell"
 
 sq() { sqlite3 :memory: ".load $ext" "$1" 2>&1; }
-# toleration matching (semantics §5.3.1)
+# toleration matching (kube-scheduler-semantics.md §5.3.1)
 is "$(sq "SELECT kplan_tolerates('dedicated','Equal','gpu','NoSchedule', 'dedicated','gpu','NoSchedule'),
               kplan_tolerates('dedicated','Equal','cpu','NoSchedule', 'dedicated','gpu','NoSchedule'),
               kplan_tolerates('', 'Exists', '', '', 'anything','x','NoExecute'),
@@ -35,12 +35,12 @@ is "$(sq "SELECT kplan_tolerates('dedicated','Equal','gpu','NoSchedule', 'dedica
               kplan_tolerates('k', NULL, '', '', 'k','','PreferNoSchedule')")" "1|0|1|0|1" "kplan_tolerates"
 like "$(sq "SELECT kplan_tolerates('k','Like','v','', 'k','v','NoSchedule')")" \
 	"kplan_tolerates: operator must be Equal or Exists" "kplan_tolerates rejects a bad operator"
-# node selector requirement operators (semantics §5.4)
+# node selector requirement operators (kube-scheduler-semantics.md §5.4)
 is "$(sq "SELECT kplan_match_expression('In','a','[\"a\",\"b\"]'), kplan_match_expression('NotIn',NULL,'[\"a\"]'),
               kplan_match_expression('Exists',NULL,'[]'), kplan_match_expression('DoesNotExist',NULL,'[]'),
               kplan_match_expression('Gt','10','[\"9\"]'), kplan_match_expression('Lt','x','[\"9\"]')")" 	"1|1|0|1|1|0" "kplan_match_expression, every operator"
 like "$(sq "SELECT kplan_match_expression('In','a','not json')")" "values must be a JSON array" "bad values JSON is an SQL error"
-# scores (semantics §7; numbers from kube's least/most_allocated tests: 3000m of 4000m)
+# scores (kube-scheduler-semantics.md §7; numbers from kube's least/most_allocated tests: 3000m of 4000m)
 is "$(sq "SELECT kplan_least_allocated(3000, 4000), kplan_most_allocated(3000, 4000),
               kplan_least_allocated(5000, 4000), kplan_most_allocated(5000, 4000), kplan_least_allocated(1, 0) IS NULL")" 	"25|75|0|100|1" "kplan_least_allocated / kplan_most_allocated"
 is "$(sq "SELECT kplan_requested_to_capacity_ratio(3000, 4000, '[[0,0],[100,10]]'),

@@ -40,8 +40,8 @@ like "$out" "reports/s.c:1: " "qsort outside kp_sort is named"
 like "$out" "planner/plugins/x.c" "a plugin without a name is named"
 
 # the README's "where to change what" names files and folders that exist
-if grep -q '^## Where to change what' "$ROOT/README.md"; then
-	paths=$(sed -n '/^## Where to change what/,/^## /p' "$ROOT/README.md" | grep -o '`[a-z][a-z_/.<>-]*`' | tr -d '`' |
+if grep -q '^#* Where to change what' "$ROOT/README.md"; then
+	paths=$(sed -n '/^#* Where to change what/,/^#/p' "$ROOT/README.md" | grep -o '`[a-z][a-z_/.<>-]*`' | tr -d '`' |
 		grep '/' | grep -v '<' | sort -u)
 	missing=
 	for p in $paths; do [ -e "$ROOT/$p" ] || missing="$missing $p"; done
@@ -52,4 +52,14 @@ if grep -q '^## Where to change what' "$ROOT/README.md"; then
 else
 	ok 1 "README.md has a 'Where to change what' section"
 fi
+# every "kube-scheduler-semantics.md §N" the code, queries and tests cite is a
+# heading of docs/kube-scheduler-semantics.md
+doc="$ROOT/docs/kube-scheduler-semantics.md"
+cited=$(cd "$ROOT" && grep -rhoE 'kube-scheduler-semantics\.md §[0-9]+(\.[0-9]+)*' cli common importers planner reports \
+	queries tests/e2e tests/t tests/unit docs | sed 's/.*§//' | sort -u)
+unknown=
+for n in $cited; do grep -qE "^#+ $(echo "$n" | sed 's/\./\\./g')([ .]|\$)" "$doc" || unknown="$unknown §$n"; done
+is "$unknown" "" "every cited section of kube-scheduler-semantics.md exists ($(echo "$cited" | wc -w) cited)"
+[ "$(echo "$cited" | wc -w)" -ge 20 ]
+ok $? "the code cites the semantics document by name"
 done_testing

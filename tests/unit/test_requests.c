@@ -1,6 +1,6 @@
 /*
  * test_requests.c — unit test (TAP) of kp_pod_requests() (importers/requests.c):
- * a pod's effective requests (semantics §4.1) and the scoring-only non-zero
+ * a pod's effective requests (kube-scheduler-semantics.md §4.1) and the scoring-only non-zero
  * requests (§4.2).
  *
  * Cases come from Kubernetes' own tests (repository kubernetes/kubernetes):
@@ -17,7 +17,7 @@
  * Deliberate difference: upstream unit tests call PodRequests on objects that
  * never went through API defaulting, so "limit only" containers request
  * nothing there; kplan sees objects after defaulting (requests = limits when
- * requests are absent, semantics §4.1), and the expectations below follow
+ * requests are absent, kube-scheduler-semantics.md §4.1), and the expectations below follow
  * that rule.  Each such case says so.
  */
 #include "importers/model.h"
@@ -100,7 +100,7 @@ static const rcase cases[] = {
 	{"TestPodResourceRequests aggregate request is max of sums (spec requests only)",
 	 {{APP, "cpu=1000", NULL}, {APP, "cpu=2000", NULL}}, 2, NULL, 0, KP_OK, "cpu=3000"},
 
-	/* ---- semantics §4.1 worked by hand ---- */
+	/* ---- kube-scheduler-semantics.md §4.1 worked by hand ---- */
 	{"§4.1 init before sidecar: init stage does not include the later sidecar (k9s po_sidecar shape)",
 	 {{INIT, "cpu=333,memory=349175808", NULL}, {SIDE, "cpu=20,memory=41943040", NULL},
 	  {APP, "cpu=30,memory=10485760", NULL}}, 3, NULL, 0, KP_OK, "cpu=333,memory=349175808"},

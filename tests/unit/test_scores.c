@@ -349,7 +349,7 @@ static const tol_case tol_cases[] = {
 	{"Gt operator and taint with non-numeric value", "node.kubernetes.io/sla", "Gt", "950", "NoSchedule",
 	 "node.kubernetes.io/sla", "high", "NoSchedule", 0},
 	/* toleration.go ToleratesTaint: empty effect matches every effect; the
-	 * empty operator means Equal (semantics §5.3.1) */
+	 * empty operator means Equal (kube-scheduler-semantics.md §5.3.1) */
 	{"empty effect tolerates NoExecute", "foo", "Equal", "bar", "",
 	 "foo", "bar", "NoExecute", 1},
 	{"empty effect tolerates PreferNoSchedule", "foo", "Exists", "", "",

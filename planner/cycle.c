@@ -1,9 +1,13 @@
 /*
  * cycle.c — shared pieces of a scheduling cycle (see cycle.h): the
  * generation-cleared hash map, failure recording, default normalisation,
- * pod and node term matching, and the plugin registry.
+ * pod and node term matching, and the cycle's state (kp_cycle_init,
+ * kp_cycle_release).
  */
 #include "cycle.h"
+#include "static.h"     /* kp_reason_intern */
+
+#include <stdio.h>
 
 #include <string.h>
 
@@ -236,4 +240,131 @@ int kp_nterm_matches(const kp_snap *s, const kp_nterm *t, int n)
 		if (!kp_sreq_match(&t->fields[i], s->node_name[n], &s->strs))
 			return 0;
 	return 1;
+}
+
+/* ---- the cycle's state ---- */
+
+static int push_pod(int32_t **v, int *n, int *cap, int32_t pi)
+{
+	if (KP_GROW(*v, *n, *cap, 64))
+		return KP_NOMEM;
+	(*v)[(*n)++] = pi;
+	return KP_OK;
+}
+
+int kp_cycle_add_affinity_pod(kp_cycle *cy, int32_t pi)
+{
+	const kp_class *c = &cy->s->classes[cy->s->pods[pi].cls];
+	/* once each: a pod bound again after an eviction is already listed
+	 * (the lists skip pods that are not placed) */
+	if (c->has_req_anti && !(cy->listed[pi] & 1)) {
+		if (push_pod(&cy->anti_pods, &cy->nanti_pods, &cy->cap_anti_pods, pi) || kp_ipa_add_pod(cy, pi))
+			return KP_NOMEM;
+		cy->listed[pi] |= 1;
+	}
+	if (c->npterms && !(cy->listed[pi] & 2)) {
+		if (push_pod(&cy->aff_pods, &cy->naff_pods, &cy->cap_aff_pods, pi))
+			return KP_NOMEM;
+		cy->listed[pi] |= 2;
+	}
+	return KP_OK;
+}
+
+/* kube's reasons that are not SQL filters', interned once (their ids are the
+ * snapshot's, in this order) */
+static int intern_reasons(kp_cycle *cy, kp_snap *s)
+{
+	const char *const *P = kp_plugin_names;
+	for (int r = 0; r < s->nres; r++) {
+		char msg[600];
+		snprintf(msg, sizeof msg, "Insufficient %s", kp_str(&s->strs, s->res_name[r]));
+		if ((cy->r_insufficient[r] = kp_reason_intern(s, P[KP_P_NODE_RESOURCES_FIT], msg, 0)) < 0)
+			return KP_NOMEM;
+	}
+	cy->r_too_many_pods = kp_reason_intern(s, P[KP_P_NODE_RESOURCES_FIT], "Too many pods", 0);
+	cy->r_ports = kp_reason_intern(s, P[KP_P_NODE_PORTS], "node(s) didn't have free ports for the requested pod ports", 0);
+	cy->r_spread_missing = kp_reason_intern(s, P[KP_P_POD_TOPOLOGY_SPREAD],
+						"node(s) didn't match pod topology spread constraints (missing required label)", 1);
+	cy->r_spread = kp_reason_intern(s, P[KP_P_POD_TOPOLOGY_SPREAD], "node(s) didn't match pod topology spread constraints", 0);
+	cy->r_aff = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY], "node(s) didn't match pod affinity rules", 1);
+	cy->r_anti = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY], "node(s) didn't match pod anti-affinity rules", 0);
+	cy->r_existing_anti = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY],
+					       "node(s) didn't satisfy existing pods anti-affinity rules", 0);
+	cy->r_added_affinity = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node(s) didn't match scheduler-enforced node affinity", 1);
+	cy->r_prefilter_out = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node is filtered out by the prefilter result", 1);
+	cy->r_no_victims = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "No preemption victims found for incoming pod", 1);
+	cy->r_not_helpful = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "Preemption is not helpful for scheduling", 1);
+	if (cy->r_too_many_pods < 0 || cy->r_ports < 0 || cy->r_spread_missing < 0 || cy->r_spread < 0 || cy->r_aff < 0 ||
+	    cy->r_anti < 0 || cy->r_existing_anti < 0 || cy->r_added_affinity < 0 || cy->r_prefilter_out < 0 ||
+	    cy->r_no_victims < 0 || cy->r_not_helpful < 0)
+		return KP_NOMEM;
+	return KP_OK;
+}
+
+int kp_cycle_init(kp_cycle *cy, kp_snap *s, uint64_t seed)
+{
+	size_t n = (size_t)(s->nnodes ? s->nnodes : 1);
+	cy->s = s;
+	cy->seed = seed;
+	kp_arena_init(&cy->arena, 64 * 1024);
+	cy->feas = kp_calloc(n, sizeof *cy->feas);
+	cy->fail = kp_malloc(n);
+	cy->unres = kp_calloc(n, 1);
+	cy->rstart = kp_calloc(n, sizeof *cy->rstart);
+	cy->rcount = kp_calloc(n, sizeof *cy->rcount);
+	cy->raw = kp_calloc(n, sizeof *cy->raw);
+	cy->spread_ignored = kp_calloc(n, 1);
+	cy->allowed = kp_calloc(n, 1);
+	cy->min_prio = kp_calloc(n, sizeof *cy->min_prio);
+	cy->min_prio_stamp = kp_calloc(n, sizeof *cy->min_prio_stamp);
+	cy->listed = kp_calloc((size_t)(s->npods ? s->npods : 1), 1);
+	cy->r_insufficient = kp_calloc((size_t)(s->nres ? s->nres : 1), sizeof *cy->r_insufficient);
+	if (!cy->feas || !cy->fail || !cy->unres || !cy->rstart || !cy->rcount || !cy->raw || !cy->spread_ignored ||
+	    !cy->allowed || !cy->min_prio || !cy->min_prio_stamp || !cy->listed || !cy->r_insufficient)
+		return KP_NOMEM;
+	memset(cy->fail, -1, n);
+	if (kp_dmap_init(&cy->aff_counts, 64) || kp_dmap_init(&cy->anti_counts, 64) ||
+	    kp_dmap_init(&cy->existing_anti, 64) || kp_dmap_init(&cy->topo_score, 64) ||
+	    kp_dmap_init(&cy->anti_memo, 64) || kp_dmap_init(&cy->agroup_index, 64))
+		return KP_NOMEM;
+	if (intern_reasons(cy, s))
+		return KP_NOMEM;
+	/* pods already running with affinity terms */
+	for (int32_t i = 0; i < s->npods; i++)
+		if (s->pods[i].node >= 0 && s->classes[s->pods[i].cls].npterms && kp_cycle_add_affinity_pod(cy, i))
+			return KP_NOMEM;
+	return KP_OK;
+}
+
+void kp_cycle_release(kp_cycle *cy)
+{
+	kp_free(cy->feas);
+	kp_free(cy->fail);
+	kp_free(cy->unres);
+	kp_free(cy->rstart);
+	kp_free(cy->rcount);
+	kp_free(cy->rbuf);
+	kp_free(cy->raw);
+	kp_free(cy->spread_ignored);
+	kp_free(cy->allowed);
+	kp_free(cy->r_insufficient);
+	kp_free(cy->anti_pods);
+	kp_free(cy->aff_pods);
+	kp_free(cy->ext_off);
+	kp_free(cy->ext_rows);
+	for (int i = 0; i < cy->cap_cs; i++) {
+		kp_free(cy->cs[i].dcnt);
+		kp_free(cy->cs[i].dpres);
+	}
+	kp_free(cy->cs);
+	kp_dmap_release(&cy->aff_counts);
+	kp_dmap_release(&cy->anti_counts);
+	kp_dmap_release(&cy->existing_anti);
+	kp_dmap_release(&cy->anti_memo);
+	kp_ipa_release(cy);
+	kp_free(cy->listed);
+	kp_free(cy->min_prio);
+	kp_free(cy->min_prio_stamp);
+	kp_dmap_release(&cy->topo_score);
+	kp_arena_release(&cy->arena);
 }

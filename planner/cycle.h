@@ -118,6 +118,18 @@ typedef struct kp_cycle {
 	double *fscore;
 } kp_cycle;
 
+/* The cycle's state for snapshot s (kplan's _init/_release pair): per-node
+ * arrays, the maps, kube's reasons interned in the snapshot in a fixed order,
+ * and the placed pods with affinity terms listed.  KP_OK or KP_NOMEM; call
+ * kp_cycle_release after either.  Used by the plan (plan_cycle.c) and by the
+ * plugin unit tests (tests/unit/tap_snap.h). */
+int kp_cycle_init(kp_cycle *cy, kp_snap *s, uint64_t seed);
+void kp_cycle_release(kp_cycle *cy);
+/* A placed pod with affinity terms joins the cycle's lists, once: with
+ * required anti-affinity it can reject later pods (kube-scheduler-semantics.md
+ * §5.8); with any term it scores them (§7.9).  KP_OK or KP_NOMEM. */
+int kp_cycle_add_affinity_pod(kp_cycle *cy, int32_t pi);
+
 /* Run every enabled PreFilter plugin of cy->pf for cy->p (again after the
  * snapshot changed, as in a preemption dry run).  Returns KP_OK,
  * KP_PREFILTER_FAIL (cy->prefilter_msg) or an error. */

@@ -130,35 +130,6 @@ static void explain_capture(planner *pl, int profile_idx, int chosen, int scorin
 	kp_explain_capture(pl->ex, &pl->cy, &pl->cfg.profiles[profile_idx], chosen, scoring, raw, norm, pl->total, pl->avoid);
 }
 
-static int push_pod(int32_t **v, int *n, int *cap, int32_t pi)
-{
-	if (KP_GROW(*v, *n, *cap, 64))
-		return KP_NOMEM;
-	(*v)[(*n)++] = pi;
-	return KP_OK;
-}
-
-/* Remember a placed pod with affinity terms: with required anti-affinity it
- * can reject later pods (§5.8); with any term it scores them (§7.9). */
-static int add_affinity_pod(planner *pl, int32_t pi)
-{
-	kp_cycle *cy = &pl->cy;
-	const kp_class *c = &pl->s.classes[pl->s.pods[pi].cls];
-	/* once each: a pod bound again after an eviction is already listed
-	 * (the lists skip pods that are not placed) */
-	if (c->has_req_anti && !(cy->listed[pi] & 1)) {
-		if (push_pod(&cy->anti_pods, &cy->nanti_pods, &cy->cap_anti_pods, pi) || kp_ipa_add_pod(cy, pi))
-			return KP_NOMEM;
-		cy->listed[pi] |= 1;
-	}
-	if (c->npterms && !(cy->listed[pi] & 2)) {
-		if (push_pod(&cy->aff_pods, &cy->naff_pods, &cy->cap_aff_pods, pi))
-			return KP_NOMEM;
-		cy->listed[pi] |= 2;
-	}
-	return KP_OK;
-}
-
 /* A pod preemption could not help: its message becomes kube's FitError.Error,
  * the filter message and the PostFilter's joined with SeparatorFormat " %v."
  * after the filter message's own final period (kube 1.28-1.31 print ".."). */
@@ -225,7 +196,7 @@ int kp_plan_bind_pod(planner *pl, int32_t pi, int node)
 	pod_out *po = &pl->out[pi];
 	if (kp_snap_add_pod(&pl->s, pi, node))
 		return kp_plan_nomem(pl);
-	if (pl->s.classes[pl->s.pods[pi].cls].npterms && add_affinity_pod(pl, pi))
+	if (pl->s.classes[pl->s.pods[pi].cls].npterms && kp_cycle_add_affinity_pod(&pl->cy, pi))
 		return kp_plan_nomem(pl);
 	po->action = A_BIND;
 	po->node = node;
@@ -719,26 +690,11 @@ int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
 int kp_plan_cycle_setup(planner *pl)
 {
 	kp_snap *s = &pl->s;
-	kp_cycle *cy = &pl->cy;
 	int n = s->nnodes ? s->nnodes : 1;
-	cy->s = s;
-	cy->seed = pl->o->seed;
-	kp_arena_init(&cy->arena, 64 * 1024);
-	cy->feas = kp_malloc((size_t)n * sizeof *cy->feas);
-	cy->fail = kp_malloc((size_t)n);
-	cy->unres = kp_malloc((size_t)n);
-	cy->rstart = kp_malloc((size_t)n * sizeof *cy->rstart);
-	cy->rcount = kp_calloc((size_t)n, sizeof *cy->rcount);
-	cy->raw = kp_calloc((size_t)n, sizeof *cy->raw);
-	cy->spread_ignored = kp_calloc((size_t)n, 1);
-	cy->allowed = kp_calloc((size_t)n, 1);
-	cy->min_prio = kp_malloc((size_t)n * sizeof *cy->min_prio);
-	cy->min_prio_stamp = kp_calloc((size_t)n, sizeof *cy->min_prio_stamp);
-	if (!cy->allowed || !cy->min_prio || !cy->min_prio_stamp)
+	if (kp_cycle_init(&pl->cy, s, pl->o->seed))
 		return kp_plan_nomem(pl);
 	pl->total = kp_calloc((size_t)n, sizeof *pl->total);
-	if (!cy->feas || !cy->fail || !cy->unres || !cy->rstart || !cy->rcount || !cy->raw || !cy->spread_ignored ||
-	    !pl->total)
+	if (!pl->total)
 		return kp_plan_nomem(pl);
 	for (int k = 0; k < KP_P_COUNT; k++)
 		if (!(pl->scores[k] = kp_calloc((size_t)n, sizeof(int64_t))))
@@ -760,86 +716,18 @@ int kp_plan_cycle_setup(planner *pl)
 			    !(pl->lraw[k] = kp_calloc((size_t)n, sizeof(int64_t))))
 				return kp_plan_nomem(pl);
 	}
-	if (kp_dmap_init(&cy->aff_counts, 64) || kp_dmap_init(&cy->anti_counts, 64) ||
-	    kp_dmap_init(&cy->existing_anti, 64) || kp_dmap_init(&cy->topo_score, 64) ||
-	    kp_dmap_init(&cy->anti_memo, 64) || kp_dmap_init(&cy->agroup_index, 64) ||
-	    !(cy->listed = kp_calloc((size_t)(s->npods ? s->npods : 1), 1)))
-		return kp_plan_nomem(pl);
-	const char *const *P = kp_plugin_names;
-	cy->r_insufficient = kp_malloc((size_t)s->nres * sizeof *cy->r_insufficient);
-	if (!cy->r_insufficient)
-		return kp_plan_nomem(pl);
-	for (int r = 0; r < s->nres; r++) {
-		char msg[600];
-		snprintf(msg, sizeof msg, "Insufficient %s", kp_str(&s->strs, s->res_name[r]));
-		if ((cy->r_insufficient[r] = kp_reason_intern(s, P[KP_P_NODE_RESOURCES_FIT], msg, 0)) < 0)
-			return kp_plan_nomem(pl);
-	}
-	cy->r_too_many_pods = kp_reason_intern(s, P[KP_P_NODE_RESOURCES_FIT], "Too many pods", 0);
-	cy->r_ports = kp_reason_intern(s, P[KP_P_NODE_PORTS], "node(s) didn't have free ports for the requested pod ports", 0);
-	cy->r_spread_missing = kp_reason_intern(s, P[KP_P_POD_TOPOLOGY_SPREAD],
-						"node(s) didn't match pod topology spread constraints (missing required label)", 1);
-	cy->r_spread = kp_reason_intern(s, P[KP_P_POD_TOPOLOGY_SPREAD], "node(s) didn't match pod topology spread constraints", 0);
-	cy->r_aff = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY], "node(s) didn't match pod affinity rules", 1);
-	cy->r_anti = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY], "node(s) didn't match pod anti-affinity rules", 0);
-	cy->r_existing_anti = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY],
-					       "node(s) didn't satisfy existing pods anti-affinity rules", 0);
-	cy->r_added_affinity = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node(s) didn't match scheduler-enforced node affinity", 1);
-	cy->r_prefilter_out = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node is filtered out by the prefilter result", 1);
-	cy->r_no_victims = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "No preemption victims found for incoming pod", 1);
-	cy->r_not_helpful = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "Preemption is not helpful for scheduling", 1);
-	if (cy->r_no_victims < 0 || cy->r_not_helpful < 0)
-		return kp_plan_nomem(pl);
-	if (cy->r_prefilter_out < 0)
-		return kp_plan_nomem(pl);
-	if (cy->r_too_many_pods < 0 || cy->r_ports < 0 || cy->r_spread_missing < 0 || cy->r_spread < 0 || cy->r_aff < 0 ||
-	    cy->r_anti < 0 || cy->r_existing_anti < 0 || cy->r_added_affinity < 0)
-		return kp_plan_nomem(pl);
-	/* pods already running with required anti-affinity */
-	for (int i = 0; i < s->npods; i++)
-		if (s->pods[i].node >= 0 && s->classes[s->pods[i].cls].npterms && add_affinity_pod(pl, i))
-			return kp_plan_nomem(pl);
 	return KP_OK;
 }
 
 void kp_plan_cycle_release(planner *pl)
 {
-	kp_cycle *cy = &pl->cy;
 	kp_free(pl->fstamp);
 	kp_free(pl->fpass);
 	kp_free(pl->sstamp);
 	kp_free(pl->lsum);
 	for (int k = 0; k < KP_P_COUNT; k++)
 		kp_free(pl->lraw[k]);
-	kp_free(cy->feas);
-	kp_free(cy->fail);
-	kp_free(cy->unres);
-	kp_free(cy->rstart);
-	kp_free(cy->rcount);
-	kp_free(cy->rbuf);
-	kp_free(cy->raw);
-	kp_free(cy->spread_ignored);
-	kp_free(cy->allowed);
-	kp_free(cy->r_insufficient);
-	kp_free(cy->anti_pods);
-	kp_free(cy->aff_pods);
-	kp_free(cy->ext_off);
-	kp_free(cy->ext_rows);
-	for (int i = 0; i < cy->cap_cs; i++) {
-		kp_free(cy->cs[i].dcnt);
-		kp_free(cy->cs[i].dpres);
-	}
-	kp_free(cy->cs);
-	kp_dmap_release(&cy->aff_counts);
-	kp_dmap_release(&cy->anti_counts);
-	kp_dmap_release(&cy->existing_anti);
-	kp_dmap_release(&cy->anti_memo);
-	kp_ipa_release(cy);
-	kp_free(cy->listed);
-	kp_free(cy->min_prio);
-	kp_free(cy->min_prio_stamp);
-	kp_dmap_release(&cy->topo_score);
-	kp_arena_release(&cy->arena);
+	kp_cycle_release(&pl->cy);
 	for (int k = 0; k < KP_P_COUNT; k++)
 		kp_free(pl->scores[k]);
 	kp_free(pl->total);

@@ -13,11 +13,10 @@
  * is set) goes through kplan's importer into an in-memory database; the
  * snapshot is loaded and the static SQL filters evaluated as a plan does,
  * and a cycle is prepared for the one pod as the plan loop prepares it
- * (planner/plan.c, setup and schedule_one): the placed pods with affinity
- * terms listed, and the reasons setup() interns — their texts are COPIED
- * here from plan.c (kube's texts; keep the two in step until setup's
- * interning is a library function both can call).  Nothing else of the plan
- * runs: no queue, no other plugin, no NodeAffinity addedAffinity.
+ * (kp_cycle_init, planner/cycle.c: the placed pods with affinity terms
+ * listed, kube's reasons interned; then schedule_one's per-pod steps).
+ * Nothing else of the plan runs: no queue, no other plugin, no NodeAffinity
+ * addedAffinity.
  *
  * Results are strings, so that a failing case shows what it got:
  *   filter: "" (passed), "Unschedulable: R1, R2" or
@@ -58,91 +57,12 @@ typedef struct tap_snap {
 	int loaded, cycle_ready;
 } tap_snap;
 
-/* the pods of the cluster that carry (anti-)affinity terms and are placed,
- * listed as the plan's setup lists them (plan.c add_affinity_pod) */
-static inline int tap_snap_push(int32_t **v, int *n, int *cap, int32_t pi)
-{
-	if (KP_GROW(*v, *n, *cap, 64))
-		return KP_NOMEM;
-	(*v)[(*n)++] = pi;
-	return KP_OK;
-}
-
-static inline int tap_snap_affinity_pods(tap_snap *t)
-{
-	kp_snap *s = &t->s;
-	kp_cycle *cy = &t->cy;
-	for (int32_t i = 0; i < s->npods; i++) {
-		const kp_class *c = &s->classes[s->pods[i].cls];
-		if (s->pods[i].node < 0 || !c->npterms)
-			continue;
-		if (c->has_req_anti) {
-			if (tap_snap_push(&cy->anti_pods, &cy->nanti_pods, &cy->cap_anti_pods, i) || kp_ipa_add_pod(cy, i))
-				return KP_NOMEM;
-			cy->listed[i] |= 1;
-		}
-		if (tap_snap_push(&cy->aff_pods, &cy->naff_pods, &cy->cap_aff_pods, i))
-			return KP_NOMEM;
-		cy->listed[i] |= 2;
-	}
-	return KP_OK;
-}
-
-/* the cycle's arrays and reasons, as plan.c setup() makes them */
+/* the cycle's state, as the plan makes it (kp_cycle_init, planner/cycle.c):
+ * per-node arrays, kube's reasons, the placed pods with affinity terms */
 static inline int tap_snap_cycle(tap_snap *t)
 {
-	kp_snap *s = &t->s;
-	kp_cycle *cy = &t->cy;
-	size_t n = (size_t)(s->nnodes ? s->nnodes : 1);
-	cy->s = s;
-	cy->seed = 1;
-	kp_arena_init(&cy->arena, 64 * 1024);
 	t->cycle_ready = 1;
-	cy->feas = kp_calloc(n, sizeof *cy->feas);
-	cy->fail = kp_malloc(n);
-	cy->unres = kp_calloc(n, 1);
-	cy->rstart = kp_calloc(n, sizeof *cy->rstart);
-	cy->rcount = kp_calloc(n, sizeof *cy->rcount);
-	cy->raw = kp_calloc(n, sizeof *cy->raw);
-	cy->spread_ignored = kp_calloc(n, 1);
-	cy->allowed = kp_calloc(n, 1);
-	cy->min_prio = kp_calloc(n, sizeof *cy->min_prio);
-	cy->min_prio_stamp = kp_calloc(n, sizeof *cy->min_prio_stamp);
-	cy->listed = kp_calloc((size_t)(s->npods ? s->npods : 1), 1);
-	cy->r_insufficient = kp_calloc((size_t)(s->nres ? s->nres : 1), sizeof *cy->r_insufficient);
-	if (!cy->feas || !cy->fail || !cy->unres || !cy->rstart || !cy->rcount || !cy->raw || !cy->spread_ignored ||
-	    !cy->allowed || !cy->min_prio || !cy->min_prio_stamp || !cy->listed || !cy->r_insufficient)
-		return KP_NOMEM;
-	memset(cy->fail, -1, n);
-	if (kp_dmap_init(&cy->aff_counts, 64) || kp_dmap_init(&cy->anti_counts, 64) ||
-	    kp_dmap_init(&cy->existing_anti, 64) || kp_dmap_init(&cy->topo_score, 64) ||
-	    kp_dmap_init(&cy->anti_memo, 64) || kp_dmap_init(&cy->agroup_index, 64))
-		return KP_NOMEM;
-	const char *const *P = kp_plugin_names;
-	for (int r = 0; r < s->nres; r++) {
-		char msg[600];
-		snprintf(msg, sizeof msg, "Insufficient %s", kp_str(&s->strs, s->res_name[r]));
-		if ((cy->r_insufficient[r] = kp_reason_intern(s, P[KP_P_NODE_RESOURCES_FIT], msg, 0)) < 0)
-			return KP_NOMEM;
-	}
-	cy->r_too_many_pods = kp_reason_intern(s, P[KP_P_NODE_RESOURCES_FIT], "Too many pods", 0);
-	cy->r_ports = kp_reason_intern(s, P[KP_P_NODE_PORTS], "node(s) didn't have free ports for the requested pod ports", 0);
-	cy->r_spread_missing = kp_reason_intern(s, P[KP_P_POD_TOPOLOGY_SPREAD],
-						"node(s) didn't match pod topology spread constraints (missing required label)", 1);
-	cy->r_spread = kp_reason_intern(s, P[KP_P_POD_TOPOLOGY_SPREAD], "node(s) didn't match pod topology spread constraints", 0);
-	cy->r_aff = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY], "node(s) didn't match pod affinity rules", 1);
-	cy->r_anti = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY], "node(s) didn't match pod anti-affinity rules", 0);
-	cy->r_existing_anti = kp_reason_intern(s, P[KP_P_INTER_POD_AFFINITY],
-					       "node(s) didn't satisfy existing pods anti-affinity rules", 0);
-	cy->r_added_affinity = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node(s) didn't match scheduler-enforced node affinity", 1);
-	cy->r_prefilter_out = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node is filtered out by the prefilter result", 1);
-	cy->r_no_victims = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "No preemption victims found for incoming pod", 1);
-	cy->r_not_helpful = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "Preemption is not helpful for scheduling", 1);
-	if (cy->r_too_many_pods < 0 || cy->r_ports < 0 || cy->r_spread_missing < 0 || cy->r_spread < 0 || cy->r_aff < 0 ||
-	    cy->r_anti < 0 || cy->r_existing_anti < 0 || cy->r_added_affinity < 0 || cy->r_prefilter_out < 0 ||
-	    cy->r_no_victims < 0 || cy->r_not_helpful < 0)
-		return KP_NOMEM;
-	return tap_snap_affinity_pods(t);
+	return kp_cycle_init(&t->cy, &t->s, 1);
 }
 
 /* the profile's score resources as indexes (schedule_one) */
@@ -379,36 +299,8 @@ static inline const char *tap_snap_score(tap_snap *t, const kp_plugin *pg, const
 
 static inline void tap_snap_close(tap_snap *t)
 {
-	kp_cycle *cy = &t->cy;
-	if (t->cycle_ready) {
-		kp_free(cy->feas);
-		kp_free(cy->fail);
-		kp_free(cy->unres);
-		kp_free(cy->rstart);
-		kp_free(cy->rcount);
-		kp_free(cy->rbuf);
-		kp_free(cy->raw);
-		kp_free(cy->spread_ignored);
-		kp_free(cy->allowed);
-		kp_free(cy->min_prio);
-		kp_free(cy->min_prio_stamp);
-		kp_free(cy->listed);
-		kp_free(cy->r_insufficient);
-		kp_free(cy->anti_pods);
-		kp_free(cy->aff_pods);
-		for (int i = 0; i < cy->cap_cs; i++) {
-			kp_free(cy->cs[i].dcnt);
-			kp_free(cy->cs[i].dpres);
-		}
-		kp_free(cy->cs);
-		kp_dmap_release(&cy->aff_counts);
-		kp_dmap_release(&cy->anti_counts);
-		kp_dmap_release(&cy->existing_anti);
-		kp_dmap_release(&cy->topo_score);
-		kp_dmap_release(&cy->anti_memo);
-		kp_ipa_release(cy);
-		kp_arena_release(&cy->arena);
-	}
+	if (t->cycle_ready)
+		kp_cycle_release(&t->cy);
 	if (t->loaded)
 		kp_snap_release(&t->s);
 	kp_config_release(&t->cfg);

@@ -75,6 +75,8 @@ $(BUILD)/gen/kp_queries.h: FORCE | deps
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 .PHONY: FORCE
 FORCE:
+# keep the generated C of the queries (not intermediate files make would delete)
+.SECONDARY: $(QUERY_SQL:queries/%.sql=$(BUILD)/gen/q/%.c)
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)

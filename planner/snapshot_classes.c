@@ -89,297 +89,196 @@ static int load_class_rows(kp_loader *L)
 	return KP_OK;
 }
 
-/* requests: sparse (resource index, value) pairs */
-static int load_requests(kp_loader *L)
+/* Run sql (class_id first) and hand each row of a known class to fn, until
+ * fn fails: every class_* table below is read this way.  KP_OK or the first
+ * error. */
+typedef int (*class_row_fn)(kp_loader *L, kp_class *c, sqlite3_stmt *st);
+
+static int each_class_row(kp_loader *L, const char *sql, class_row_fn fn)
 {
-	kp_snap *s = L->s;
 	sqlite3_stmt *st;
 	int rc = KP_OK;
-	if ((rc = alloc_per_class(L, kp_sql_snapshot_class_request_count, offsetof(kp_class, req_res), sizeof(uint16_t))) ||
-	    (rc = alloc_per_class(L, kp_sql_snapshot_class_request_count, offsetof(kp_class, req_val), sizeof(int64_t))))
-		return rc;
-	if (kp_ld_prepare(L, kp_sql_snapshot_class_request, &st))
+	if (kp_ld_prepare(L, sql, &st))
 		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		int ci = kp_ld_class(L, sqlite3_column_int64(st, 0));
-		kp_sid r = kp_strtab_find(&s->strs, kp_ld_col(st, 1));
-		if (ci < 0 || r < 0)
-			continue;
-		kp_class *c = &s->classes[ci];
-		for (int k = 0; k < s->nres; k++)
-			if (s->res_name[k] == r) {
-				c->req_res[c->nreq] = (uint16_t)k;
-				c->req_val[c->nreq++] = sqlite3_column_int64(st, 2);
-			}
+		if (ci >= 0)
+			rc = fn(L, &L->s->classes[ci], st);
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/* requests: sparse (resource index, value) pairs */
+static int request_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
+{
+	const kp_snap *s = L->s;
+	kp_sid r = kp_strtab_find(&s->strs, kp_ld_col(st, 1));
+	if (r < 0)
+		return KP_OK;
+	for (int k = 0; k < s->nres; k++)
+		if (s->res_name[k] == r) {
+			c->req_res[c->nreq] = (uint16_t)k;
+			c->req_val[c->nreq++] = sqlite3_column_int64(st, 2);
+		}
+	return KP_OK;
 }
 
 /* containers -> images (normalised: a name without a tag gets ":latest") */
-static int load_images(kp_loader *L)
+static int container_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
 {
-	kp_snap *s = L->s;
-	sqlite3_stmt *st;
-	int rc = KP_OK;
-	if (kp_ld_prepare(L, kp_sql_snapshot_class_container_count, &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = kp_ld_class(L, sqlite3_column_int64(st, 0));
-		if (ci < 0)
-			continue;
-		s->classes[ci].ncontainers = (uint32_t)sqlite3_column_int(st, 1);
-		if (!(s->classes[ci].images = kp_ld_alloc(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_sid))))
-			rc = kp_ld_nomem(L);
-	}
-	sqlite3_finalize(st);
-	if (rc)
-		return rc;
-	if (kp_ld_prepare(L, kp_sql_snapshot_class_image, &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = kp_ld_class(L, sqlite3_column_int64(st, 0));
-		if (ci < 0)
-			continue;
-		const char *img = kp_ld_col(st, 1);
-		const char *slash = strrchr(img, '/'), *colon = strrchr(img, ':');
-		char buf[1024];
-		if (!strchr(img, '@') && (!colon || (slash && colon < slash)))
-			snprintf(buf, sizeof buf, "%s:latest", img);
-		else
-			snprintf(buf, sizeof buf, "%s", img);
-		kp_class *c = &s->classes[ci];
-		c->images[c->nimages++] = kp_strtab_intern(&s->strs, buf);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	c->ncontainers = (uint32_t)sqlite3_column_int(st, 1);
+	if (!(c->images = kp_ld_alloc(L, (size_t)sqlite3_column_int(st, 1) * sizeof(kp_sid))))
+		return kp_ld_nomem(L);
+	return KP_OK;
+}
+
+static int image_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
+{
+	const char *img = kp_ld_col(st, 1);
+	const char *slash = strrchr(img, '/'), *colon = strrchr(img, ':');
+	char buf[1024];
+	if (!strchr(img, '@') && (!colon || (slash && colon < slash)))
+		snprintf(buf, sizeof buf, "%s:latest", img);
+	else
+		snprintf(buf, sizeof buf, "%s", img);
+	c->images[c->nimages++] = kp_strtab_intern(&L->s->strs, buf);
+	return KP_OK;
 }
 
 /* nodeSelector */
-static int load_node_selectors(kp_loader *L)
+static int node_selector_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
 {
-	kp_snap *s = L->s;
-	sqlite3_stmt *st;
-	int rc = KP_OK;
-	if ((rc = alloc_per_class(L, kp_sql_snapshot_class_node_selector_count, offsetof(kp_class, nsel), sizeof(kp_label))))
-		return rc;
-	if (kp_ld_prepare(L, kp_sql_snapshot_class_node_selector, &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = kp_ld_class(L, sqlite3_column_int64(st, 0));
-		if (ci < 0)
-			continue;
-		kp_class *c = &s->classes[ci];
-		c->nsel[c->nnsel].key = kp_ld_intern(L, sqlite3_column_text(st, 1));
-		c->nsel[c->nnsel++].value = kp_ld_intern(L, sqlite3_column_text(st, 2));
-	}
-	sqlite3_finalize(st);
-	return rc;
+	c->nsel[c->nnsel].key = kp_ld_intern(L, sqlite3_column_text(st, 1));
+	c->nsel[c->nnsel++].value = kp_ld_intern(L, sqlite3_column_text(st, 2));
+	return KP_OK;
 }
 
 /* tolerations, in spec order */
-static int load_tolerations(kp_loader *L)
+static int toleration_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
 {
-	kp_snap *s = L->s;
-	sqlite3_stmt *st;
-	int rc = KP_OK;
-	if ((rc = alloc_per_class(L, kp_sql_snapshot_class_toleration_count, offsetof(kp_class, tols), sizeof(kp_tol))))
-		return rc;
-	if (kp_ld_prepare(L, kp_sql_snapshot_class_toleration, &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = kp_ld_class(L, sqlite3_column_int64(st, 0));
-		if (ci < 0)
-			continue;
-		kp_class *c = &s->classes[ci];
-		kp_tol *t = &c->tols[c->ntols++];
-		t->key = kp_ld_col(st, 1)[0] ? kp_ld_intern(L, sqlite3_column_text(st, 1)) : -1;
-		t->exists = !strcmp(kp_ld_col(st, 2), "Exists");
-		t->value = kp_ld_intern(L, sqlite3_column_text(st, 3));
-		int e = kp_ld_effect(kp_ld_col(st, 4));
-		t->effect = (uint8_t)(e < 0 ? KP_EFFECT_ANY : e);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	kp_tol *t = &c->tols[c->ntols++];
+	t->key = kp_ld_col(st, 1)[0] ? kp_ld_intern(L, sqlite3_column_text(st, 1)) : -1;
+	t->exists = !strcmp(kp_ld_col(st, 2), "Exists");
+	t->value = kp_ld_intern(L, sqlite3_column_text(st, 3));
+	int e = kp_ld_effect(kp_ld_col(st, 4));
+	t->effect = (uint8_t)(e < 0 ? KP_EFFECT_ANY : e);
+	return KP_OK;
 }
 
 /* node affinity: the terms (required and preferred), then their requirements */
-static int load_node_terms(kp_loader *L)
+static int node_term_count_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
 {
-	kp_snap *s = L->s;
-	sqlite3_stmt *st;
-	int rc = KP_OK;
-	if (kp_ld_prepare(L, kp_sql_snapshot_class_node_term_count, &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = kp_ld_class(L, sqlite3_column_int64(st, 0));
-		if (ci < 0)
-			continue;
-		int cnt = sqlite3_column_int(st, 2);
-		kp_nterm *v = kp_ld_alloc(L, (size_t)cnt * sizeof *v);
-		if (!v)
-			rc = kp_ld_nomem(L);
-		else if (sqlite3_column_int(st, 1))
-			s->classes[ci].required = v;
-		else
-			s->classes[ci].preferred = v;
-	}
-	sqlite3_finalize(st);
-	if (rc)
-		return rc;
-	if (kp_ld_prepare(L, kp_sql_snapshot_class_node_term, &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW && !rc) {
-		int ci = kp_ld_class(L, sqlite3_column_int64(st, 0));
-		if (ci < 0)
-			continue;
-		kp_class *c = &s->classes[ci];
-		int req = sqlite3_column_int(st, 1);
-		kp_nterm *t = req ? &c->required[c->nrequired++] : &c->preferred[c->npreferred++];
-		t->weight = sqlite3_column_int64(st, 3);
-		int ne = sqlite3_column_int(st, 4), nf = sqlite3_column_int(st, 5);
-		t->exprs = kp_ld_alloc(L, (size_t)ne * sizeof(kp_sreq));
-		t->fields = kp_ld_alloc(L, (size_t)nf * sizeof(kp_sreq));
-		if (!t->exprs || !t->fields)
-			rc = kp_ld_nomem(L);
-	}
-	sqlite3_finalize(st);
-	if (rc)
-		return rc;
-	if (kp_ld_prepare(L, kp_sql_snapshot_class_node_expr, &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW && !rc) {
-		int ci = kp_ld_class(L, sqlite3_column_int64(st, 0));
-		if (ci < 0)
-			continue;
-		kp_class *c = &s->classes[ci];
-		int req = sqlite3_column_int(st, 1), term = sqlite3_column_int(st, 2);
-		kp_nterm *t = req ? c->required : c->preferred;
-		uint32_t nt = req ? c->nrequired : c->npreferred;
-		if ((uint32_t)term >= nt)
-			continue;
-		t = &t[term];
-		int field = sqlite3_column_int(st, 3);
-		kp_sreq *r = field ? &t->fields[t->nfields++] : &t->exprs[t->nexprs++];
-		kp_json *vals = kp_json_parse(kp_ld_col(st, 6), &L->tmp);
-		rc = kp_ld_req(L, r, kp_ld_col(st, 4), kp_ld_col(st, 5), vals, "node affinity");
-	}
-	sqlite3_finalize(st);
-	return rc;
+	int cnt = sqlite3_column_int(st, 2);
+	kp_nterm *v = kp_ld_alloc(L, (size_t)cnt * sizeof *v);
+	if (!v)
+		return kp_ld_nomem(L);
+	if (sqlite3_column_int(st, 1))
+		c->required = v;
+	else
+		c->preferred = v;
+	return KP_OK;
+}
+
+static int node_term_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
+{
+	int req = sqlite3_column_int(st, 1);
+	kp_nterm *t = req ? &c->required[c->nrequired++] : &c->preferred[c->npreferred++];
+	t->weight = sqlite3_column_int64(st, 3);
+	int ne = sqlite3_column_int(st, 4), nf = sqlite3_column_int(st, 5);
+	t->exprs = kp_ld_alloc(L, (size_t)ne * sizeof(kp_sreq));
+	t->fields = kp_ld_alloc(L, (size_t)nf * sizeof(kp_sreq));
+	return t->exprs && t->fields ? KP_OK : kp_ld_nomem(L);
+}
+
+static int node_expr_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
+{
+	int req = sqlite3_column_int(st, 1), term = sqlite3_column_int(st, 2);
+	kp_nterm *t = req ? c->required : c->preferred;
+	uint32_t nt = req ? c->nrequired : c->npreferred;
+	if ((uint32_t)term >= nt)
+		return KP_OK;
+	t = &t[term];
+	int field = sqlite3_column_int(st, 3);
+	kp_sreq *r = field ? &t->fields[t->nfields++] : &t->exprs[t->nexprs++];
+	kp_json *vals = kp_json_parse(kp_ld_col(st, 6), &L->tmp);
+	return kp_ld_req(L, r, kp_ld_col(st, 4), kp_ld_col(st, 5), vals, "node affinity");
 }
 
 /* pod (anti-)affinity terms, and the summaries has_req_aff, has_req_anti, has_pref_pod */
-static int load_pod_terms(kp_loader *L)
+static int pod_term_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
 {
-	kp_snap *s = L->s;
-	sqlite3_stmt *st;
-	int rc = KP_OK;
-	if ((rc = alloc_per_class(L, kp_sql_snapshot_class_pod_affinity_count, offsetof(kp_class, pterms), sizeof(kp_pterm))))
-		return rc;
-	if (kp_ld_prepare(L, kp_sql_snapshot_class_pod_affinity, &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW && !rc) {
-		int ci = kp_ld_class(L, sqlite3_column_int64(st, 0));
-		if (ci < 0)
-			continue;
-		kp_class *c = &s->classes[ci];
-		kp_pterm *t = &c->pterms[c->npterms++];
-		t->anti = (uint8_t)sqlite3_column_int(st, 1);
-		t->required = (uint8_t)sqlite3_column_int(st, 2);
-		t->weight = sqlite3_column_int64(st, 3);
-		t->topo = kp_ld_intern(L, sqlite3_column_text(st, 4));
-		rc = kp_ld_sel(L, kp_ld_col(st, 5), &t->sel);
-		if (!rc)
-			rc = kp_ld_strs(L, kp_ld_col(st, 6), &t->ns, &t->nns);
-		if (!rc)
-			rc = kp_ld_sel(L, kp_ld_col(st, 7), &t->ns_sel);
-		if (!rc)
-			rc = kp_ld_strs(L, kp_ld_col(st, 8), &t->mlk, &t->nmlk);
-		if (!rc)
-			rc = kp_ld_strs(L, kp_ld_col(st, 9), &t->mmlk, &t->nmmlk);
-		if (t->required && !t->anti)
-			c->has_req_aff = 1;
-		if (t->required && t->anti)
-			c->has_req_anti = 1;
-		if (!t->required)
-			c->has_pref_pod = 1;
-	}
-	sqlite3_finalize(st);
+	kp_pterm *t = &c->pterms[c->npterms++];
+	t->anti = (uint8_t)sqlite3_column_int(st, 1);
+	t->required = (uint8_t)sqlite3_column_int(st, 2);
+	t->weight = sqlite3_column_int64(st, 3);
+	t->topo = kp_ld_intern(L, sqlite3_column_text(st, 4));
+	int rc = kp_ld_sel(L, kp_ld_col(st, 5), &t->sel);
+	if (!rc)
+		rc = kp_ld_strs(L, kp_ld_col(st, 6), &t->ns, &t->nns);
+	if (!rc)
+		rc = kp_ld_sel(L, kp_ld_col(st, 7), &t->ns_sel);
+	if (!rc)
+		rc = kp_ld_strs(L, kp_ld_col(st, 8), &t->mlk, &t->nmlk);
+	if (!rc)
+		rc = kp_ld_strs(L, kp_ld_col(st, 9), &t->mmlk, &t->nmmlk);
+	if (t->required && !t->anti)
+		c->has_req_aff = 1;
+	if (t->required && t->anti)
+		c->has_req_anti = 1;
+	if (!t->required)
+		c->has_pref_pod = 1;
 	return rc;
 }
 
 /* topology spread constraints */
-static int load_spreads(kp_loader *L)
+static int spread_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
 {
-	kp_snap *s = L->s;
-	sqlite3_stmt *st;
-	int rc = KP_OK;
-	if ((rc = alloc_per_class(L, kp_sql_snapshot_class_spread_count, offsetof(kp_class, spreads), sizeof(kp_spread))))
-		return rc;
-	if (kp_ld_prepare(L, kp_sql_snapshot_class_spread, &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW && !rc) {
-		int ci = kp_ld_class(L, sqlite3_column_int64(st, 0));
-		if (ci < 0)
-			continue;
-		kp_class *c = &s->classes[ci];
-		kp_spread *sp = &c->spreads[c->nspreads++];
-		sp->max_skew = sqlite3_column_int64(st, 1);
-		sp->topo = kp_ld_intern(L, sqlite3_column_text(st, 2));
-		sp->hard = !strcmp(kp_ld_col(st, 3), "DoNotSchedule");
-		rc = kp_ld_sel(L, kp_ld_col(st, 4), &sp->sel);
-		sp->min_domains = sqlite3_column_type(st, 5) == SQLITE_NULL ? 1 : sqlite3_column_int64(st, 5);
-		sp->honor_affinity = strcmp(kp_ld_col(st, 6), "Ignore") != 0;
-		sp->honor_taints = !strcmp(kp_ld_col(st, 7), "Honor");
-		if (!rc)
-			rc = kp_ld_strs(L, kp_ld_col(st, 8), &sp->mlk, &sp->nmlk);
-	}
-	sqlite3_finalize(st);
+	kp_spread *sp = &c->spreads[c->nspreads++];
+	sp->max_skew = sqlite3_column_int64(st, 1);
+	sp->topo = kp_ld_intern(L, sqlite3_column_text(st, 2));
+	sp->hard = !strcmp(kp_ld_col(st, 3), "DoNotSchedule");
+	int rc = kp_ld_sel(L, kp_ld_col(st, 4), &sp->sel);
+	sp->min_domains = sqlite3_column_type(st, 5) == SQLITE_NULL ? 1 : sqlite3_column_int64(st, 5);
+	sp->honor_affinity = strcmp(kp_ld_col(st, 6), "Ignore") != 0;
+	sp->honor_taints = !strcmp(kp_ld_col(st, 7), "Honor");
+	if (!rc)
+		rc = kp_ld_strs(L, kp_ld_col(st, 8), &sp->mlk, &sp->nmlk);
 	return rc;
 }
 
 /* host ports */
-static int load_ports(kp_loader *L)
+static int port_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
 {
-	kp_snap *s = L->s;
-	sqlite3_stmt *st;
-	int rc = KP_OK;
-	if ((rc = alloc_per_class(L, kp_sql_snapshot_class_port_count, offsetof(kp_class, ports), sizeof(kp_hport))))
-		return rc;
-	if (kp_ld_prepare(L, kp_sql_snapshot_class_port, &st))
-		return L->err->code;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ci = kp_ld_class(L, sqlite3_column_int64(st, 0));
-		if (ci < 0)
-			continue;
-		kp_class *c = &s->classes[ci];
-		kp_hport *p = &c->ports[c->nports++];
-		p->ip = kp_ld_intern(L, sqlite3_column_text(st, 1));
-		p->proto = kp_ld_intern(L, sqlite3_column_text(st, 2));
-		p->port = sqlite3_column_int(st, 3);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	kp_hport *p = &c->ports[c->nports++];
+	p->ip = kp_ld_intern(L, sqlite3_column_text(st, 1));
+	p->proto = kp_ld_intern(L, sqlite3_column_text(st, 2));
+	p->port = sqlite3_column_int(st, 3);
+	return KP_OK;
 }
+
+#define PER_CLASS(count_sql, member, type) alloc_per_class(L, count_sql, offsetof(kp_class, member), sizeof(type))
 
 int kp_snap_load_classes(kp_loader *L)
 {
 	int rc = load_class_rows(L);
-	if (!rc)
-		rc = load_requests(L);
-	if (!rc)
-		rc = load_images(L);
-	if (!rc)
-		rc = load_node_selectors(L);
-	if (!rc)
-		rc = load_tolerations(L);
-	if (!rc)
-		rc = load_node_terms(L);
-	if (!rc)
-		rc = load_pod_terms(L);
-	if (!rc)
-		rc = load_spreads(L);
-	if (!rc)
-		rc = load_ports(L);
+	if (!rc && !(rc = PER_CLASS(kp_sql_snapshot_class_request_count, req_res, uint16_t)) &&
+	    !(rc = PER_CLASS(kp_sql_snapshot_class_request_count, req_val, int64_t)))
+		rc = each_class_row(L, kp_sql_snapshot_class_request, request_row);
+	if (!rc && !(rc = each_class_row(L, kp_sql_snapshot_class_container_count, container_row)))
+		rc = each_class_row(L, kp_sql_snapshot_class_image, image_row);
+	if (!rc && !(rc = PER_CLASS(kp_sql_snapshot_class_node_selector_count, nsel, kp_label)))
+		rc = each_class_row(L, kp_sql_snapshot_class_node_selector, node_selector_row);
+	if (!rc && !(rc = PER_CLASS(kp_sql_snapshot_class_toleration_count, tols, kp_tol)))
+		rc = each_class_row(L, kp_sql_snapshot_class_toleration, toleration_row);
+	if (!rc && !(rc = each_class_row(L, kp_sql_snapshot_class_node_term_count, node_term_count_row)) &&
+	    !(rc = each_class_row(L, kp_sql_snapshot_class_node_term, node_term_row)))
+		rc = each_class_row(L, kp_sql_snapshot_class_node_expr, node_expr_row);
+	if (!rc && !(rc = PER_CLASS(kp_sql_snapshot_class_pod_affinity_count, pterms, kp_pterm)))
+		rc = each_class_row(L, kp_sql_snapshot_class_pod_affinity, pod_term_row);
+	if (!rc && !(rc = PER_CLASS(kp_sql_snapshot_class_spread_count, spreads, kp_spread)))
+		rc = each_class_row(L, kp_sql_snapshot_class_spread, spread_row);
+	if (!rc && !(rc = PER_CLASS(kp_sql_snapshot_class_port_count, ports, kp_hport)))
+		rc = each_class_row(L, kp_sql_snapshot_class_port, port_row);
 	return rc;
 }

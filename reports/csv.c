@@ -17,8 +17,10 @@
 
 #include <string.h>
 
-static void field(kp_sb *out, const char *s)
+void kp_report_csv_field(kp_sb *out, const char *s)
 {
+	if (!s)
+		return;
 	if (!strpbrk(s, ",\"\n\r")) {
 		kp_sb_adds(out, s);
 		return;
@@ -40,14 +42,14 @@ int kp_report_csv(const kp_report *r, kp_sb *out)
 		kp_sb_adds(out, "section");
 		for (int j = 0; j < t->ncols; j++) {
 			kp_sb_addc(out, ',');
-			field(out, t->cols[j].key);
+			kp_report_csv_field(out, t->cols[j].key);
 		}
 		kp_sb_addc(out, '\n');
 		for (size_t k = 0; k < t->nrows; k++) {
-			field(out, t->id);
+			kp_report_csv_field(out, t->id);
 			for (int j = 0; j < t->ncols; j++) {
 				kp_sb_addc(out, ',');
-				field(out, kp_report_raw(t, k, j, buf, sizeof buf));
+				kp_report_csv_field(out, kp_report_raw(t, k, j, buf, sizeof buf));
 			}
 			kp_sb_addc(out, '\n');
 		}

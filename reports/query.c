@@ -5,6 +5,7 @@
  * objects, numbers as numbers) or Markdown.
  */
 #include "query.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -92,23 +93,6 @@ static size_t utf8_width(const char *s)
 	return w;
 }
 
-static void add_csv(kp_sb *out, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\n\r")) {
-		kp_sb_adds(out, s);
-		return;
-	}
-	kp_sb_addc(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			kp_sb_addc(out, '"');
-		kp_sb_addc(out, *s);
-	}
-	kp_sb_addc(out, '"');
-}
-
 static void add_md(kp_sb *out, const char *s)
 {
 	for (; s && *s; s++) {
@@ -155,7 +139,7 @@ static void render_csv(const kp_report_rows *r, int header, kp_sb *out)
 		for (size_t j = 0; j < nc; j++) {
 			if (j)
 				kp_sb_addc(out, ',');
-			add_csv(out, r->names[j]);
+			kp_report_csv_field(out, r->names[j]);
 		}
 		kp_sb_addc(out, '\n');
 	}
@@ -163,7 +147,7 @@ static void render_csv(const kp_report_rows *r, int header, kp_sb *out)
 		for (size_t j = 0; j < nc; j++) {
 			if (j)
 				kp_sb_addc(out, ',');
-			add_csv(out, r->cells[i * nc + j]);
+			kp_report_csv_field(out, r->cells[i * nc + j]);
 		}
 		kp_sb_addc(out, '\n');
 	}

@@ -95,6 +95,9 @@ int kp_report_render(const kp_report *r, int fmt, kp_sb *out);
 int kp_report_text(const kp_report *r, kp_sb *out);
 int kp_report_markdown(const kp_report *r, kp_sb *out);
 int kp_report_csv(const kp_report *r, kp_sb *out);
+/* one CSV field (RFC 4180: quoted when it holds a comma, a quote or a line
+ * break; quotes doubled); NULL adds nothing */
+void kp_report_csv_field(kp_sb *out, const char *s);
 int kp_report_json(const kp_report *r, kp_sb *out);
 int kp_report_html(const kp_report *r, kp_sb *out);
 

@@ -2,7 +2,7 @@
  * whatif_import.c — kp_cli_whatif_importer (whatif_import.h): a what-if
  * scenario's files read by the importer itself, with every check and message
  * of `kplan import`, at most KP_READ_SMALL_LIMIT bytes, into the database in
- * memory the scenario made; and the importer's names for generated pods.
+ * memory the scenario made.
  */
 #include "whatif_import.h"
 #include "../importers/import.h"
@@ -35,4 +35,4 @@ static int import_file(sqlite3 *db, const char *file, kp_whatif_counts *counts, 
 	return err->code;
 }
 
-const kp_whatif_importer kp_cli_whatif_importer = { import_file, kp_pod_suffix };
+const kp_whatif_importer kp_cli_whatif_importer = { import_file };

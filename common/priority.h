@@ -26,7 +26,8 @@
 
 /* The classes a pod may name, as a subquery (id, name, value, preemption_policy;
  * id NULL for a built-in class not imported).  schema.sql's pod_priority view
- * holds the same text: the planner (snapshot.c) and the view resolve alike. */
+ * holds the same text: the planner (queries/snapshot/classes.sql, checked by an assert in
+ * planner/snapshot_classes.c) and the view resolve alike. */
 #define KP_KNOWN_PRIORITY_CLASSES                                                                        \
 	"(SELECT id, name, value, preemption_policy FROM priority_class UNION ALL "                     \
 	"SELECT NULL, column1, column2, 'PreemptLowerPriority' FROM (VALUES "                           \

@@ -98,11 +98,7 @@ void kp_import_skipped(kp_import *imp, const char *kind);
 /* Pass err (set and located) to the note callback, then clear it. */
 void kp_import_note(kp_import *imp, kp_err *err);
 
-/* --- naming generated pods (store_expand.c) --- */
-
-/* The 5-character suffix controllers give pod names (NS/NAME: the owner),
- * made deterministic: index i of one owner never collides with another
- * index below 27^5.  what-if --scale names added replicas with it too. */
-void kp_pod_suffix(const char *ns, const char *name, int64_t i, char out[6]);
+/* naming generated pods: kp_pod_suffix (common/names.h) */
+#include "../common/names.h"
 
 #endif

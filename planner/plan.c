@@ -648,9 +648,6 @@ static int finish_run(planner *pl, kp_plan_result *r, double t0)
 		if (!rc && o->rebalance)
 			rc = kp_rebalance_write(db, o->rebalance, &pl->s, r->run_id, pl->err);
 		r->t_write = kp_now() - t0 - r->t_load - r->t_static - r->t_schedule;
-		if (getenv("KPLAN_TIMING"))
-			fprintf(stderr, "kplan: timing: load %.3f s, static filters %.3f s, scheduling %.3f s, write %.3f s\n",
-				r->t_load, r->t_static, r->t_schedule, r->t_write);
 	}
 	if (!rc)
 		r->elapsed = kp_now() - t0;

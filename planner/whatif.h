@@ -73,11 +73,6 @@ void kp_whatif_free(kp_whatif *w);       /* NULL ok */
  * go to err as the importer words them; the scenario prefixes the option
  * ("--add-nodes 'FILE': ...").  Used by --add-nodes and add-pods.
  *
- * pod_suffix: the five characters a controller's generated pod i of NS/NAME
- * gets, the importer's own (kp_pod_suffix), so that a replica added by
- * --scale, or a DaemonSet pod of an added node, is named as an import with
- * more replicas would name it.
- *
  * Without an importer those options fail with an internal error. */
 typedef struct kp_whatif_counts {
 	long nodes, pods, workloads;
@@ -87,7 +82,6 @@ typedef struct kp_whatif_counts {
 typedef int (*kp_whatif_import_fn)(sqlite3 *db, const char *file, kp_whatif_counts *counts, kp_err *err);
 typedef struct kp_whatif_importer {
 	kp_whatif_import_fn import;
-	void (*pod_suffix)(const char *ns, const char *name, int64_t i, char out[6]);
 } kp_whatif_importer;
 
 /* the most pods --scale and add-pods make for one workload: the importer's

@@ -174,8 +174,7 @@ static int daemon_pod(wctx *c, wi_op *op, sqlite3_stmt *s, int64_t *idx)
 	char name[700], suffix[6];
 	int used = 1;
 	while (used == 1) {
-		if (wi_pod_suffix(c, p.ns, ds, (*idx)++, suffix))
-			return c->err->code;
+		kp_pod_suffix(p.ns, ds, (*idx)++, suffix);
 		snprintf(name, sizeof name, "%s-%s", ds, suffix);
 		used = wi_pod_name_used(c, p.ns, name);
 	}

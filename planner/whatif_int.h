@@ -21,6 +21,7 @@
 
 #include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
 #include "whatif.h"
+#include "../common/names.h"   /* kp_pod_suffix: pods named as the importer names them */
 
 /* option kinds, in the order they are applied (whatif.h) */
 enum { WI_FROM_RUN, WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_ADD_PODS, WI_REMOVE_PODS, WI_UNTAINT,
@@ -103,7 +104,6 @@ int wi_add_names(wctx *c, kp_sb *sb, const char *sql, int64_t a);
  * import error becomes "OPTION 'SHOWN': message". */
 int wi_import(wctx *c, const char *file, const char *option, const char *shown, sqlite3 **out, kp_whatif_counts *n);
 /* the importer's name suffix of generated pod i of NS/NAME (whatif.h) */
-int wi_pod_suffix(wctx *c, const char *ns, const char *name, int64_t i, char out[6]);
 
 /* whatif_tables.c */
 /* the TEMP copies of the node and pod tables, and the scenario's own tables */

@@ -185,8 +185,7 @@ static int scale_up(wctx *c, wi_op *op, const wl_info *wl, int64_t current)
 		if (is_sts) {
 			snprintf(name, sizeof name, "%s-%lld", op->wname, (long long)i);
 		} else {
-			if ((rc = wi_pod_suffix(c, op->ns, owner, i, suffix)))
-				break;
+			kp_pod_suffix(op->ns, owner, i, suffix);
 			snprintf(name, sizeof name, "%s-%s", owner, suffix);
 		}
 		int used = wi_pod_name_used(c, op->ns, name);

@@ -140,12 +140,3 @@ int wi_import(wctx *c, const char *file, const char *option, const char *shown, 
 			  option, shown, kp_err_format(&ierr, buf, sizeof buf));
 }
 
-int wi_pod_suffix(wctx *c, const char *ns, const char *name, int64_t i, char out[6])
-{
-	const kp_whatif_importer *imp = c->w->importer;
-	if (!imp || !imp->pod_suffix)
-		return kp_err_set(c->err, KP_ERROR, "internal error: no importer to name generated pods with "
-				  "(kp_whatif_set_importer)");
-	imp->pod_suffix(ns, name, i, out);
-	return KP_OK;
-}

@@ -9,7 +9,7 @@
  * Kube reports one reason list per node, from the first failing filter
  * plugin, and the static plugins run first; so a pod_failure row is
  * decisive when its plugin is not static, or when every row of the pod is
- * static.  write_run (plan.c) stores it in pod_failure.decisive; the
+ * static.  the run writer (plan_write.c) stores it in pod_failure.decisive; the
  * report's reasons chart counts pods by it; explain names them.
  */
 #ifndef KP_DECISIVE_H

@@ -45,7 +45,7 @@ struct kp_cycle;
 struct kp_profile;
 struct kp_preempt_result;
 
-/* Called by the planner (plan.c) at the end of each attempt of the pod:
+/* Called by the planner (plan_cycle.c) at the end of each attempt of the pod:
  * chosen node (-1 none), scoring, raw / normalised scores per plugin (NULL
  * when not scoring), totals per node, avoid (rebalance: nodes the move may
  * not use; NULL). */

@@ -1,7 +1,7 @@
 /*
  * snapshot.h — the cluster in memory for one plan run.
  *
- * Loaded once from the database (snapshot.c); the per-pod loop then touches
+ * Loaded once from the database (snapshot_load.c, snapshot_classes.c); the per-pod loop then touches
  * only these arrays: no SQL, no allocation in the filter/score loop.  Strings
  * are interned (kp_sid); nodes are indexed 0..nnodes-1 in name order, with
  * per-node resource arrays in struct-of-arrays form (alloc[n * nres + r]).

@@ -90,7 +90,7 @@ static void text_decision(kp_sb *sb, const kp_report_explain *e)
 			     g->from_node[0] ? ")" : "");
 	else if (!strcmp(g->action, "keep") && ex->chosen >= 0 && !strcmp(ex->nodes[ex->chosen].node, g->node))
 		kp_sb_printf(sb, "decision: keep on %s (placed on the node it was on)\n", g->node);
-	else if (!strcmp(g->action, "keep") && ex->chosen >= 0)   /* rebalance.c drop_move */
+	else if (!strcmp(g->action, "keep") && ex->chosen >= 0)   /* rebalance_run.c kp_rb_drop_move */
 		kp_sb_printf(sb, "decision: keep on %s (the move to %s was proposed, then dropped: HighNodeUtilization moves all "
 			     "of a node's pods or none)\n", g->node, ex->nodes[ex->chosen].node);
 	else if (!strcmp(g->action, "keep"))

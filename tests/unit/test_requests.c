@@ -41,7 +41,7 @@ typedef struct ctr { int kind; const char *req, *lim; } ctr;
 
 typedef struct rcase {
 	const char *name;
-	ctr c[6];              /* containers in spec order (init/sidecar first, as k8s.c stores them) */
+	ctr c[6];              /* containers in spec order (init/sidecar first, as importers/k8s_podspec.c stores them) */
 	int n;                 /* how many of c[] are used */
 	const char *overhead;
 	int nonzero;

@@ -152,7 +152,7 @@ gen_case() {
 	$K init "$f.db" > /dev/null
 	: > "$W/t.txt"
 	timed $K import -q "$f.db" "$f.yaml"
-	$K query "$f.db" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null
+	$K query --write "$f.db" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null
 	say "generated $1 nodes / $2 pods ($3): import $(cut -d' ' -f1 "$W/t.txt") s"
 }
 
@@ -182,7 +182,7 @@ if [ -d "$DATA/openb" ]; then
 		fresh "$db"
 		$K init "$db" > /dev/null
 		$K import -q --format openb "$db" "$DATA/openb/openb_node_list_gpu_node.csv" "$list"
-		$K query "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null
+		$K query --write "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null
 		plan_case "$name" "$db" openb
 		# allocation ratios of the last run: requested after / allocatable, cpu and GPU
 		ratios=$($K query --format csv --no-header "$W/run.db" "

@@ -23,7 +23,7 @@ LDFLAGS_ALL := $(OPT) $(LDFLAGS)
 LIBS := -lsqlite3 -lyaml -lcsv -lm
 
 BUILD_DEPS := libsqlite3-dev libyaml-dev libcsv-dev
-TEST_DEPS := sqlite3 perl
+TEST_DEPS := sqlite3 perl time
 
 # Every .c under common/, importers/, planner/ is library code; cli/ and
 # reports/ are the command-line program.  A new file is picked up by itself.

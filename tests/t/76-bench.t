@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# 76-bench.t — `make bench`'s driver (bench/run.sh) still runs: its quick form
+# (BENCH_QUICK=1: 100 nodes / 3,000 pods, one run, openb's default list when
+# ../shared/data is there) exits 0 and writes every table.  Timings are not
+# checked here (speed targets live in bench/RESULTS.md, never in tests); the
+# placements are, since they do not depend on the machine.
+. "$(dirname "$0")/../lib.sh"
+
+[ -x /usr/bin/time ] || { echo "1..0 # SKIP no /usr/bin/time (GNU time; make bench installs it)"; exit 0; }
+B=$(dirname "$KPLAN")
+[ -x "$B/bench/gen" ] && [ -x "$B/bench/floor" ] ||
+	{ echo "1..0 # SKIP no $B/bench/gen or floor: run make"; exit 0; }
+
+run env BENCH_QUICK=1 BENCH_RUNS=1 KP_SHARED_DATA="$KP_SHARED_DATA" sh "$ROOT/bench/run.sh" "$B"
+is "$rc" 0 "bench/run.sh (quick) exits 0"
+[ "$rc" = 0 ] || printf '# %s\n' "$err" | tail -20
+r="$B/bench/work/RESULTS-quick.md"
+[ -s "$r" ]
+ok $? "it writes $r"
+q=$(cat "$r" 2>/dev/null)
+like "$q" "## Import" "an import table"
+like "$q" "6000 pods |" "the import row counts the dump's 6,000 pods"
+like "$q" "| 100 nodes / 3000 pods, plain | 3000 |" "the plain plan row, 3,000 pending pods"
+like "$q" "| 3000 / 0 / 0 |" "plain: every pod placed"
+like "$q" "| 100 nodes / 3000 pods, full |" "the full-mix plan row"
+if [ -d "$KP_SHARED_DATA/openb" ]; then
+	like "$q" "| default | 8152 |" "openb's default list: 8,152 pods"
+	like "$q" "| 7999 / 153 / 0 |" "openb's default list: 7,999 placed, 153 unschedulable"
+else
+	skip "no $KP_SHARED_DATA/openb" 2
+fi
+done_testing

@@ -1,14 +1,21 @@
 /*
  * read.c — one input read into memory, bounded and checked chunk by chunk
  * (see read.h).  Chunks are read straight into the buffer, which never grows
- * past the limit, so an endless input costs at most limit bytes.
+ * past the limit, so an endless input costs at most limit bytes.  Reads are
+ * read(2) calls on the stream's descriptor, each waiting in pselect with
+ * SIGINT and SIGTERM unblocked only there: a signal that comes while kplan is
+ * between two reads still wakes the wait, so a slow pipe is never read on
+ * after an interrupt (fread would wait for a whole chunk).
  */
 #include "read.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The first invalid UTF-8 sequence of s[0..len), or len.  With more (input
  * still to come) a sequence cut by the end is not judged yet: *tail is where
@@ -148,14 +155,46 @@ static int reserve(kp_sb *sb, size_t n, size_t most)
 	return KP_OK;
 }
 
+/* One read(2) of at most want bytes from fd: waits for data (or the end) with
+ * SIGINT and SIGTERM blocked outside pselect, so kp_interrupted cannot be set
+ * after the check here and before the wait.  The bytes read, 0 at the end,
+ * -1 with errno (EINTR: a signal; the caller checks kp_interrupted). */
+static ssize_t read_some(int fd, char *p, size_t want)
+{
+	sigset_t stop, old;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &stop, &old) != 0)
+		return read(fd, p, want);
+	int ready = 1, e = 0;
+	if (kp_interrupted) {
+		ready = -1;
+		e = EINTR;
+	} else if (fd < FD_SETSIZE) {
+		fd_set rd;
+		FD_ZERO(&rd);
+		FD_SET(fd, &rd);
+		if ((ready = pselect(fd + 1, &rd, NULL, NULL, NULL, &old)) < 0)
+			e = errno;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (ready < 0) {
+		errno = e;
+		return -1;
+	}
+	return read(fd, p, want);
+}
+
 int kp_read_stream(FILE *f, const kp_read_opts *o, kp_sb *sb, kp_err *err)
 {
 	size_t limit = o->limit ? o->limit : KP_READ_SMALL_LIMIT;
 	if (limit > SIZE_MAX / 4)
 		limit = SIZE_MAX / 4;
 	size_t start = sb->len, checked = 0;   /* offsets from start; UTF-8 before checked is valid */
+	int fd = fileno(f);
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > limit)
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > limit)
 		return too_big(o, limit, err);
 	if (sb->failed)
 		return kp_err_set(err, KP_NOMEM, "out of memory reading '%s'", o->name);
@@ -168,9 +207,16 @@ int kp_read_stream(FILE *f, const kp_read_opts *o, kp_sb *sb, kp_err *err)
 		if (reserve(sb, want, start + limit + 1) != KP_OK)
 			return kp_err_set(err, KP_NOMEM, "out of memory reading '%s' (%zu bytes read)", o->name, got);
 		char *p = sb->buf + sb->len;
-		errno = 0;
-		size_t n = fread(p, 1, want, f);
-		int e = errno, more = n == want;
+		ssize_t r = read_some(fd, p, want);
+		if (r < 0) {
+			int e = errno;
+			if (kp_interrupted)
+				return stopped(o, err);
+			if (e == EINTR || e == EAGAIN)
+				continue;   /* another signal, or a descriptor not yet ready: read on */
+			return kp_err_set(err, KP_IO, "cannot read '%s': %s", o->name, strerror(e ? e : EIO));
+		}
+		size_t n = (size_t)r;
 		sb->len += n;
 		sb->buf[sb->len] = 0;
 		const char *data = sb->buf + start;
@@ -178,23 +224,17 @@ int kp_read_stream(FILE *f, const kp_read_opts *o, kp_sb *sb, kp_err *err)
 		if (nul)
 			return bad_byte(o, data, (size_t)(nul - data), err);
 		if (o->utf8) {
+			/* at the end (n == 0) a sequence cut short is judged */
 			size_t tail, bad = utf8_scan((const unsigned char *)data + checked, sb->len - start - checked,
-						     more || ferror(f), &tail);
+						     n > 0, &tail);
 			if (bad < sb->len - start - checked)
 				return bad_byte(o, data, checked + bad, err);
 			checked += tail;
 		}
 		if (sb->len - start > limit)
 			return too_big(o, limit, err);
-		if (more)
-			continue;
-		if (!ferror(f))
+		if (n == 0)
 			break;   /* the end */
-		if (kp_interrupted)
-			return stopped(o, err);
-		if (e != EINTR)
-			return kp_err_set(err, KP_IO, "cannot read '%s': %s", o->name, strerror(e ? e : EIO));
-		clearerr(f);   /* another signal's EINTR: read on */
 	}
 	return KP_OK;
 }

@@ -34,8 +34,9 @@ typedef struct kp_read_opts {
  *             stops at the chunk that holds it.  A NUL in the same chunk as
  *             invalid UTF-8 is reported first.
  *   KP_RANGE  more than limit bytes (a regular file: before reading)
- *   KP_INTR   kp_interrupted was set (checked before each chunk; a read cut
- *             short by the signal, EINTR, ends here too)
+ *   KP_INTR   kp_interrupted was set (checked before each read(2); a wait
+ *             for data is woken by SIGINT and SIGTERM even when they come
+ *             between two reads, so a slow pipe stops at once)
  *   KP_IO     a read error (the message says which)
  *   KP_NOMEM  out of memory
  * sb holds what was read so far either way; the caller releases it. */

@@ -3,7 +3,9 @@
  * chunk boundary, the position of a NUL or a bad byte in a later chunk, the
  * size limit at exactly limit and limit + 1 bytes (a regular file and a
  * pipe), kp_interrupted, a read cut short by a signal (EINTR) with and
- * without kp_interrupted, and kp_text_check / kp_fmt_size.
+ * without kp_interrupted, SIGTERM between the reads of a slow pipe (the read
+ * is not cut short: kplan must still stop at once), and kp_text_check /
+ * kp_fmt_size.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -217,6 +219,53 @@ static int blocked_read(void (*handler)(int), kp_sb *sb, kp_err *err)
 	return rc;
 }
 
+static void on_term(int sig)
+{
+	(void)sig;
+	kp_interrupted = 1;
+}
+
+/* A pipe that gets one byte every 10 ms for 3 s, and SIGTERM from the writer
+ * after its 5th byte, with SA_RESTART: a signal that lands while the reader
+ * is not in a wait does not cut a read short, so only a reader that checks
+ * kp_interrupted between its reads stops before the writer ends (a 64 KiB
+ * fread() would read all 300 bytes).  Returns the read's result; *bytes what
+ * it had read. */
+static int trickle_read(kp_sb *sb, kp_err *err)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_term;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	int fd[2];
+	if (pipe(fd) != 0)
+		abort();
+	pid_t parent = getpid(), child = fork();
+	if (child == 0) {
+		close(fd[0]);
+		for (int i = 0; i < 300; i++) {
+			if (write(fd[1], "a", 1) != 1)
+				_exit(1);
+			if (i == 4)
+				kill(parent, SIGTERM);
+			usleep(10000);
+		}
+		_exit(0);
+	}
+	close(fd[1]);
+	FILE *f = fdopen(fd[0], "rb");
+	kp_read_opts o = { .name = "<stdin>", .utf8 = 1 };
+	kp_sb_init(sb);
+	kp_err_clear(err);
+	int rc = kp_read_stream(f, &o, sb, err);
+	reap(f, child);
+	signal(SIGTERM, SIG_DFL);
+	kp_interrupted = 0;
+	return rc;
+}
+
 static void signals(void)
 {
 	kp_sb sb;
@@ -236,6 +285,9 @@ static void signals(void)
 	kp_sb_release(&sb);
 	fclose(f);
 	kp_interrupted = 0;
+	TAP_EQ_I64(trickle_read(&sb, &err), KP_INTR, "SIGTERM between the reads of a slow pipe stops the read");
+	TAP_OK(sb.len >= 5 && sb.len < 100, "... at once: %zu of the 300 bytes read (the signal came after 5)", sb.len);
+	kp_sb_release(&sb);
 }
 
 int main(void)

@@ -124,6 +124,13 @@ static int print_summary(void *ctx, const kp_import_stats *st, int64_t batch)
 	plural(stdout, &first, st->services, "service", "services");
 	plural(stdout, &first, st->namespaces, "namespace", "namespaces");
 	plural(stdout, &first, st->scheduler_configs, "scheduler configuration", "scheduler configurations");
+	plural(stdout, &first, st->storage_classes, "storage class", "storage classes");
+	plural(stdout, &first, st->pvs, "persistent volume", "persistent volumes");
+	plural(stdout, &first, st->pvcs, "volume claim", "volume claims");
+	plural(stdout, &first, st->generated_pvcs, "volume claim generated", "volume claims generated");
+	plural(stdout, &first, st->csi_nodes, "CSI node", "CSI nodes");
+	plural(stdout, &first, st->csi_drivers, "CSI driver", "CSI drivers");
+	plural(stdout, &first, st->csi_capacities, "CSI storage capacity", "CSI storage capacities");
 	if (first)
 		printf("no objects kplan uses");
 	printf("; %ld file%s, %.1f MB, %.2f s", st->files, st->files == 1 ? "" : "s", (double)st->bytes / 1e6,

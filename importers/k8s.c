@@ -8,10 +8,13 @@
  * k8s_nodes.c (Node), k8s_pods.c (Pod; Deployment, ReplicaSet, StatefulSet,
  * Job, ReplicationController, DaemonSet), k8s_policy.c (PriorityClass,
  * PodDisruptionBudget, Service, Namespace), k8s_config.c
- * (KubeSchedulerConfiguration, and a ConfigMap that carries one), which call
+ * (KubeSchedulerConfiguration, and a ConfigMap that carries one),
+ * k8s_storage.c (StorageClass, PersistentVolume, PersistentVolumeClaim,
+ * CSINode, CSIDriver, CSIStorageCapacity: any apiVersion), which call
  * the kp_import_* functions (store.h).  Other kinds are counted and skipped.
  * Objects without `kind` (client-go dumps) are recognised by shape:
- * spec.containers -> Pod, status.nodeInfo / status.capacity -> Node.
+ * spec.containers -> Pod, status.nodeInfo / status.capacity -> Node,
+ * spec.persistentVolumeReclaimPolicy with spec.capacity -> PersistentVolume.
  *
  * Validation follows the API server where it decides what the scheduler sees
  * (operators, effects, quantities, integer fields); a bad object is reported
@@ -64,7 +67,23 @@ static int skip(kctx *c, const objhead *h)
 static int is_namespaced(const char *kind)
 {
 	return strcmp(kind, "Node") && strcmp(kind, "PriorityClass") && strcmp(kind, "Namespace") &&
-	       strcmp(kind, "KubeSchedulerConfiguration");
+	       strcmp(kind, "KubeSchedulerConfiguration") && strcmp(kind, "PersistentVolume") &&
+	       strcmp(kind, "StorageClass") && strcmp(kind, "CSINode") && strcmp(kind, "CSIDriver");
+}
+
+/* the storage kinds (k8s_storage.c) and their readers */
+static const struct { const char *kind; int (*read)(kctx *, const objhead *); } storage_kinds[] = {
+	{ "PersistentVolume", kp_k8s_read_pv }, { "PersistentVolumeClaim", kp_k8s_read_pvc },
+	{ "StorageClass", kp_k8s_read_storage_class }, { "CSINode", kp_k8s_read_csi_node },
+	{ "CSIDriver", kp_k8s_read_csi_driver }, { "CSIStorageCapacity", kp_k8s_read_csi_capacity },
+};
+
+static int storage_reader(const char *kind)
+{
+	for (size_t i = 0; i < sizeof storage_kinds / sizeof *storage_kinds; i++)
+		if (!strcmp(kind, storage_kinds[i].kind))
+			return (int)i;
+	return -1;
 }
 
 static int dispatch(kctx *c, objhead *h)
@@ -87,6 +106,9 @@ static int dispatch(kctx *c, objhead *h)
 		return kp_k8s_read_namespace(c, h);
 	if (!strcmp(k, "KubeSchedulerConfiguration"))
 		return kp_k8s_read_sched_config(c, h);
+	int st = storage_reader(k);
+	if (st >= 0)
+		return storage_kinds[st].read(c, h);
 	/* one level only: ConfigMaps nested in data would recurse, each level
 	 * parsing the text of all the levels inside it again */
 	if (!strcmp(k, "ConfigMap") && !c->in_configmap)
@@ -94,11 +116,14 @@ static int dispatch(kctx *c, objhead *h)
 	return skip(c, h);
 }
 
-/* client-go dumps: no apiVersion/kind; Pods and Nodes are recognised by shape */
+/* client-go dumps: no apiVersion/kind; Pods, Nodes and PersistentVolumes
+ * (spec.persistentVolumeReclaimPolicy, which only a PV has) are recognised by shape */
 static const char *kind_by_shape(const kp_ynode *spec, const kp_ynode *status)
 {
 	if (spec && kp_ymap_get(spec, "containers"))
 		return "Pod";
+	if (spec && kp_ymap_get(spec, "persistentVolumeReclaimPolicy") && kp_ymap_get(spec, "capacity"))
+		return "PersistentVolume";
 	if (status && (kp_ymap_get(status, "nodeInfo") || kp_ymap_get(status, "capacity") ||
 		       kp_ymap_get(status, "allocatable")))
 		return "Node";
@@ -220,7 +245,7 @@ int kp_k8s_on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err 
 		    !strcmp(h.kind, "ReplicaSet") || !strcmp(h.kind, "StatefulSet") || !strcmp(h.kind, "Job") ||
 		    !strcmp(h.kind, "ReplicationController") || !strcmp(h.kind, "DaemonSet") ||
 		    !strcmp(h.kind, "PriorityClass") || !strcmp(h.kind, "PodDisruptionBudget") ||
-		    !strcmp(h.kind, "Service") || !strcmp(h.kind, "Namespace");
+		    !strcmp(h.kind, "Service") || !strcmp(h.kind, "Namespace") || storage_reader(h.kind) >= 0;
 	if (is_namespaced(h.kind) && (!h.namespace_ || !h.namespace_[0]))
 		h.namespace_ = "default";
 	if (!is_namespaced(h.kind))

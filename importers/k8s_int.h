@@ -4,7 +4,9 @@
  * field accessors (k8s_fields.c), the pod spec (k8s_podspec.c) and one
  * reader per kind family — k8s_nodes.c (Node), k8s_pods.c (Pod and the
  * workloads), k8s_policy.c (PriorityClass, PodDisruptionBudget, Service,
- * Namespace), k8s_config.c (KubeSchedulerConfiguration, ConfigMap) — which
+ * Namespace), k8s_config.c (KubeSchedulerConfiguration, ConfigMap),
+ * k8s_storage.c (StorageClass, PersistentVolume, PersistentVolumeClaim,
+ * CSINode, CSIDriver, CSIStorageCapacity; pod volumes) — which
  * k8s.c dispatches to.
  *
  * The accessors' rule: a field that is absent (or null) is fine and leaves
@@ -94,6 +96,15 @@ int kp_k8s_map_selector(kctx *c, const kp_kvs *kv, kp_selector *out);
 int kp_k8s_get_pod_spec(kctx *c, const kp_ynode *spec, kp_pod_in *pod);
 /* the controller ownerReference (controller: true) of metadata */
 int kp_k8s_get_owner(kctx *c, const kp_ynode *meta, kp_owner *out);
+/* one nodeSelectorTerm (matchExpressions, matchFields: metadata.name only) */
+int kp_k8s_get_node_term(kctx *c, const kp_ynode *t, const char *path, kp_node_term *out);
+
+/* ---- k8s_storage.c ---- */
+
+/* a pod spec's volumes (the seq spec.volumes) that matter to scheduling */
+int kp_k8s_get_volumes(kctx *c, const kp_ynode *vols, kp_pod_in *pod);
+/* a StatefulSet's spec.volumeClaimTemplates (the seq) into w->claims */
+int kp_k8s_get_claim_templates(kctx *c, const kp_ynode *vct, kp_workload_in *w);
 
 /* ---- one reader per kind family: parse, then kp_import_* ---- */
 
@@ -106,5 +117,11 @@ int kp_k8s_read_service(kctx *c, const objhead *h);
 int kp_k8s_read_namespace(kctx *c, const objhead *h);
 int kp_k8s_read_sched_config(kctx *c, const objhead *h);      /* k8s_config.c */
 int kp_k8s_read_configmap(kctx *c, const objhead *h);
+int kp_k8s_read_storage_class(kctx *c, const objhead *h);     /* k8s_storage.c */
+int kp_k8s_read_pv(kctx *c, const objhead *h);
+int kp_k8s_read_pvc(kctx *c, const objhead *h);
+int kp_k8s_read_csi_node(kctx *c, const objhead *h);
+int kp_k8s_read_csi_driver(kctx *c, const objhead *h);
+int kp_k8s_read_csi_capacity(kctx *c, const objhead *h);
 
 #endif

@@ -82,6 +82,8 @@ int kp_k8s_read_workload(kctx *c, const objhead *h)
 		if (kp_k8s_get_seq(c, h->spec, "volumeClaimTemplates", "spec.volumeClaimTemplates", &vct) != KP_OK)
 			return KP_PARSE;
 		w.tmpl.pvc_volumes += vct ? (int)vct->n : 0;
+		if (kp_k8s_get_claim_templates(c, vct, &w) != KP_OK)
+			return KP_PARSE;
 	}
 
 	int has;

@@ -3,7 +3,7 @@
  * workload template's): node name, scheduler, priority, containers (app,
  * init, sidecar) with requests, limits and host ports, overhead, node
  * selector, tolerations, node and pod (anti-)affinity, topology spread
- * constraints, scheduling gates and PVC volumes; and the controller
+ * constraints, scheduling gates and volumes (k8s_storage.c); and the controller
  * ownerReference of an object's metadata.
  *
  * Contract: kp_k8s_get_pod_spec() fills a kp_pod_in (model.h) in c->a,
@@ -19,7 +19,7 @@
 
 static const char *const node_ops[] = { "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", NULL };
 
-static int get_node_term(kctx *c, const kp_ynode *t, const char *path, kp_node_term *out)
+int kp_k8s_get_node_term(kctx *c, const kp_ynode *t, const char *path, kp_node_term *out)
 {
 	const kp_ynode *me, *mf;
 	char p[PATHMAX + 32];
@@ -59,7 +59,7 @@ static int get_node_affinity(kctx *c, const kp_ynode *na, kp_pod_in *pod)
 			for (size_t i = 0; i < terms->n; i++) {
 				char p[PATHMAX];
 				snprintf(p, sizeof p, "spec.affinity.nodeAffinity.required.nodeSelectorTerms[%zu]", i);
-				if (get_node_term(c, terms->u.items[i], p, &pod->required_terms[i]) != KP_OK)
+				if (kp_k8s_get_node_term(c, terms->u.items[i], p, &pod->required_terms[i]) != KP_OK)
 					return KP_PARSE;
 			}
 			pod->nrequired = terms->n;
@@ -90,7 +90,7 @@ static int get_node_affinity(kctx *c, const kp_ynode *na, kp_pod_in *pod)
 				return KP_PARSE;
 			if (!pr)
 				return kp_k8s_bad(c, e, "%s.preference: required", p);
-			if (get_node_term(c, pr, pw, t) != KP_OK)
+			if (kp_k8s_get_node_term(c, pr, pw, t) != KP_OK)
 				return KP_PARSE;
 			t->weight = t->weight;
 		}
@@ -423,6 +423,8 @@ int kp_k8s_get_pod_spec(kctx *c, const kp_ynode *spec, kp_pod_in *pod)
 	for (size_t i = 0; vols && i < vols->n; i++)
 		if (kp_ymap_get(vols->u.items[i], "persistentVolumeClaim") || kp_ymap_get(vols->u.items[i], "ephemeral"))
 			pod->pvc_volumes++;
+	if (kp_k8s_get_volumes(c, vols, pod) != KP_OK)
+		return KP_PARSE;
 	if (kp_k8s_get_resources(c, spec, "overhead", "spec.overhead", &pod->overhead) != KP_OK ||
 	    kp_k8s_get_kvs(c, spec, "nodeSelector", "spec.nodeSelector", &pod->node_selector) != KP_OK ||
 	    get_tolerations(c, spec, pod) != KP_OK || get_containers(c, spec, pod) != KP_OK ||

@@ -106,6 +106,30 @@ typedef struct kp_container {
 
 typedef struct kp_owner { const char *kind, *name, *uid; } kp_owner;
 
+/* The spec of a PersistentVolumeClaim (a PVC's, a StatefulSet's
+ * volumeClaimTemplate's, a generic ephemeral volume's template's). */
+typedef struct kp_claim_spec {
+	const char *storage_class;   /* NULL: not set (the default class); "": no class */
+	int64_t request;             /* resources.requests.storage, bytes */
+	const char *access_modes;    /* comma list in spec order, "" none */
+	const char *volume_mode;     /* NULL = Filesystem */
+	const char *volume_name;     /* NULL none */
+	kp_selector selector;
+} kp_claim_spec;
+
+/* One volume of a pod spec that matters to scheduling (schema pod_volume). */
+typedef struct kp_volume {
+	const char *name;
+	const char *kind;            /* pvc, ephemeral, intree, csi */
+	const char *claim;           /* pvc: claimName (ephemeral: named when stored) */
+	int read_only;
+	const char *source, *driver, *handle;   /* intree: key, CSI driver by migration, disk id; csi: driver */
+	kp_claim_spec claim_spec;    /* ephemeral: volumeClaimTemplate.spec */
+} kp_volume;
+
+/* A StatefulSet's volumeClaimTemplate. */
+typedef struct kp_claim_template { const char *name; kp_claim_spec spec; } kp_claim_template;
+
 typedef struct kp_pod_in {
 	kp_pos pos;
 	const char *namespace_, *name, *uid;
@@ -123,6 +147,7 @@ typedef struct kp_pod_in {
 	int host_network;
 	int scheduling_gates;        /* count of spec.schedulingGates */
 	int pvc_volumes;             /* count of persistentVolumeClaim/ephemeral volumes */
+	kp_volume *volumes; size_t nvolumes;   /* the ones that matter to scheduling, in spec order */
 	kp_container *containers; size_t ncontainers;   /* app, init and sidecar, in spec order */
 	kp_ress overhead;
 	kp_kvs node_selector;
@@ -161,7 +186,69 @@ typedef struct kp_workload_in {
 	kp_selector selector;    /* defaulted to the template labels when absent */
 	kp_owner owner;          /* controller ownerReference (a ReplicaSet's Deployment) */
 	kp_pod_in tmpl;          /* the pod template: labels and spec (name NULL) */
+	kp_claim_template *claims; size_t nclaims;   /* StatefulSet volumeClaimTemplates */
 } kp_workload_in;
+
+/* ---- storage (issue 16): imported, not planned yet ---- */
+
+typedef struct kp_storage_class_in {
+	kp_pos pos;
+	const char *name, *provisioner;
+	const char *binding_mode;        /* NULL = Immediate */
+	int is_default;
+	int has_topologies;              /* allowedTopologies given */
+	kp_node_term *topologies; size_t ntopologies;   /* matchLabelExpressions as In requirements */
+} kp_storage_class_in;
+
+typedef struct kp_pv_in {
+	kp_pos pos;
+	const char *name;
+	kp_kvs labels;
+	const char *storage_class;       /* "" none */
+	int64_t capacity;
+	const char *access_modes, *volume_mode, *phase;
+	const char *claim_ns, *claim_name, *claim_uid;
+	const char *source, *driver, *handle;
+	int has_affinity;                /* nodeAffinity.required given */
+	kp_node_term *terms; size_t nterms;
+} kp_pv_in;
+
+typedef struct kp_pvc_in {
+	kp_pos pos;
+	const char *namespace_, *name;
+	kp_claim_spec spec;
+	const char *phase;               /* NULL = Pending */
+	const char *selected_node;
+	int deleting;
+	kp_owner owner;
+} kp_pvc_in;
+
+typedef struct kp_csi_node_driver {
+	const char *name;
+	int has_allocatable; int64_t allocatable;
+	const char *topology_keys;       /* comma list */
+} kp_csi_node_driver;
+
+typedef struct kp_csi_node_in {
+	kp_pos pos;
+	const char *name;
+	kp_csi_node_driver *drivers; size_t ndrivers;
+} kp_csi_node_in;
+
+typedef struct kp_csi_driver_in {
+	kp_pos pos;
+	const char *name;
+	int attach_required, storage_capacity;
+	const char *lifecycle_modes;     /* comma list, NULL = Persistent */
+} kp_csi_driver_in;
+
+typedef struct kp_csi_capacity_in {
+	kp_pos pos;
+	const char *namespace_, *name, *storage_class;
+	kp_selector node_topology;
+	int has_capacity, has_maximum;
+	int64_t capacity, maximum;
+} kp_csi_capacity_in;
 
 typedef struct kp_priority_class_in {
 	kp_pos pos;

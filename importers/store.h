@@ -30,6 +30,9 @@ typedef void (*kp_import_warn_fn)(void *ctx, const kp_err *err);
 typedef struct kp_import_stats {
 	long nodes, pods, generated_pods, workloads, priority_classes, pdbs, services,
 	     namespaces, scheduler_configs, skipped_kinds, invalid, files;
+	/* storage (issue 16): imported, not planned yet; generated_pvcs: claims
+	 * made as the StatefulSet and ephemeral volume controllers would */
+	long storage_classes, pvs, pvcs, generated_pvcs, csi_nodes, csi_drivers, csi_capacities;
 	long long bytes;
 	/* the skipped objects per "apiVersion Kind", most first (set before
 	 * before_commit is called) */
@@ -86,6 +89,13 @@ int kp_import_pdb(kp_import *imp, const char *file, const kp_pdb_in *pdb, kp_err
 int kp_import_service(kp_import *imp, const char *file, const kp_service_in *svc, kp_err *err);
 int kp_import_namespace(kp_import *imp, const char *file, const kp_namespace_in *ns, kp_err *err);
 int kp_import_sched_config(kp_import *imp, const char *file, const kp_sched_config_in *sc, kp_err *err);
+/* storage objects (store_storage.c) */
+int kp_import_storage_class(kp_import *imp, const char *file, const kp_storage_class_in *sc, kp_err *err);
+int kp_import_pv(kp_import *imp, const char *file, const kp_pv_in *pv, kp_err *err);
+int kp_import_pvc(kp_import *imp, const char *file, const kp_pvc_in *pvc, kp_err *err);
+int kp_import_csi_node(kp_import *imp, const char *file, const kp_csi_node_in *n, kp_err *err);
+int kp_import_csi_driver(kp_import *imp, const char *file, const kp_csi_driver_in *d, kp_err *err);
+int kp_import_csi_capacity(kp_import *imp, const char *file, const kp_csi_capacity_in *c, kp_err *err);
 
 /* An object could not be read.  With skip_invalid: report it through the
  * warn callback, count it, clear err and return KP_OK; otherwise return

@@ -31,7 +31,7 @@ static void json_strs(kp_sb *sb, const kp_strs *s)
 	kp_sb_addc(sb, ']');
 }
 
-static void json_reqs(kp_sb *sb, const kp_req *r, size_t n)
+void kp_store_json_reqs(kp_sb *sb, const kp_req *r, size_t n)
 {
 	kp_sb_addc(sb, '[');
 	for (size_t i = 0; i < n; i++) {
@@ -53,7 +53,7 @@ static void json_selector(kp_sb *sb, const kp_selector *s)
 	if (!s->present)
 		kp_sb_adds(sb, "null");
 	else
-		json_reqs(sb, s->reqs, s->n);
+		kp_store_json_reqs(sb, s->reqs, s->n);
 }
 
 static void json_kvs(kp_sb *sb, const kp_kvs *kv)
@@ -143,9 +143,9 @@ static void spec_affinity(kp_sb *sb, const kp_pod_in *p)
 			kp_sb_adds(sb, "\"required\":[");
 			for (size_t i = 0; i < p->nrequired; i++) {
 				kp_sb_adds(sb, i ? ",[" : "[");
-				json_reqs(sb, p->required_terms[i].exprs, p->required_terms[i].nexprs);
+				kp_store_json_reqs(sb, p->required_terms[i].exprs, p->required_terms[i].nexprs);
 				kp_sb_addc(sb, ',');
-				json_reqs(sb, p->required_terms[i].fields, p->required_terms[i].nfields);
+				kp_store_json_reqs(sb, p->required_terms[i].fields, p->required_terms[i].nfields);
 				kp_sb_addc(sb, ']');
 			}
 			kp_sb_addc(sb, ']');
@@ -154,9 +154,9 @@ static void spec_affinity(kp_sb *sb, const kp_pod_in *p)
 			kp_sb_adds(sb, p->has_required_node_affinity ? ",\"preferred\":[" : "\"preferred\":[");
 			for (size_t i = 0; i < p->npreferred; i++) {
 				kp_sb_printf(sb, "%s[%lld,", i ? "," : "", (long long)p->preferred_terms[i].weight);
-				json_reqs(sb, p->preferred_terms[i].exprs, p->preferred_terms[i].nexprs);
+				kp_store_json_reqs(sb, p->preferred_terms[i].exprs, p->preferred_terms[i].nexprs);
 				kp_sb_addc(sb, ',');
-				json_reqs(sb, p->preferred_terms[i].fields, p->preferred_terms[i].nfields);
+				kp_store_json_reqs(sb, p->preferred_terms[i].fields, p->preferred_terms[i].nfields);
 				kp_sb_addc(sb, ']');
 			}
 			kp_sb_addc(sb, ']');

@@ -2,7 +2,8 @@
  * store_int.h — the state of one import batch and what the files that make
  * up the batch share (private to importers/): store.c (statements, helpers,
  * bookkeeping), store_class.c (pod classes), store_objects.c (one object's
- * rows), store_expand.c (workloads into generated pods), import.c (begin,
+ * rows), store_storage.c (storage objects, volumes, generated claims),
+ * store_expand.c (workloads into generated pods), import.c (begin,
  * finish) and import_read.c (paths and formats).  The format readers see
  * only store.h.
  *
@@ -28,6 +29,10 @@ enum {
 	S_WL_FIND, S_WL_INS, S_WL_UPD,
 	S_PC_FIND, S_PC_UPSERT, S_PDB_FIND, S_PDB_UPSERT, S_SVC_FIND, S_SVC_UPSERT,
 	S_NS_FIND, S_NS_UPSERT, S_NS_DEL_LABEL, S_NS_LABEL, S_SC_FIND, S_SC_UPSERT,
+	/* storage (store_storage.c); S_PODVOL_TMPL, S_PODVOL_CLAIMS run in this order */
+	S_STC_FIND, S_STC_UPSERT, S_PV_FIND, S_PV_UPSERT, S_PV_DEL_LABEL, S_PV_LABEL, S_PVC_FIND, S_PVC_UPSERT,
+	S_CSIN_FIND, S_CSIN_DEL, S_CSIN_INS, S_CSID_FIND, S_CSID_UPSERT, S_CSIC_FIND, S_CSIC_UPSERT,
+	S_PODVOL_DEL, S_PODVOL_INS, S_WLVOL_DEL, S_WLVOL_INS, S_VCT_DEL, S_VCT_INS, S_PODVOL_TMPL, S_PODVOL_CLAIMS,
 	S_COUNT
 };
 
@@ -73,6 +78,11 @@ void kp_store_reset_all(kp_import *imp);
 int kp_store_db_fail(kp_import *imp, kp_err *err, const char *what);
 /* Step a *_FIND statement (already bound): 1 = a row in *f, 0 = none, < 0 error. */
 int kp_store_find_row(kp_import *imp, sqlite3_stmt *s, kp_found *f, kp_err *err);
+/* Find with statement `which` bound to a (and b unless NULL); an object
+ * read earlier in this batch is a duplicate error located at file/pos.
+ * Returns 1 existing, 0 new, < 0 error (store_objects.c). */
+int kp_store_find_dup(kp_import *imp, int which, const char *a, const char *b, const char *file, kp_pos pos,
+		      kp_err *err);
 /* The skipped kinds, most first, then by name. */
 void kp_store_sort_skipped(kp_import *imp);
 
@@ -122,6 +132,8 @@ int kp_store_class(kp_import *imp, const kp_pod_in *p, int64_t *out, kp_err *err
 const char *kp_store_selector_text(kp_import *imp, const kp_selector *s);
 const char *kp_store_strs_text(kp_import *imp, const kp_strs *s);
 const char *kp_store_kvs_text(kp_import *imp, const kp_kvs *kv);
+/* requirements as [["key","In",["v"]],...] appended to sb */
+void kp_store_json_reqs(kp_sb *sb, const kp_req *r, size_t n);
 
 /* ---- store_objects.c ---- */
 
@@ -129,6 +141,21 @@ const char *kp_store_kvs_text(kp_import *imp, const kp_kvs *kv);
  * labels; workload_id 0 = a pod read from the input.  *id_out = its id. */
 int kp_store_write_pod(kp_import *imp, int64_t existing, const kp_pod_in *p, int64_t class_id, int64_t workload_id,
 		       const char *daemon_node, const char *file, int64_t *id_out, kp_err *err);
+
+/* ---- store_storage.c ---- */
+
+/* Replace the volumes of pod owner_id (workload = 0: its pod_volume rows;
+ * an ephemeral volume's claim is <pod>-<volume>) or of workload owner_id's
+ * template (workload = 1: workload_volume) with p's.  KP_OK or an error. */
+int kp_store_volumes(kp_import *imp, int64_t owner_id, int workload, const kp_pod_in *p, kp_err *err);
+/* Replace a StatefulSet's volumeClaimTemplates with w's. */
+int kp_store_claim_templates(kp_import *imp, int64_t workload_id, const kp_workload_in *w, kp_err *err);
+/* A generated pod's volumes: its workload's template volumes and claim templates. */
+int kp_store_pod_volumes_from(kp_import *imp, int64_t pod_id, const char *pod_name, int64_t workload_id,
+			      kp_err *err);
+/* After the expansion: the claims the controllers would make, generated
+ * where no claim of that name exists; generated ones nobody wants go. */
+int kp_store_claims(kp_import *imp, kp_err *err);
 
 /* ---- store_expand.c ---- */
 

@@ -1,7 +1,8 @@
 /*
  * store_objects.c — one object read, written as rows: nodes, pods, workloads,
  * PriorityClasses, PodDisruptionBudgets, Services, Namespaces and
- * KubeSchedulerConfigurations (the kp_import_* calls of store.h).
+ * KubeSchedulerConfigurations (the kp_import_* calls of store.h); a pod's
+ * and a template's volumes go through store_storage.c.
  *
  * Contract:
  *  - an object replaces the row of the same kind/namespace/name and keeps its
@@ -198,7 +199,8 @@ int kp_import_pod(kp_import *imp, const char *file, const kp_pod_in *p, kp_err *
 	int64_t class_id, id;
 	if (kp_store_class(imp, p, &class_id, err) != KP_OK)
 		return err->code;
-	if (kp_store_write_pod(imp, have ? f.id : 0, p, class_id, 0, NULL, file, &id, err) != KP_OK)
+	if (kp_store_write_pod(imp, have ? f.id : 0, p, class_id, 0, NULL, file, &id, err) != KP_OK ||
+	    kp_store_volumes(imp, id, 0, p, err) != KP_OK)
 		return err->code;
 	imp->stats.pods++;
 	kp_arena_reset(&imp->scratch);
@@ -305,14 +307,16 @@ int kp_import_workload(kp_import *imp, const char *file, const kp_workload_in *w
 	sqlite3_bind_int64(s, 18, pod_class_id);
 	if (exec(imp, s, err, "storing a workload"))
 		return err->code;
+	int64_t wid = have ? f.id : sqlite3_last_insert_rowid(imp->db);
+	if (kp_store_volumes(imp, wid, 1, &w->tmpl, err) != KP_OK || kp_store_claim_templates(imp, wid, w, err) != KP_OK)
+		return err->code;
 	imp->stats.workloads++;
 	kp_arena_reset(&imp->scratch);
 	return KP_OK;
 }
 
-/* common find + duplicate check for the small kinds; returns 1 existing, 0 new, <0 error */
-static int find_dup(kp_import *imp, int which, const char *a, const char *b, const char *file, kp_pos pos,
-		    kp_err *err)
+int kp_store_find_dup(kp_import *imp, int which, const char *a, const char *b, const char *file, kp_pos pos,
+		      kp_err *err)
 {
 	kp_found f;
 	sqlite3_stmt *s = stmt(imp, which);
@@ -329,7 +333,7 @@ static int find_dup(kp_import *imp, int which, const char *a, const char *b, con
 
 int kp_import_priority_class(kp_import *imp, const char *file, const kp_priority_class_in *pc, kp_err *err)
 {
-	int rc = find_dup(imp, S_PC_FIND, pc->name, NULL, file, pc->pos, err);
+	int rc = kp_store_find_dup(imp, S_PC_FIND, pc->name, NULL, file, pc->pos, err);
 	if (rc < 0)
 		return rc;
 	sqlite3_stmt *s = stmt(imp, S_PC_UPSERT);
@@ -349,7 +353,7 @@ int kp_import_priority_class(kp_import *imp, const char *file, const kp_priority
 
 int kp_import_pdb(kp_import *imp, const char *file, const kp_pdb_in *d, kp_err *err)
 {
-	int rc = find_dup(imp, S_PDB_FIND, d->namespace_, d->name, file, d->pos, err);
+	int rc = kp_store_find_dup(imp, S_PDB_FIND, d->namespace_, d->name, file, d->pos, err);
 	if (rc < 0)
 		return rc;
 	sqlite3_stmt *s = stmt(imp, S_PDB_UPSERT);
@@ -379,7 +383,7 @@ int kp_import_pdb(kp_import *imp, const char *file, const kp_pdb_in *d, kp_err *
 
 int kp_import_service(kp_import *imp, const char *file, const kp_service_in *svc, kp_err *err)
 {
-	int rc = find_dup(imp, S_SVC_FIND, svc->namespace_, svc->name, file, svc->pos, err);
+	int rc = kp_store_find_dup(imp, S_SVC_FIND, svc->namespace_, svc->name, file, svc->pos, err);
 	if (rc < 0)
 		return rc;
 	sqlite3_stmt *s = stmt(imp, S_SVC_UPSERT);
@@ -409,7 +413,7 @@ int kp_import_service(kp_import *imp, const char *file, const kp_service_in *svc
 
 int kp_import_namespace(kp_import *imp, const char *file, const kp_namespace_in *ns, kp_err *err)
 {
-	int rc = find_dup(imp, S_NS_FIND, ns->name, NULL, file, ns->pos, err);
+	int rc = kp_store_find_dup(imp, S_NS_FIND, ns->name, NULL, file, ns->pos, err);
 	if (rc < 0)
 		return rc;
 	sqlite3_stmt *s = stmt(imp, S_NS_UPSERT);
@@ -441,7 +445,7 @@ int kp_import_sched_config(kp_import *imp, const char *file, const kp_sched_conf
 {
 	char source[1100];
 	snprintf(source, sizeof source, "%s#%u", file, sc->doc);
-	int rc = find_dup(imp, S_SC_FIND, source, NULL, file, sc->pos, err);
+	int rc = kp_store_find_dup(imp, S_SC_FIND, source, NULL, file, sc->pos, err);
 	if (rc < 0)
 		return rc;
 	sqlite3_stmt *s = stmt(imp, S_SC_UPSERT);

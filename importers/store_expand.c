@@ -206,6 +206,7 @@ typedef struct expansion {
 	char owner_name[600];
 	kp_kvs base;                 /* the template's labels */
 	sqlite3_stmt *keep_ins;      /* INSERT into temp.kp_keep */
+	int has_volumes;             /* the template has volumes or claim templates */
 } expansion;
 
 /* Live pods the workload owns, read from the input: directly, or through its
@@ -312,8 +313,10 @@ static int generate(kp_import *imp, expansion *x, int64_t want, kp_err *err)
 		if (controller_labels(imp, x, name, i, &p.labels))
 			return kp_err_set(err, KP_NOMEM, "out of memory");
 		int64_t id;
-		if (kp_store_write_pod(imp, have ? f.id : 0, &p, w->class_id, w->id, daemon_node, w->source, &id, err) != KP_OK ||
-		    kp_store_pod_volumes_from(imp, id, name, w->id, err) != KP_OK)
+		if (kp_store_write_pod(imp, have ? f.id : 0, &p, w->class_id, w->id, daemon_node, w->source, &id, err) != KP_OK)
+			return err->code;
+		/* a new pod of a workload without volumes has no rows to replace or add */
+		if ((have || x->has_volumes) && kp_store_pod_volumes_from(imp, id, name, w->id, err) != KP_OK)
 			return err->code;
 		sqlite3_reset(x->keep_ins);
 		sqlite3_bind_int64(x->keep_ins, 1, id);
@@ -333,26 +336,59 @@ static int generate(kp_import *imp, expansion *x, int64_t want, kp_err *err)
 	return KP_OK;
 }
 
-/* Drop the generated pods of workload wid that this expansion did not keep. */
-static int drop_unkept(kp_import *imp, int64_t wid, kp_err *err)
+/* The statements every workload's expansion runs, prepared once per
+ * kp_store_expand (they name temp.kp_keep, which exists only from the first
+ * expansion on, so they cannot join the import's statement table). */
+enum { X_STALE_LABELS, X_STALE_VOLUMES, X_STALE_PODS, X_HAS_VOLUMES, X_COUNT };
+typedef struct expand_stmts { sqlite3_stmt *st[X_COUNT]; } expand_stmts;
+
+/* statement i of c, prepared on first use, reset; NULL on a database error */
+static sqlite3_stmt *xstmt(kp_import *imp, expand_stmts *c, int i)
 {
-	const char *const q[] = { kp_sql_import_stale_pod_labels, kp_sql_import_stale_pod_volumes,
-				  kp_sql_import_stale_pods };
-	for (int i = 0; i < 3; i++) {
-		sqlite3_stmt *del;
-		if (sqlite3_prepare_v2(imp->db, q[i], -1, &del, NULL) != SQLITE_OK)
+	static const char *const sql[X_COUNT] = {
+		[X_STALE_LABELS] = kp_sql_import_stale_pod_labels,
+		[X_STALE_VOLUMES] = kp_sql_import_stale_pod_volumes,
+		[X_STALE_PODS] = kp_sql_import_stale_pods,
+		[X_HAS_VOLUMES] = kp_sql_import_workload_has_volumes,
+	};
+	if (!c->st[i] && sqlite3_prepare_v2(imp->db, sql[i], -1, &c->st[i], NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_reset(c->st[i]);
+	sqlite3_clear_bindings(c->st[i]);
+	return c->st[i];
+}
+
+/* Drop the generated pods of workload wid that this expansion did not keep. */
+static int drop_unkept(kp_import *imp, expand_stmts *c, int64_t wid, kp_err *err)
+{
+	for (int i = X_STALE_LABELS; i <= X_STALE_PODS; i++) {
+		sqlite3_stmt *del = xstmt(imp, c, i);
+		if (!del)
 			return kp_store_db_fail(imp, err, "expanding workloads");
 		sqlite3_bind_int64(del, 1, wid);
 		int rc = sqlite3_step(del);
-		sqlite3_finalize(del);
+		sqlite3_reset(del);
 		if (rc != SQLITE_DONE)
 			return kp_store_db_fail(imp, err, "expanding workloads");
 	}
 	return KP_OK;
 }
 
+/* 1 when workload wid's template has volumes or claim templates, 0 not, -1 on
+ * a database error */
+static int has_volumes(kp_import *imp, expand_stmts *c, int64_t wid)
+{
+	sqlite3_stmt *s = xstmt(imp, c, X_HAS_VOLUMES);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 4, wid);
+	int rc = sqlite3_step(s), v = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) != 0 : -1;
+	sqlite3_reset(s);
+	return v;
+}
+
 /* Bring the generated pods of one workload in line with its desired count. */
-static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
+static int expand_one(kp_import *imp, expand_stmts *c, const wl_row *w, kp_err *err)
 {
 	expansion x;
 	memset(&x, 0, sizeof x);
@@ -365,8 +401,8 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 		if (rc)
 			return rc;
 	}
-	int ok = 1;
-	int64_t live = x.is_ds ? 0 : live_pods(imp, &x, &ok);
+	int ok = (x.has_volumes = has_volumes(imp, c, w->id)) >= 0;
+	int64_t live = ok && !x.is_ds ? live_pods(imp, &x, &ok) : 0;
 	if (!ok) {
 		free_targets(x.targets, x.ntargets);
 		return kp_store_db_fail(imp, err, "counting the pods of a workload");
@@ -393,7 +429,7 @@ static int expand_one(kp_import *imp, const wl_row *w, kp_err *err)
 	free_targets(x.targets, x.ntargets);
 	if (rc != KP_OK)
 		return rc;
-	rc = drop_unkept(imp, w->id, err);
+	rc = drop_unkept(imp, c, w->id, err);
 	if (rc != KP_OK)
 		return rc;
 	kp_arena_reset(&imp->scratch);
@@ -445,8 +481,9 @@ int kp_store_expand(kp_import *imp, kp_err *err)
 	int out = KP_OK;
 	if (rc != SQLITE_DONE)
 		out = rc == SQLITE_NOMEM ? kp_err_set(err, KP_NOMEM, "out of memory") : kp_store_db_fail(imp, err, "expanding workloads");
+	expand_stmts c = { { NULL } };
 	for (size_t i = 0; i < n && out == KP_OK; i++) {
-		out = expand_one(imp, &rows[i], err);
+		out = expand_one(imp, &c, &rows[i], err);
 		if (imp->opts.progress) {
 			kp_import_progress p = { .phase = KP_IMPORT_EXPANDING, .bytes = imp->stats.bytes,
 						 .objects = imp->objects, .done = (long)i + 1, .total = (long)n,
@@ -454,6 +491,8 @@ int kp_store_expand(kp_import *imp, kp_err *err)
 			imp->opts.progress(imp->opts.progress_ctx, &p);
 		}
 	}
+	for (int i = 0; i < X_COUNT; i++)
+		sqlite3_finalize(c.st[i]);
 	for (size_t i = 0; i < n; i++)
 		wl_free(&rows[i]);
 	kp_free(rows);

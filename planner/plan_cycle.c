@@ -32,14 +32,17 @@
  * the profile and the node's own state (its labels, taints, images, and the
  * pods on it); the others (spread, inter-pod affinity, extenders) read other
  * nodes or the pod itself and always run */
-static const uint8_t local_filter[KP_P_COUNT] = {
-	[KP_P_NODE_UNSCHEDULABLE] = 1, [KP_P_NODE_NAME] = 1, [KP_P_TAINT_TOLERATION] = 1,
-	[KP_P_NODE_AFFINITY] = 1, [KP_P_NODE_PORTS] = 1, [KP_P_NODE_RESOURCES_FIT] = 1,
-};
-static const uint8_t local_score[KP_P_COUNT] = {
-	[KP_P_TAINT_TOLERATION] = 1, [KP_P_NODE_AFFINITY] = 1, [KP_P_NODE_RESOURCES_FIT] = 1,
-	[KP_P_BALANCED_ALLOCATION] = 1, [KP_P_IMAGE_LOCALITY] = 1,
-};
+/* the plugins whose verdict or raw score the node cache keeps: their
+ * descriptors say so (registry.h, local_filter / local_score) */
+static int local_filter(int k)
+{
+	return kp_plugins[k] && kp_plugins[k]->local_filter;
+}
+
+static int local_score(int k)
+{
+	return kp_plugins[k] && kp_plugins[k]->local_score;
+}
 
 /* ---- outcomes: the FitError, preemption, binding ---- */
 
@@ -286,7 +289,7 @@ static void filter_cached(planner *pl)
 		const kp_plugin *pg = kp_plugins[k];
 		if (!cy->pf->filter[k] || !pg || !pg->filter || cy->skip[k])
 			continue;
-		if (local_filter[k])
+		if (local_filter(k))
 			loc[nloc++] = k;
 		else
 			other[nother++] = k;
@@ -326,7 +329,7 @@ static int local_scores(planner *pl, const kp_profile *pf, uint8_t *skipped)
 	int ks[KP_P_COUNT], nk = 0;
 	for (int k = 0; k < KP_P_COUNT; k++) {
 		const kp_plugin *pg = kp_plugins[k];
-		if (!pf->score[k] || !local_score[k] || !pg || !pg->score)
+		if (!pf->score[k] || !local_score(k) || !pg || !pg->score)
 			continue;
 		int rc = pg->pre_score ? pg->pre_score(cy) : KP_OK;
 		if (rc < 0)
@@ -557,7 +560,7 @@ static int score_nodes(planner *pl, const kp_profile *pf, int fast, int explaini
 		if (!pf->score[k] || !pg || !pg->score)
 			continue;
 		int64_t *sc = pl->scores[k];
-		if (fast && local_score[k]) {
+		if (fast && local_score(k)) {
 			/* local_scores added it, or left its raw scores in sc */
 			if (!pg->normalize)
 				continue;
@@ -712,7 +715,7 @@ int kp_plan_cycle_setup(planner *pl)
 		if (!pl->sstamp || !pl->lsum)
 			return kp_plan_nomem(pl);
 		for (int k = 0; k < KP_P_COUNT; k++)
-			if (local_score[k] && kp_plugins[k] && kp_plugins[k]->normalize &&
+			if (local_score(k) && kp_plugins[k] && kp_plugins[k]->normalize &&
 			    !(pl->lraw[k] = kp_calloc((size_t)n, sizeof(int64_t))))
 				return kp_plan_nomem(pl);
 	}

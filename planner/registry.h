@@ -67,6 +67,12 @@ typedef struct kp_plugin {
 	/* not a kube-scheduler plugin: profiles cannot name it, and it is
 	 * enabled by its own configuration (the SQL extenders) */
 	uint8_t kplan_own;
+	/* its Filter (local_filter) or Score (local_score) depends only on the
+	 * pod's scheduling class and the node's own state: the plan keeps the
+	 * verdict or raw score per node and recomputes it only for a new class
+	 * or a node that changed (plan_cycle.c).  Set it only when true: a
+	 * plugin without it is evaluated every time, correct but slower. */
+	uint8_t local_filter, local_score;
 	/* the extension points; NULL: the plugin does not take part there.
 	 * Filter returns 0 (pass) or 1 (fail, after kp_cycle_fail()). */
 	int (*pre_filter)(struct kp_cycle *cy);                   /* KP_OK, KP_SKIP, KP_PREFILTER_FAIL or < 0 */

@@ -37,5 +37,6 @@ static int64_t score(kp_cycle *cy, int node)
 const kp_plugin kp_plugin_balanced_allocation = {
 	.name = "NodeResourcesBalancedAllocation",
 	.weight = 1,
+	.local_score = 1,
 	.score = score,
 };

@@ -41,5 +41,6 @@ static int64_t score(kp_cycle *cy, int node)
 const kp_plugin kp_plugin_image_locality = {
 	.name = "ImageLocality",
 	.weight = 1,
+	.local_score = 1,
 	.score = score,
 };

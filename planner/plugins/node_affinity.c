@@ -102,6 +102,8 @@ static void normalize(kp_cycle *cy, int64_t *scores) { kp_default_normalize(cy, 
 const kp_plugin kp_plugin_node_affinity = {
 	.name = "NodeAffinity",
 	.weight = 2,
+	.local_filter = 1,
+	.local_score = 1,
 	.pre_filter = pre_filter,
 	.filter = filter,
 	.pre_score = pre_score,

@@ -17,5 +17,6 @@ static int filter(kp_cycle *cy, int node)
 
 const kp_plugin kp_plugin_node_name = {
 	.name = "NodeName",
+	.local_filter = 1,
 	.filter = filter,
 };

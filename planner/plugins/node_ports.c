@@ -30,6 +30,7 @@ static int filter(kp_cycle *cy, int node)
 
 const kp_plugin kp_plugin_node_ports = {
 	.name = "NodePorts",
+	.local_filter = 1,
 	.pre_filter = pre_filter,
 	.filter = filter,
 };

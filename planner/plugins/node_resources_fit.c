@@ -126,6 +126,8 @@ static int64_t score(kp_cycle *cy, int node)
 const kp_plugin kp_plugin_node_resources_fit = {
 	.name = "NodeResourcesFit",
 	.weight = 1,
+	.local_filter = 1,
+	.local_score = 1,
 	.filter = filter,
 	.score = score,
 };

@@ -12,5 +12,6 @@ static int filter(kp_cycle *cy, int node) { return kp_static_filter(cy, node, KP
 
 const kp_plugin kp_plugin_node_unschedulable = {
 	.name = "NodeUnschedulable",
+	.local_filter = 1,
 	.filter = filter,
 };

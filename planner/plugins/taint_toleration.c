@@ -34,6 +34,8 @@ static void normalize(kp_cycle *cy, int64_t *scores) { kp_default_normalize(cy, 
 const kp_plugin kp_plugin_taint_toleration = {
 	.name = "TaintToleration",
 	.weight = 3,
+	.local_filter = 1,
+	.local_score = 1,
 	.filter = filter,
 	.score = score,
 	.normalize = normalize,

@@ -16,25 +16,26 @@ typedef struct want_plugin {
 	const char *name;
 	int64_t weight;           /* default_plugins.go; 0: no weight there */
 	int filter, score, post_filter;   /* in kube's default profile */
+	int local_filter, local_score;    /* the plan's node cache may keep its verdict / raw score */
 } want_plugin;
 
 /* getDefaultPlugins' MultiPoint list without the volume and gating
  * plugins kplan accepts and ignores, plus kplan's SQLExtender */
 static const want_plugin wants[] = {
-	{KP_P_PRIORITY_SORT, "PrioritySort", 0, 0, 0, 0},
-	{KP_P_NODE_UNSCHEDULABLE, "NodeUnschedulable", 0, 1, 0, 0},
-	{KP_P_NODE_NAME, "NodeName", 0, 1, 0, 0},
-	{KP_P_TAINT_TOLERATION, "TaintToleration", 3, 1, 1, 0},
-	{KP_P_NODE_AFFINITY, "NodeAffinity", 2, 1, 1, 0},
-	{KP_P_NODE_PORTS, "NodePorts", 0, 1, 0, 0},
-	{KP_P_NODE_RESOURCES_FIT, "NodeResourcesFit", 1, 1, 1, 0},
-	{KP_P_POD_TOPOLOGY_SPREAD, "PodTopologySpread", 2, 1, 1, 0},
-	{KP_P_INTER_POD_AFFINITY, "InterPodAffinity", 2, 1, 1, 0},
-	{KP_P_DEFAULT_PREEMPTION, "DefaultPreemption", 0, 0, 0, 1},
-	{KP_P_BALANCED_ALLOCATION, "NodeResourcesBalancedAllocation", 1, 0, 1, 0},
-	{KP_P_IMAGE_LOCALITY, "ImageLocality", 1, 0, 1, 0},
-	{KP_P_SQL_EXTENDER, "SQLExtender", 0, 0, 0, 0},    /* kplan's own: off until configured */
-	{KP_P_DEFAULT_BINDER, "DefaultBinder", 0, 0, 0, 0},
+	{KP_P_PRIORITY_SORT, "PrioritySort", 0, 0, 0, 0, 0, 0},
+	{KP_P_NODE_UNSCHEDULABLE, "NodeUnschedulable", 0, 1, 0, 0, 1, 0},
+	{KP_P_NODE_NAME, "NodeName", 0, 1, 0, 0, 1, 0},
+	{KP_P_TAINT_TOLERATION, "TaintToleration", 3, 1, 1, 0, 1, 1},
+	{KP_P_NODE_AFFINITY, "NodeAffinity", 2, 1, 1, 0, 1, 1},
+	{KP_P_NODE_PORTS, "NodePorts", 0, 1, 0, 0, 1, 0},
+	{KP_P_NODE_RESOURCES_FIT, "NodeResourcesFit", 1, 1, 1, 0, 1, 1},
+	{KP_P_POD_TOPOLOGY_SPREAD, "PodTopologySpread", 2, 1, 1, 0, 0, 0},
+	{KP_P_INTER_POD_AFFINITY, "InterPodAffinity", 2, 1, 1, 0, 0, 0},
+	{KP_P_DEFAULT_PREEMPTION, "DefaultPreemption", 0, 0, 0, 1, 0, 0},
+	{KP_P_BALANCED_ALLOCATION, "NodeResourcesBalancedAllocation", 1, 0, 1, 0, 0, 1},
+	{KP_P_IMAGE_LOCALITY, "ImageLocality", 1, 0, 1, 0, 0, 1},
+	{KP_P_SQL_EXTENDER, "SQLExtender", 0, 0, 0, 0, 0, 0},    /* kplan's own: off until configured */
+	{KP_P_DEFAULT_BINDER, "DefaultBinder", 0, 0, 0, 0, 0, 0},
 };
 
 /* a KubeSchedulerConfiguration that names each plugin: accepted, or the error */
@@ -67,6 +68,9 @@ int main(void)
 		TAP_OK(kp_plugin_names[w->index] == pg->name, "%s: kp_plugin_names points into the descriptor", w->name);
 		TAP_EQ_I64(pg->weight, w->weight, "%s: default weight", w->name);
 		TAP_EQ_I64(pg->kplan_own, w->index == KP_P_SQL_EXTENDER, "%s: kplan's own or kube's", w->name);
+		/* node-local: spread and inter-pod affinity depend on other nodes' pods */
+		TAP_EQ_I64(pg->local_filter, w->local_filter, "%s: node-local filter (cached per node)", w->name);
+		TAP_EQ_I64(pg->local_score, w->local_score, "%s: node-local score (cached per node)", w->name);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(kp_plugins[wants[j].index]->name, pg->name))
 				TAP_OK(0, "%s: name used twice", w->name);

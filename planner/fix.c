@@ -24,13 +24,6 @@
 #include <stdlib.h>
 #include <stdio.h>
 
-static const char *const level_names[] = { "", "add-node", "evict", "relax-soft", "relax-hard", "untaint-dedicated" };
-
-const char *kp_fix_level_name(int level)
-{
-	return level >= KP_FIX_ADD_NODE && level <= KP_FIX_UNTAINT_DEDICATED ? level_names[level] : "";
-}
-
 int kp_fix_nomem(fixer *f) { return kp_err_set(f->err, KP_NOMEM, "out of memory"); }
 
 int kp_fix_dbfail(fixer *f)

@@ -37,18 +37,9 @@
 #include <stdint.h>
 #include <sqlite3.h>
 #include "../common/kp.h"
+#include "../common/fix_result.h"   /* kp_fix_result, kp_fix_level: the data */
 
 struct kp_whatif_importer;
-
-enum kp_fix_level {
-	KP_FIX_ADD_NODE = 1,
-	KP_FIX_EVICT,
-	KP_FIX_RELAX_SOFT,
-	KP_FIX_RELAX_HARD,
-	KP_FIX_UNTAINT_DEDICATED,
-};
-/* "add-node", "evict", "relax-soft", "relax-hard", "untaint-dedicated" */
-const char *kp_fix_level_name(int level);
 
 typedef struct kp_fix_opts {
 	int64_t run;                 /* 0: the latest */
@@ -66,40 +57,6 @@ typedef struct kp_fix_opts {
 	 * NULL: a check that needs it fails */
 	const struct kp_whatif_importer *importer;
 } kp_fix_opts;
-
-typedef struct kp_fix_cand {
-	const char *kind;            /* evict | add-node | relax */
-	int level;                   /* kp_fix_level */
-	char *detail;                /* in words */
-	char *victims;               /* JSON array of "namespace/name" */
-	char *node;                  /* where the check placed the pod */
-	char *wopt, *wval;           /* the what-if option it was checked with */
-	int joint;                   /* part of the joint change set */
-} kp_fix_cand;
-
-typedef struct kp_fix_pod {
-	int64_t id, prio, class_id;
-	char *ns, *name;
-	int still;                   /* unschedulable in the replay of the baseline */
-	int ncands;
-	kp_fix_cand *cands;          /* best first */
-	char *joint_node;            /* where the joint check placed it; NULL: not placed */
-} kp_fix_pod;
-
-typedef struct kp_fix_result {
-	int64_t run;
-	uint64_t seed;
-	int preemption;              /* the baseline's: 1 on */
-	int preemption_from_run;     /* 1: as the run recorded it */
-	int from_run;                /* 1: the baseline is the state the run left */
-	char config[1024];           /* the configuration the checks used */
-	long unschedulable;          /* in the run */
-	int npods;                   /* examined */
-	kp_fix_pod *pods;
-	long plans;                  /* dry runs */
-	int joint_changes, joint_placed, joint_wanted;   /* the joint set: changes, pods placed of wanted */
-	int recorded;                /* rows written */
-} kp_fix_result;
 
 typedef struct kp_fix_hooks {
 	void (*progress)(void *ctx, long done, long total);

@@ -19,6 +19,7 @@
  * cycle.  What the files share is plan_int.h.
  */
 #include "plan_int.h"
+#include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
 #include "static.h"
 #include "extender.h"
 #include "whatif.h"
@@ -367,7 +368,40 @@ static void teardown(planner *pl)
 
 
 /* pending pods kplan does not plan or plans with a caveat, for the warnings */
-typedef struct pod_counts { long gated, pvc, missing_pc, other_sched, not_run; } pod_counts;
+typedef struct pod_counts {
+	long gated, volumes, missing_pc, other_sched, not_run;
+	int volumes_partial;         /* out of memory reading pod_volume: counted from the classes only */
+} pod_counts;
+
+static int cmp_id(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The ids of the pods with rows in pod_volume, sorted, into *ids (the
+ * caller frees it).  0, or -1 out of memory; a database without the table
+ * (imported before storage was) has none. */
+static int volume_pods(sqlite3 *db, int64_t **ids, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	*ids = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, kp_sql_plan_volume_pods, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	int rc = 0;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		if (KP_GROW(*ids, *n, cap, 256)) {
+			rc = -1;
+			break;
+		} else {
+			(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+		}
+	sqlite3_finalize(st);
+	return rc;
+}
 
 /* the run's per-pod and per-class arrays; each class's profile */
 static int alloc_run(planner *pl)
@@ -391,9 +425,17 @@ static int alloc_run(planner *pl)
 /* Every pod's first outcome: finished or bound to a node that is gone
  * (done), bound (keep), for no profile kplan runs (ignored), gated, or
  * pending: on the queue, its class marked needed. */
+static int cmp_id_search(const void *a, const void *b)
+{
+	return cmp_id(a, b, NULL);
+}
+
 static void triage_pods(planner *pl, kp_plan_result *r, pod_counts *n)
 {
 	kp_snap *s = &pl->s;
+	int64_t *vol;
+	size_t nvol;
+	n->volumes_partial = volume_pods(pl->db, &vol, &nvol) != 0;
 	for (int i = 0; i < s->npods; i++) {
 		kp_pod *p = &s->pods[i];
 		pod_out *po = &pl->out[i];
@@ -444,13 +486,14 @@ static void triage_pods(planner *pl, kp_plan_result *r, pod_counts *n)
 			n->gated++;
 			continue;
 		}
-		if (c->pvc)
-			n->pvc++;
+		if (c->pvc || (nvol && bsearch(&p->db_id, vol, nvol, sizeof *vol, cmp_id_search)))
+			n->volumes++;
 		if (c->missing_pc)
 			n->missing_pc++;
 		c->needed = 1;
 		pl->queue[pl->nqueue++] = i;
 	}
+	kp_free(vol);
 }
 
 /* static filters per profile, over the classes with pending pods it
@@ -606,9 +649,10 @@ static void add_warnings(const planner *pl, kp_plan_result *r, const pod_counts 
 	if (broken)
 		add_warning(r, "pdb: %ld eviction(s) break a PodDisruptionBudget, as kube-scheduler does when no candidate "
 			       "node avoids it (eviction.pdb_violated)", broken);
-	if (n->pvc)
-		add_warning(r, "volumes: %ld pending pod(s) use PersistentVolumeClaims: volume binding and limits are not "
-			       "modelled, they were placed as if they had no volumes", n->pvc);
+	if (n->volumes)
+		add_warning(r, "volumes: %s%ld pending pod(s) use volumes (claims, ephemeral volumes, in-tree or inline CSI "
+			       "disks): VolumeBinding, VolumeZone, VolumeRestrictions and NodeVolumeLimits are not modelled, "
+			       "they were placed as if they had no volumes", n->volumes_partial ? "at least " : "", n->volumes);
 	if (n->missing_pc)
 		add_warning(r, "priorityclass: %ld pending pod(s) name a PriorityClass that was not imported: priority 0 "
 			       "used (the API server would reject them)", n->missing_pc);

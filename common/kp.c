@@ -438,3 +438,23 @@ int kp_cmp_str(const void *a, const void *b, void *ctx)
 	(void)ctx;
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
+
+int kp_cmp_i64(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+long kp_find_i64(const int64_t *v, size_t n, int64_t key)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo] == key ? (long)lo : -1;
+}

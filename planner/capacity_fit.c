@@ -19,13 +19,6 @@ typedef struct node_pool {
 	long replicas;
 } node_pool;
 
-static int cmp_i64(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static int load_nodes(cap *c, node_pool **out, int *n)
 {
 	*out = NULL;
@@ -225,7 +218,7 @@ int cap_fit(cap *c)
 	if (rc)
 		goto out;
 	/* replicas per node: node ids sorted, counted, matched to the sorted nodes */
-	kp_sort(run.copy_nodes, (size_t)run.ncopy_nodes, sizeof *run.copy_nodes, cmp_i64, NULL);
+	kp_sort(run.copy_nodes, (size_t)run.ncopy_nodes, sizeof *run.copy_nodes, kp_cmp_i64, NULL);
 	for (long i = 0, k = 0; i < run.ncopy_nodes; i++) {
 		while (k < nn && nodes[k].id < run.copy_nodes[i])
 			k++;

@@ -176,17 +176,10 @@ static int lower_bound(cap *c, const outcome *tmpl, int64_t *bound, char *by, si
 	return KP_OK;
 }
 
-static int cmp_i64(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* how many of the sorted ids a are not in b (b sorted in place) */
 static long not_in(const int64_t *a, long na, int64_t *b, long nb)
 {
-	kp_sort(b, (size_t)nb, sizeof *b, cmp_i64, NULL);
+	kp_sort(b, (size_t)nb, sizeof *b, kp_cmp_i64, NULL);
 	long n = 0;
 	for (long i = 0, k = 0; i < na; i++) {
 		while (k < nb && b[k] < a[i])
@@ -420,7 +413,7 @@ int cap_nodes_needed(cap *c)
 	c->want_quality = c->want_ids = 1;
 	rc = cap_plan_once(c, NULL, 0, &base);
 	c->base_r = base.r;
-	kp_sort(base.unsched_ids, (size_t)base.nunsched_ids, sizeof *base.unsched_ids, cmp_i64, NULL);
+	kp_sort(base.unsched_ids, (size_t)base.nunsched_ids, sizeof *base.unsched_ids, kp_cmp_i64, NULL);
 	for (int i = 0; i < n && !rc; i++) {
 		rc = one_template(c, &base, o->templates[i], max_nodes, &ta[i]);
 		/* the smallest: the fewest pods left out as never-fit, then the fewest nodes */

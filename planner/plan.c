@@ -373,13 +373,6 @@ typedef struct pod_counts {
 	int volumes_partial;         /* out of memory reading pod_volume: counted from the classes only */
 } pod_counts;
 
-static int cmp_id(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The ids of the pods with rows in pod_volume, sorted, into *ids (the
  * caller frees it).  0, or -1 out of memory; a database without the table
  * (imported before storage was) has none. */
@@ -425,11 +418,6 @@ static int alloc_run(planner *pl)
 /* Every pod's first outcome: finished or bound to a node that is gone
  * (done), bound (keep), for no profile kplan runs (ignored), gated, or
  * pending: on the queue, its class marked needed. */
-static int cmp_id_search(const void *a, const void *b)
-{
-	return cmp_id(a, b, NULL);
-}
-
 static void triage_pods(planner *pl, kp_plan_result *r, pod_counts *n)
 {
 	kp_snap *s = &pl->s;
@@ -486,7 +474,7 @@ static void triage_pods(planner *pl, kp_plan_result *r, pod_counts *n)
 			n->gated++;
 			continue;
 		}
-		if (c->pvc || (nvol && bsearch(&p->db_id, vol, nvol, sizeof *vol, cmp_id_search)))
+		if (c->pvc || kp_find_i64(vol, nvol, p->db_id) >= 0)
 			n->volumes++;
 		if (c->missing_pc)
 			n->missing_pc++;

@@ -818,6 +818,22 @@ static void json_name(kp_sb *sb, const char *k, const char *v)
 	kp_sb_add_json_str(sb, v);
 }
 
+/* the plugins on at one extension point, in registry order, comma-separated:
+ * names ("A","B") or, with weight, members of an object ("A":3,"B":1) */
+static void json_plugins(kp_sb *sb, const uint8_t *on, const int64_t *weight)
+{
+	int first = 1;
+	for (int k = 0; k < KP_P_COUNT; k++) {
+		if (!on[k])
+			continue;
+		kp_sb_adds(sb, first ? "" : ",");
+		kp_sb_add_json_str(sb, kp_plugin_names[k]);
+		if (weight)
+			kp_sb_printf(sb, ":%lld", (long long)weight[k]);
+		first = 0;
+	}
+}
+
 int kp_config_to_json(kp_config *cfg)
 {
 	kp_sb sb;
@@ -831,30 +847,11 @@ int kp_config_to_json(kp_config *cfg)
 		kp_sb_adds(&sb, i ? ",{" : "{");
 		json_name(&sb, "schedulerName", p->scheduler_name);
 		kp_sb_adds(&sb, ",\"filter\":[");
-		int first = 1;
-		for (int k = 0; k < KP_P_COUNT; k++)
-			if (p->filter[k]) {
-				kp_sb_adds(&sb, first ? "" : ",");
-				kp_sb_add_json_str(&sb, kp_plugin_names[k]);
-				first = 0;
-			}
+		json_plugins(&sb, p->filter, NULL);
 		kp_sb_adds(&sb, "],\"score\":{");
-		first = 1;
-		for (int k = 0; k < KP_P_COUNT; k++)
-			if (p->score[k]) {
-				kp_sb_adds(&sb, first ? "" : ",");
-				kp_sb_add_json_str(&sb, kp_plugin_names[k]);
-				kp_sb_printf(&sb, ":%lld", (long long)p->weight[k]);
-				first = 0;
-			}
+		json_plugins(&sb, p->score, p->weight);
 		kp_sb_adds(&sb, "},\"postFilter\":[");
-		first = 1;
-		for (int k = 0; k < KP_P_COUNT; k++)
-			if (p->post_filter[k]) {
-				kp_sb_adds(&sb, first ? "" : ",");
-				kp_sb_add_json_str(&sb, kp_plugin_names[k]);
-				first = 0;
-			}
+		json_plugins(&sb, p->post_filter, NULL);
 		kp_sb_adds(&sb, "]");
 		kp_sb_printf(&sb, ",\"scoringStrategy\":{\"type\":\"%s\",\"resources\":[", strat[p->strategy]);
 		for (int k = 0; k < p->nfit_res; k++) {

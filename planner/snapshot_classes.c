@@ -18,15 +18,7 @@
 
 int kp_ld_class(const kp_loader *L, int64_t id)
 {
-	int lo = 0, hi = L->s->nclasses;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (L->class_ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < L->s->nclasses && L->class_ids[lo] == id ? lo : -1;
+	return (int)kp_find_i64(L->class_ids, (size_t)L->s->nclasses, id);
 }
 
 /* For every class with rows counted by sql (class_id, count), allocate

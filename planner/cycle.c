@@ -294,6 +294,19 @@ static int intern_reasons(kp_cycle *cy, kp_snap *s)
 	cy->r_prefilter_out = kp_reason_intern(s, P[KP_P_NODE_AFFINITY], "node is filtered out by the prefilter result", 1);
 	cy->r_no_victims = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "No preemption victims found for incoming pod", 1);
 	cy->r_not_helpful = kp_reason_intern(s, P[KP_P_DEFAULT_PREEMPTION], "Preemption is not helpful for scheduling", 1);
+	cy->r_disk = kp_reason_intern(s, P[KP_P_VOLUME_RESTRICTIONS], "node(s) had no available disk", 0);
+	cy->r_rwop = kp_reason_intern(s, P[KP_P_VOLUME_RESTRICTIONS],
+				      "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode", 0);
+	cy->r_max_volumes = kp_reason_intern(s, P[KP_P_NODE_VOLUME_LIMITS], "node(s) exceed max volume count", 0);
+	cy->r_vb_node = kp_reason_intern(s, P[KP_P_VOLUME_BINDING], "node(s) had volume node affinity conflict", 1);
+	cy->r_vb_bind = kp_reason_intern(s, P[KP_P_VOLUME_BINDING], "node(s) didn't find available persistent volumes to bind", 1);
+	cy->r_vb_space = kp_reason_intern(s, P[KP_P_VOLUME_BINDING], "node(s) did not have enough free storage", 1);
+	cy->r_vb_pv = kp_reason_intern(s, P[KP_P_VOLUME_BINDING],
+				       "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)", 1);
+	cy->r_zone = kp_reason_intern(s, P[KP_P_VOLUME_ZONE], "node(s) had no available volume zone", 1);
+	if (cy->r_disk < 0 || cy->r_rwop < 0 || cy->r_max_volumes < 0 || cy->r_vb_node < 0 || cy->r_vb_bind < 0 ||
+	    cy->r_vb_space < 0 || cy->r_vb_pv < 0 || cy->r_zone < 0)
+		return KP_NOMEM;
 	if (cy->r_too_many_pods < 0 || cy->r_ports < 0 || cy->r_spread_missing < 0 || cy->r_spread < 0 || cy->r_aff < 0 ||
 	    cy->r_anti < 0 || cy->r_existing_anti < 0 || cy->r_added_affinity < 0 || cy->r_prefilter_out < 0 ||
 	    cy->r_no_victims < 0 || cy->r_not_helpful < 0)

@@ -75,6 +75,8 @@ typedef struct kp_cycle {
 	/* reasons interned at plan start */
 	int r_too_many_pods, r_ports, r_spread_missing, r_spread, r_aff, r_anti, r_existing_anti, r_added_affinity;
 	int r_no_victims, r_not_helpful;   /* DefaultPreemption's per-node verdicts */
+	/* the volume plugins' (kube-scheduler-semantics.md §15) */
+	int r_disk, r_rwop, r_max_volumes, r_vb_node, r_vb_bind, r_vb_space, r_vb_pv, r_zone;
 	int *r_insufficient;     /* per resource */
 	/* PodTopologySpread */
 	kp_cstate *cs;

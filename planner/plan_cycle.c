@@ -23,6 +23,7 @@
 #include "plan_int.h"
 #include "static.h"
 #include "preemption.h"
+#include "storage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,7 +198,10 @@ static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int expla
 int kp_plan_bind_pod(planner *pl, int32_t pi, int node)
 {
 	pod_out *po = &pl->out[pi];
-	if (kp_snap_add_pod(&pl->s, pi, node))
+	/* VolumeBinding's Reserve: the PVs chosen on this node are taken, the
+	 * claims to provision are pinned to it (before the pod lands: the
+	 * attach counts key a claim by how it is bound) */
+	if (kp_storage_reserve(&pl->s, pi, node) || kp_snap_add_pod(&pl->s, pi, node))
 		return kp_plan_nomem(pl);
 	if (pl->s.classes[pl->s.pods[pi].cls].npterms && kp_cycle_add_affinity_pod(&pl->cy, pi))
 		return kp_plan_nomem(pl);

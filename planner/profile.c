@@ -19,11 +19,12 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-/* In-tree plugins kplan accepts but that do nothing for the pods it plans
- * (volumes are out of scope: pods with PVCs are reported by the planner). */
+/* In-tree plugins kplan accepts but that do nothing for the pods it plans:
+ * the gates (gated pods are reported by the planner), the cloud volume
+ * limits kube's newer profiles dropped for NodeVolumeLimits, and
+ * DynamicResources (not modelled; the planner warns). */
 static const char *const noop_plugins[] = {
-	"SchedulingGates", "VolumeRestrictions", "EBSLimits", "GCEPDLimits", "NodeVolumeLimits", "AzureDiskLimits",
-	"VolumeBinding", "VolumeZone", "DynamicResources", NULL,
+	"SchedulingGates", "EBSLimits", "GCEPDLimits", "AzureDiskLimits", "DynamicResources", NULL,
 };
 
 void kp_profile_default(kp_profile *p)

@@ -39,6 +39,10 @@
 	X(NODE_AFFINITY, node_affinity) \
 	X(NODE_PORTS, node_ports) \
 	X(NODE_RESOURCES_FIT, node_resources_fit) \
+	X(VOLUME_RESTRICTIONS, volume_restrictions) \
+	X(NODE_VOLUME_LIMITS, node_volume_limits) \
+	X(VOLUME_BINDING, volume_binding) \
+	X(VOLUME_ZONE, volume_zone) \
 	X(POD_TOPOLOGY_SPREAD, pod_topology_spread) \
 	X(INTER_POD_AFFINITY, inter_pod_affinity) \
 	X(DEFAULT_PREEMPTION, default_preemption) \

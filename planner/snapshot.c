@@ -89,6 +89,8 @@ int kp_snap_add_pod(kp_snap *s, int32_t pi, int32_t node)
 		s->ports[node][s->nports[node]++] = c->ports[k];
 	s->node_pods[node][s->nnode_pods[node]++] = pi;
 	p->node = node;
+	if (s->st && kp_snap_volumes_moved(s, pi, node, 1))
+		return KP_NOMEM;
 	kp_counters_update(s, pi, node, 1);
 	s->node_ver[node]++;
 	return KP_OK;
@@ -101,6 +103,8 @@ void kp_snap_remove_pod(kp_snap *s, int32_t pi)
 	if (node < 0)
 		return;
 	kp_counters_update(s, pi, node, -1);
+	if (s->st)
+		kp_snap_volumes_moved(s, pi, node, -1);   /* no allocation going down */
 	s->node_ver[node]++;
 	const kp_class *c = &s->classes[p->cls];
 	size_t base = (size_t)node * (size_t)s->nres;
@@ -130,6 +134,7 @@ void kp_snap_remove_pod(kp_snap *s, int32_t pi)
 
 void kp_snap_release(kp_snap *s)
 {
+	kp_snap_storage_release(s);
 	for (int i = 0; i < s->nnodes; i++) {
 		if (s->ports)
 			kp_free(s->ports[i]);

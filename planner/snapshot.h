@@ -232,6 +232,8 @@ typedef struct kp_snap {
 	/* per node: bumped by every kp_snap_add_pod / kp_snap_remove_pod there
 	 * (the planner's per-node cache of node-local verdicts keys on it) */
 	uint32_t *node_ver;
+	/* volumes (storage.h), NULL when no pod has one and no CSINode was imported */
+	struct kp_storage *st;
 	/* warnings met while loading (unsupported features) */
 	int warn_pvc, warn_gated, warn_daemonset, warn_missing_pc, warn_unknown_node;
 } kp_snap;
@@ -250,6 +252,13 @@ int kp_snap_pod_index(const kp_snap *s, int64_t db_id);
  * (the per-node lists grow geometrically); returns KP_OK or KP_NOMEM. */
 int kp_snap_add_pod(kp_snap *s, int32_t pod, int32_t node);
 void kp_snap_remove_pod(kp_snap *s, int32_t pod);
+
+/* storage.c: pod pi came to (delta 1) or left (delta -1) node n — its
+ * claims' users and the node's CSI attach counts (kp_snap_add_pod and
+ * kp_snap_remove_pod call it when s->st is set); KP_OK or KP_NOMEM.
+ * kp_snap_storage_release frees the run's storage state (kp_snap_release). */
+int kp_snap_volumes_moved(kp_snap *s, int32_t pi, int n, int delta);
+void kp_snap_storage_release(kp_snap *s);
 
 /* Topology counters (counters.h, snapshot_counters.c): the counter for
  * (ns, sel), created (and filled by one scan) when new; returns its index

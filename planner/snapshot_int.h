@@ -72,6 +72,9 @@ int kp_ld_sel(kp_loader *L, const char *text, kp_sel *out);
 /* snapshot_classes.c: every scheduling class (needs the nodes' resources) */
 int kp_snap_load_classes(kp_loader *L);
 
+/* snapshot_storage.c: the volumes (storage.h) into s->st, or nothing */
+int kp_snap_load_storage(kp_loader *L);
+
 /* snapshot_match.c */
 /* 1 and *out when s is a whole decimal int64, else 0 */
 int kp_snap_parse_i64(const char *s, int64_t *out);

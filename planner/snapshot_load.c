@@ -755,6 +755,8 @@ int kp_snap_load(sqlite3 *db, kp_snap *s, kp_err *err)
 				if (k == 0 || s->image_names[i][k] != s->image_names[i][k - 1])
 					s->image_nodes[s->image_names[i][k]]++;
 	}
+	if (!rc)
+		rc = kp_snap_load_storage(&L);
 	/* bound pods take their room */
 	for (int i = 0; i < s->npods && !rc; i++)
 		if (!s->pods[i].ignored && s->pods[i].orig_node >= 0 && kp_snap_add_pod(s, i, s->pods[i].orig_node))

@@ -1,0 +1,392 @@
+/*
+ * storage.c — the volume rules the four volume plugins share (storage.h;
+ * kube-scheduler-semantics.md §15): which volumes a node counts against its
+ * CSI attach limits (nodevolumelimits/csi.go filterAttachableVolumes), kept
+ * current as pods come and go; a PV's node affinity (with CSI migration's
+ * topology translation, csi-translation-lib); VolumeBinding's FindPodVolumes
+ * (volumebinding/binder.go: checkBoundClaims, findMatchingVolumes with
+ * component-helpers' FindMatchingVolume, checkVolumeProvisions,
+ * hasEnoughCapacity) and its Reserve (AssumePodVolumes) for a batch run.
+ */
+#include "storage.h"
+#include "cycle.h"     /* kp_dmap, kp_nterm_matches */
+
+#include <string.h>
+
+/* attach counts: (node, unique volume) -> pods on the node using it;
+ * (node, driver) -> unique volumes on the node */
+typedef struct kp_vcount { kp_dmap refs, drivers; } kp_vcount;
+
+/* csi-translation-lib's topology keys of the migrated drivers */
+static const char *const it_topology_key[KP_IT_COUNT] = {
+	"topology.ebs.csi.aws.com/zone", "topology.gke.io/zone", "topology.disk.csi.azure.com/zone",
+	"topology.cinder.csi.openstack.org/zone",
+};
+
+static int migrated(const kp_storage *st, int8_t it, int n)
+{
+	return it >= 0 && (st->migrated[n] >> it) & 1;
+}
+
+kp_volkey kp_storage_volkey(const kp_snap *s, const kp_podvol *v, int n)
+{
+	const kp_storage *st = s->st;
+	kp_volkey none = { -1, -1 };
+	if (v->kind == KP_VOL_INTREE)
+		return migrated(st, v->intree, n) ? (kp_volkey){ v->handle, st->it_driver[v->intree] } : none;
+	if ((v->kind != KP_VOL_PVC && v->kind != KP_VOL_EPHEMERAL) || v->claim < 0 || v->not_owned)
+		return none;
+	const kp_claim *c = &st->claims[v->claim];
+	if (c->volume_name >= 0 && c->pv >= 0) {
+		const kp_pv *pv = &st->pvs[c->pv];
+		if (pv->csi)
+			return (kp_volkey){ pv->unique, pv->driver };
+		return migrated(st, pv->intree, n) ? (kp_volkey){ pv->unique, pv->driver } : none;
+	}
+	/* getCSIDriverInfoFromSC: by the claim's class */
+	if (c->sc < 0)
+		return none;
+	const kp_sclass *sc = &st->classes[c->sc];
+	if (sc->intree >= 0 && !migrated(st, sc->intree, n))
+		return none;
+	return (kp_volkey){ c->unique, sc->csi_driver };
+}
+
+int64_t kp_storage_node_refs(const kp_snap *s, int n, kp_sid u)
+{
+	int64_t *v = s->st->vc ? kp_dmap_get(&s->st->vc->refs, kp_pair_key(n, u)) : NULL;
+	return v ? *v : 0;
+}
+
+int64_t kp_storage_node_count(const kp_snap *s, int n, kp_sid d)
+{
+	int64_t *v = s->st->vc ? kp_dmap_get(&s->st->vc->drivers, kp_pair_key(n, d)) : NULL;
+	return v ? *v : 0;
+}
+
+int64_t kp_storage_limit(const kp_snap *s, int n, kp_sid d)
+{
+	const kp_storage *st = s->st;
+	for (int32_t i = st->limit_off[n]; i < st->limit_off[n + 1]; i++)
+		if (st->limit_drv[i] == d)
+			return st->limit_cnt[i];
+	return -1;
+}
+
+/* kp_snap_volumes_moved (snapshot.h): pod pi came to (delta 1) or left
+ * (delta -1) node n: its claims' users and the node's attach counts */
+int kp_snap_volumes_moved(kp_snap *s, int32_t pi, int n, int delta)
+{
+	kp_storage *st = s->st;
+	if (!st->vc) {
+		st->vc = kp_calloc(1, sizeof *st->vc);
+		if (!st->vc || kp_dmap_init(&st->vc->refs, 256) || kp_dmap_init(&st->vc->drivers, 256))
+			return KP_NOMEM;
+	}
+	for (int32_t i = st->vol_off[pi]; i < st->vol_off[pi + 1]; i++) {
+		const kp_podvol *v = &st->vols[i];
+		if (v->kind == KP_VOL_PVC && v->claim >= 0)
+			st->claims[v->claim].users += delta;
+		kp_volkey k = kp_storage_volkey(s, v, n);
+		if (k.unique < 0)
+			continue;
+		int64_t *r = kp_dmap_put(&st->vc->refs, kp_pair_key(n, k.unique));
+		int64_t *d = kp_dmap_put(&st->vc->drivers, kp_pair_key(n, k.driver));
+		if (!r || !d)
+			return KP_NOMEM;
+		if (delta > 0 && (*r)++ == 0)
+			(*d)++;
+		else if (delta < 0 && *r > 0 && --(*r) == 0)
+			(*d)--;
+	}
+	return KP_OK;
+}
+
+int32_t kp_storage_claim_pv(const kp_storage *st, const kp_claim *c)
+{
+	(void)st;
+	if (c->run_pv >= 0)
+		return c->run_pv;
+	return c->bound ? c->pv : -1;
+}
+
+/* ---- node affinity ---- */
+
+/* the in-tree PV's zone label (GA, else beta) as a set, split on "__" */
+static int zone_in_label(const kp_snap *s, const kp_pv *pv, kp_sid value)
+{
+	const kp_storage *st = s->st;
+	kp_sid z = kp_labels_get(&pv->labels, st->s_zone_keys[2]);
+	if (z < 0)
+		z = kp_labels_get(&pv->labels, st->s_zone_keys[0]);
+	if (z < 0)
+		return -1;
+	if (value < 0)
+		return 0;
+	const char *set = kp_str(&s->strs, z), *want = kp_str(&s->strs, value);
+	size_t wl = strlen(want);
+	for (const char *p = set;;) {
+		const char *e = strstr(p, "__");
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		if (l == wl && !strncmp(p, want, l))
+			return 1;
+		if (!e)
+			return 0;
+		p = e + 2;
+	}
+}
+
+static int affinity_matches(kp_snap *s, const kp_pv *pv, int n)
+{
+	if (!pv->has_affinity)
+		return 1;
+	for (uint32_t t = 0; t < pv->nterms; t++)
+		if (kp_nterm_matches(s, &pv->terms[t], n))
+			return 1;
+	return 0;
+}
+
+int kp_storage_pv_fits_node(kp_snap *s, int32_t pvi, int n)
+{
+	kp_storage *st = s->st;
+	kp_pv *pv = &st->pvs[pvi];
+	if (!pv->nodes_ok) {
+		size_t words = ((size_t)s->nnodes + 63) / 64;
+		pv->nodes_ok = kp_arena_alloc(&s->arena, (words ? words : 1) * sizeof *pv->nodes_ok);
+		if (!pv->nodes_ok)
+			return affinity_matches(s, pv, n);
+		memset(pv->nodes_ok, 0, (words ? words : 1) * sizeof *pv->nodes_ok);
+		for (int i = 0; i < s->nnodes; i++)
+			if (affinity_matches(s, pv, i))
+				pv->nodes_ok[i >> 6] |= 1ULL << (i & 63);
+	}
+	if (!kp_bit(pv->nodes_ok, n))
+		return 0;
+	/* CSI migration on this node: an in-tree PV without affinity of its own
+	 * is translated with its zone label as the driver's topology
+	 * (translateTopologyFromInTreeToCSI) */
+	if (pv->intree >= 0 && !pv->has_affinity && migrated(st, pv->intree, n)) {
+		kp_sid key = kp_strtab_find(&s->strs, it_topology_key[pv->intree]);
+		kp_sid v = key >= 0 ? kp_labels_get(&s->node_labels[n], key) : -1;
+		return zone_in_label(s, pv, v) != 0;
+	}
+	return 1;
+}
+
+/* ---- FindPodVolumes ---- */
+
+/* FindMatchingVolume (pv_helpers.go) for claim ci on node n, skipping the
+ * PVs in chosen[0..nchosen): the PV pre-bound to the claim if its affinity
+ * fits, else the smallest available one that matches; -1 none */
+static int32_t match_volume(kp_snap *s, int32_t ci, int n, const int32_t *chosen, int nchosen)
+{
+	kp_storage *st = s->st;
+	const kp_claim *c = &st->claims[ci];
+	int32_t best = -1;
+	for (int32_t i = 0; i < st->npvs; i++) {
+		const kp_pv *pv = &st->pvs[i];
+		if (pv->cls != c->cls_name)
+			continue;
+		int skip = 0;
+		for (int k = 0; k < nchosen && !skip; k++)
+			skip = chosen[k] == i;
+		if (skip)
+			continue;
+		int to_claim = pv->taken >= 0 ? pv->taken == ci : pv->claim_name >= 0 ? pv->claim_ns == c->ns && pv->claim_name == c->name : -1;
+		if (!to_claim)
+			continue;   /* claimRef to another claim (or assumed by one this run) */
+		if (pv->capacity < c->request || pv->block != c->block || pv->deleting || pv->attr_class != c->attr_class)
+			continue;
+		int fits = kp_storage_pv_fits_node(s, i, n);
+		if (to_claim == 1)
+			return fits ? i : -1;
+		if (!pv->available || (c->has_selector && !kp_sel_match(&c->selector, &pv->labels, &s->strs)) || !fits ||
+		    (c->modes & pv->modes) != c->modes)
+			continue;
+		if (best < 0 || st->pvs[best].capacity > pv->capacity)
+			best = i;
+	}
+	return best;
+}
+
+/* hasEnoughCapacity */
+static int enough_capacity(kp_snap *s, const kp_claim *c, const kp_sclass *sc, int n)
+{
+	if (c->request <= 0 || !sc->capacity_tracking)
+		return 1;
+	const kp_storage *st = s->st;
+	for (int32_t i = sc->cap_first; i < sc->cap_first + sc->cap_n; i++) {
+		const kp_scap *cap = &st->caps[i];
+		if (cap->limit >= c->request && kp_sel_match(&cap->topo, &s->node_labels[n], &s->strs))
+			return 1;
+	}
+	return 0;
+}
+
+/* checkVolumeProvisions for one claim: 0 ok, KP_VB_BIND_CONFLICT or KP_VB_NOT_ENOUGH_SPACE */
+static int provision_check(kp_snap *s, const kp_claim *c, int n)
+{
+	if (c->sc < 0)
+		return KP_VB_BIND_CONFLICT;   /* kube: an error (no class, class not found); a delay-binding claim has one */
+	const kp_sclass *sc = &s->st->classes[c->sc];
+	const char *prov = kp_str(&s->strs, sc->provisioner);
+	if (!prov[0] || !strcmp(prov, "kubernetes.io/no-provisioner"))
+		return KP_VB_BIND_CONFLICT;
+	if (sc->nterms) {
+		int ok = 0;
+		for (uint32_t t = 0; t < sc->nterms && !ok; t++)
+			ok = kp_nterm_matches(s, &sc->terms[t], n);
+		if (!ok)
+			return KP_VB_BIND_CONFLICT;
+	}
+	return enough_capacity(s, c, sc, n) ? 0 : KP_VB_NOT_ENOUGH_SPACE;
+}
+
+/* a delay-binding claim still to decide: unbound (also by this run), no volumeName */
+static int delay_claim(const kp_storage *st, const kp_claim *c)
+{
+	return kp_storage_claim_pv(st, c) < 0 && c->volume_name < 0 && c->sc >= 0 && st->classes[c->sc].wffc;
+}
+
+int kp_storage_find_volumes(kp_snap *s, int32_t pi, int n, int32_t *pv_out)
+{
+	kp_storage *st = s->st;
+	int node_conflict = 0, bind_conflict = 0, no_space = 0, pv_missing = 0;
+	int32_t first = st->vol_off[pi], nv = st->vol_off[pi + 1] - first;
+	/* bound claims: stop at the first that fails */
+	for (int32_t i = 0; i < nv; i++) {
+		const kp_podvol *v = &st->vols[first + i];
+		if (pv_out)
+			pv_out[i] = -1;
+		if ((v->kind != KP_VOL_PVC && v->kind != KP_VOL_EPHEMERAL) || v->claim < 0)
+			continue;
+		const kp_claim *c = &st->claims[v->claim];
+		if (!c->bound && c->run_pv < 0)
+			continue;
+		int32_t pv = kp_storage_claim_pv(st, c);
+		if (pv < 0) {
+			pv_missing = 1;
+			break;
+		}
+		if (!kp_storage_pv_fits_node(s, pv, n)) {
+			node_conflict = 1;
+			break;
+		}
+	}
+	/* delay-binding claims: a selected node, else a matching PV (smallest
+	 * request first), else provisioning */
+	int32_t todo[64], ntodo = 0, chosen[64], nchosen = 0, prov[64], nprov = 0;
+	for (int32_t i = 0; i < nv && i < 64; i++) {
+		const kp_podvol *v = &st->vols[first + i];
+		if ((v->kind != KP_VOL_PVC && v->kind != KP_VOL_EPHEMERAL) || v->claim < 0)
+			continue;
+		const kp_claim *c = &st->claims[v->claim];
+		if (!delay_claim(st, c))
+			continue;
+		int sel = c->run_node >= 0 ? c->run_node : c->selected_node;
+		if (c->run_node >= 0 || c->selected_node_name >= 0) {
+			if (sel != n) {
+				bind_conflict = 1;
+				goto out;
+			}
+			prov[nprov++] = i;
+		} else {
+			/* insertion by request, stable */
+			int j = ntodo++;
+			while (j > 0 && st->claims[st->vols[first + todo[j - 1]].claim].request > c->request) {
+				todo[j] = todo[j - 1];
+				j--;
+			}
+			todo[j] = i;
+		}
+	}
+	for (int32_t k = 0; k < ntodo; k++) {
+		int32_t i = todo[k], ci = st->vols[first + i].claim;
+		int32_t pv = match_volume(s, ci, n, chosen, nchosen);
+		if (pv >= 0) {
+			chosen[nchosen++] = pv;
+			if (pv_out)
+				pv_out[i] = pv;
+		} else {
+			bind_conflict = 1;
+			prov[nprov++] = i;
+		}
+	}
+	if (nprov) {
+		bind_conflict = 0;
+		for (int32_t k = 0; k < nprov; k++) {
+			int r = provision_check(s, &st->claims[st->vols[first + prov[k]].claim], n);
+			if (r == KP_VB_BIND_CONFLICT)
+				bind_conflict = 1;
+			else if (r)
+				no_space = 1;
+			if (r)
+				break;
+		}
+	}
+out:
+	return (node_conflict ? KP_VB_NODE_CONFLICT : 0) | (bind_conflict ? KP_VB_BIND_CONFLICT : 0) |
+	       (no_space ? KP_VB_NOT_ENOUGH_SPACE : 0) | (pv_missing ? KP_VB_PV_NOT_EXIST : 0);
+}
+
+static int decide(kp_storage *st, int32_t pi, int32_t ci, int32_t pv, int n)
+{
+	if (KP_GROW(st->dec, st->ndec, st->cap_dec, 16))
+		return KP_NOMEM;
+	st->dec[st->ndec++] = (kp_vdecision){ pi, ci, pv, n };
+	return KP_OK;
+}
+
+int kp_storage_reserve(kp_snap *s, int32_t pi, int n)
+{
+	kp_storage *st = s->st;
+	if (!st || !(st->pod_kinds[pi] & 3))
+		return KP_OK;
+	int32_t first = st->vol_off[pi], nv = st->vol_off[pi + 1] - first;
+	int32_t pvs[64];
+	int32_t *pv_out = nv <= 64 ? pvs : kp_malloc((size_t)nv * sizeof *pv_out);
+	if (!pv_out)
+		return KP_NOMEM;
+	int rc = KP_OK;
+	/* the delay-binding claims to decide, as Filter chose on this node */
+	int todo[64] = { 0 };
+	for (int32_t i = 0; i < nv && i < 64; i++) {
+		const kp_podvol *v = &st->vols[first + i];
+		todo[i] = (v->kind == KP_VOL_PVC || v->kind == KP_VOL_EPHEMERAL) && v->claim >= 0 &&
+			  delay_claim(st, &st->claims[v->claim]);
+	}
+	kp_storage_find_volumes(s, pi, n, pv_out);
+	for (int32_t i = 0; i < nv && i < 64 && !rc; i++) {
+		if (!todo[i])
+			continue;
+		int32_t ci = st->vols[first + i].claim;
+		kp_claim *c = &st->claims[ci];
+		if (c->run_pv >= 0 || c->run_node >= 0)
+			continue;   /* the same claim twice in one pod */
+		if (pv_out[i] >= 0) {
+			c->run_pv = pv_out[i];
+			st->pvs[pv_out[i]].taken = ci;
+		} else {
+			c->run_node = n;
+		}
+		rc = decide(st, pi, ci, pv_out[i], n);
+	}
+	if (pv_out != pvs)
+		kp_free(pv_out);
+	return rc;
+}
+
+void kp_snap_storage_release(kp_snap *s)
+{
+	kp_storage *st = s->st;
+	if (!st)
+		return;
+	if (st->vc) {
+		kp_dmap_release(&st->vc->refs);
+		kp_dmap_release(&st->vc->drivers);
+		kp_free(st->vc);
+	}
+	kp_free(st->dec);
+	st->vc = NULL;
+	st->dec = NULL;
+}

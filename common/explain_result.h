@@ -56,6 +56,9 @@ typedef struct kp_explain_fail {
 } kp_explain_fail;
 
 #define KP_EXPLAIN_FAILS 8
+/* room for the per-plugin arrays (the planner's plugin count is below it;
+ * `failed` is a 32-bit mask) */
+#define KP_EXPLAIN_PLUGINS 32
 
 typedef struct kp_explain_node {
 	int64_t node_db_id;
@@ -69,7 +72,7 @@ typedef struct kp_explain_node {
 	kp_explain_fail fails[KP_EXPLAIN_FAILS];   /* every filter that fails it, in filter order (the first: kube's) */
 	double shortfall;            /* sum over short resources of (requested - free) / requested */
 	int too_small;               /* some resource's allocatable is below the pod's request: never fits */
-	int64_t raw[16], norm[16];   /* per plugin (score plugins) */
+	int64_t raw[KP_EXPLAIN_PLUGINS], norm[KP_EXPLAIN_PLUGINS];   /* per plugin (score plugins) */
 	int64_t total;
 	uint32_t tiebreak;
 } kp_explain_node;
@@ -81,8 +84,8 @@ typedef struct kp_explain {
 	int attempts;
 	int nnodes;
 	kp_explain_node *nodes;      /* owned; kp_explain_release */
-	int64_t weight[16];          /* per plugin: score weight */
-	uint8_t scored[16];          /* per plugin: 1 for the score plugins that ran */
+	int64_t weight[KP_EXPLAIN_PLUGINS];        /* per plugin: score weight */
+	uint8_t scored[KP_EXPLAIN_PLUGINS];        /* per plugin: 1 for the score plugins that ran */
 	int chosen;                  /* index into nodes, -1 none */
 	int scoring;                 /* 0: one feasible node or none, no scoring */
 	char message[4096];

@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(KP_P_COUNT <= KP_EXPLAIN_PLUGINS, "explain_result.h: KP_EXPLAIN_PLUGINS too small");
+
 #define LISTED_PODS 5   /* pods named per (anti-)affinity term and node */
 
 /* the numbers (resources, spread, matches), not the nodes' verdicts */
@@ -495,14 +497,14 @@ void kp_explain_capture(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int 
 		in_feas[cy->feas[i]] = 1;
 	if (chosen >= 0)
 		in_feas[chosen] = 1;
-	for (int k = 0; k < KP_P_COUNT && k < 16; k++) {
+	for (int k = 0; k < KP_P_COUNT && k < KP_EXPLAIN_PLUGINS; k++) {
 		ex->weight[k] = pf->weight[k];
 		ex->scored[k] = pf->score[k] && scoring && raw && raw[k];
 	}
 	for (int n = 0; n < s->nnodes; n++) {
 		node_verdict(ex, cy, pf, n, in_feas, avoid);
 		kp_explain_node *en = &ex->nodes[n];
-		for (int k = 0; en->feasible && scoring && raw && k < KP_P_COUNT && k < 16; k++)
+		for (int k = 0; en->feasible && scoring && raw && k < KP_P_COUNT && k < KP_EXPLAIN_PLUGINS; k++)
 			if (raw[k]) {
 				en->raw[k] = raw[k][n];
 				en->norm[k] = norm[k][n];

@@ -16,6 +16,7 @@
 #include "plan_int.h"
 #include "decisive.h"
 #include "quality.h"
+#include "storage.h"
 #include "../common/db.h"
 
 #include <stdio.h>
@@ -222,6 +223,41 @@ static int write_evictions(planner *pl, int64_t run_id)
 	return rc;
 }
 
+/* VolumeBinding's decisions (volume_decision); the table is made on a
+ * database from before it (a dry run writes only into its TEMP copy) */
+static int write_volume_decisions(planner *pl, int64_t run_id)
+{
+	const kp_snap *s = &pl->s;
+	const kp_storage *st = s->st;
+	if (!st || !st->ndec)
+		return KP_OK;
+	if (!pl->o->dry_run && kp_db_schema_section(pl->db, "storage", "storage tables", pl->err))
+		return pl->err->code;
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(pl->db, kp_sql_plan_volume_decision_insert, -1, &q, NULL) != SQLITE_OK)
+		return pl->o->dry_run ? KP_OK : db_fail(pl, "volume_decision");
+	int rc = KP_OK;
+	for (int i = 0; i < st->ndec && !rc; i++) {
+		const kp_vdecision *d = &st->dec[i];
+		const kp_claim *c = &st->claims[d->claim];
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, run_id);
+		sqlite3_bind_int(q, 2, i + 1);
+		sqlite3_bind_int64(q, 3, s->pods[d->pod].db_id);
+		sqlite3_bind_int64(q, 4, c->db_id);
+		sqlite3_bind_text(q, 5, kp_str(&s->strs, c->ns), -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 6, kp_str(&s->strs, c->name), -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 7, d->pv >= 0 ? "bind" : "provision", -1, SQLITE_STATIC);
+		if (d->pv >= 0)
+			sqlite3_bind_text(q, 8, kp_str(&s->strs, st->pvs[d->pv].name), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 9, s->node_db_id[d->node]);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			rc = db_fail(pl, "volume_decision");
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
 /* the run_warning rows: "kind: message" (the message's leading number is
  * the pods it is about) */
 static int write_warnings(planner *pl, const kp_plan_result *r)
@@ -278,6 +314,8 @@ int kp_plan_write_run(planner *pl, kp_plan_result *r, double t0)
 		rc = write_placements(pl, r->run_id);
 	if (!rc)
 		rc = write_evictions(pl, r->run_id);
+	if (!rc)
+		rc = write_volume_decisions(pl, r->run_id);
 	if (!rc)
 		rc = write_warnings(pl, r);
 	if (!rc)

@@ -204,7 +204,7 @@ static void text_nodes(kp_sb *sb, const kp_report_explain *e)
 	if (!ex->scoring)
 		return;
 	kp_sb_printf(sb, "\nscores (raw -> normalised x weight):\n  %-28s", "node");
-	for (int k = 0; k < e->nplugins && k < 16; k++)
+	for (int k = 0; k < e->nplugins && k < KP_EXPLAIN_PLUGINS; k++)
 		if (ex->scored[k])
 			kp_sb_printf(sb, " %s", e->plugins[k]);
 	kp_sb_adds(sb, " | total\n");
@@ -213,7 +213,7 @@ static void text_nodes(kp_sb *sb, const kp_report_explain *e)
 		if (!en->feasible)
 			continue;
 		kp_sb_printf(sb, "  %-28s", en->node);
-		for (int k = 0; k < e->nplugins && k < 16; k++)
+		for (int k = 0; k < e->nplugins && k < KP_EXPLAIN_PLUGINS; k++)
 			if (ex->scored[k])
 				kp_sb_printf(sb, " %lld->%lldx%lld", (long long)en->raw[k], (long long)en->norm[k], (long long)ex->weight[k]);
 		kp_sb_printf(sb, " | %lld\n", (long long)en->total);
@@ -337,7 +337,7 @@ static void json_node(kp_sb *sb, const kp_report_explain *e, int n, int rank)
 		kp_sb_printf(sb, ",\"fails\":%s}", m->fails ? "true" : "false");
 	}
 	kp_sb_adds(sb, "],\"scores\":{");
-	for (int k = 0, first = 1; en->feasible && k < e->nplugins && k < 16; k++)
+	for (int k = 0, first = 1; en->feasible && k < e->nplugins && k < KP_EXPLAIN_PLUGINS; k++)
 		if (ex->scored[k]) {
 			kp_sb_printf(sb, "%s\"%s\":{\"raw\":%lld,\"normalized\":%lld,\"weight\":%lld}", first ? "" : ",",
 				     e->plugins[k], (long long)en->raw[k], (long long)en->norm[k], (long long)ex->weight[k]);

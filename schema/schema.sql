@@ -455,6 +455,25 @@ CREATE TABLE IF NOT EXISTS workload_claim_template(
   seq           INTEGER NOT NULL DEFAULT 0,  -- spec order
   PRIMARY KEY(workload_id, name)
 );
+
+-- VolumeBinding's decisions in a run (its Reserve, for a batch plan): a
+-- claim of a pod the run placed bound to an available PersistentVolume, or
+-- provisioned for the pod's node (the volume.kubernetes.io/selected-node
+-- annotation kube would set).  Claims already bound are not repeated here:
+-- their PV is pvc.volume_name.  Later pods of the run using the claim see
+-- the decision (the PV taken, the claim pinned to the node).
+CREATE TABLE IF NOT EXISTS volume_decision(
+  run_id    INTEGER NOT NULL REFERENCES run(id),
+  seq       INTEGER NOT NULL,             -- order within the run
+  pod_id    INTEGER NOT NULL,             -- the pod whose placement decided it
+  claim_id  INTEGER NOT NULL,             -- pvc.id
+  namespace TEXT NOT NULL,
+  claim     TEXT NOT NULL,
+  action    TEXT NOT NULL,                -- bind (an existing PV) | provision
+  pv        TEXT,                         -- bind: the PV's name; provision: NULL
+  node_id   INTEGER NOT NULL,             -- the node the pod was placed on
+  PRIMARY KEY(run_id, seq)
+) WITHOUT ROWID;
 -- end of storage
 
 ------------------------------------------------------------------ views

@@ -41,6 +41,8 @@ typedef struct kp_fix_pod {
 	int ncands;
 	kp_fix_cand *cands;          /* best first */
 	char *joint_node;            /* where the joint check placed it; NULL: not placed */
+	char *pinned;                /* what its volumes pin it to, in the baseline replay ("pinned to zone a by
+	                              * PV pv-0 (claim data)"); NULL none */
 } kp_fix_pod;
 
 typedef struct kp_fix_result {

@@ -106,7 +106,15 @@ static int add_pod(cap_pod **v, int *n, const kp_plan_pod *p)
 	cap_pod *u = &(*v)[(*n)++];
 	u->ns = kp_strdup(p->ns);
 	u->name = kp_strdup(p->name);
-	u->msg = kp_strdup(p->message ? p->message : !strcmp(p->action, "evict") ? "evicted by preemption" : p->action);
+	const char *why = p->message ? p->message : !strcmp(p->action, "evict") ? "evicted by preemption" : p->action;
+	if (p->pinned) {
+		/* the volume that pins it first: "pinned to zone a by PV pv-0 ...: 0/4 nodes ..." */
+		u->msg = kp_malloc(strlen(p->pinned) + strlen(why) + 3);
+		if (u->msg)
+			sprintf(u->msg, "%s: %s", p->pinned, why);
+	} else {
+		u->msg = kp_strdup(why);
+	}
 	u->priority = p->priority;
 	u->never = p->fits_empty_added == 0;
 	return u->ns && u->name && u->msg ? 0 : -1;

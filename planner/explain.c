@@ -21,6 +21,8 @@
 #include "explain.h"
 #include "cycle.h"
 #include "preemption.h"
+#include "storage.h"
+#include "../common/quantity.h"
 #include "decisive.h"
 
 #include <stdio.h>
@@ -468,6 +470,8 @@ static void node_verdict(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int
 	every_filter(cy, pf, n, en);
 }
 
+static int capture_volumes(kp_explain *ex, kp_cycle *cy, int chosen);
+
 void kp_explain_capture(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int chosen, int scoring,
 			int64_t *const *raw, int64_t *const *norm, const int64_t *total, const uint8_t *avoid)
 {
@@ -513,10 +517,103 @@ void kp_explain_capture(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int 
 	}
 	kp_free(in_feas);
 	if (capture_fit(ex, cy, pf) || capture_spread(ex, cy, pf) || capture_matches(ex, cy, pf) ||
-	    capture_decisive(ex, cy, avoid)) {
+	    capture_decisive(ex, cy, avoid) || capture_volumes(ex, cy, chosen)) {
 		clear_details(ex);   /* none rather than some: the verdicts stay */
 		ex->nomem = 1;
 	}
+}
+
+/* ---- volumes ---- */
+
+/* one claim: the PV behind it, or what VolumeBinding does on node n */
+static void claim_line(kp_sb *sb, kp_snap *s, const kp_podvol *v, int32_t pv_on_node, int n)
+{
+	const kp_storage *st = s->st;
+	const kp_claim *c = &st->claims[v->claim];
+	int32_t pv = kp_storage_claim_pv(st, c);
+	if (pv >= 0) {
+		const kp_pv *x = &st->pvs[pv];
+		char size[64];
+		kp_capacity_fmt_amount("memory", x->capacity, size, sizeof size);
+		kp_sb_printf(sb, "%s PV %s (%s%s%s)", c->run_pv >= 0 ? "bound by this run to" : "bound to",
+			     kp_str(&s->strs, x->name), size, x->driver >= 0 ? ", " : "",
+			     kp_str(&s->strs, x->driver));
+		if (x->has_affinity) {
+			kp_sb_adds(sb, "; node affinity: ");
+			kp_storage_terms_text(sb, s, x->terms, x->nterms);
+		}
+		for (int k = 0; k < 4; k++) {
+			kp_sid z = kp_labels_get(&x->labels, st->s_zone_keys[k]);
+			if (z >= 0)
+				kp_sb_printf(sb, "; label %s=%s", kp_str(&s->strs, st->s_zone_keys[k]), kp_str(&s->strs, z));
+		}
+	} else if (c->volume_name >= 0) {
+		kp_sb_printf(sb, "names PV %s, %s", kp_str(&s->strs, c->volume_name),
+			     c->pv < 0 ? "which does not exist" : "not bound yet (no bind-completed annotation)");
+	} else if (c->run_node >= 0 || c->selected_node_name >= 0) {
+		kp_sb_printf(sb, "to be provisioned for node %s (%s)",
+			     kp_str(&s->strs, c->run_node >= 0 ? s->node_name[c->run_node] : c->selected_node_name),
+			     c->run_node >= 0 ? "decided by this run" : "its selected-node annotation");
+	} else if (c->sc < 0 || !st->classes[c->sc].wffc) {
+		kp_sb_printf(sb, "unbound, storage class '%s' %s", kp_str(&s->strs, c->cls_name),
+			     c->sc < 0 ? "not found (immediate binding)" : "binds immediately");
+	} else {
+		const kp_sclass *sc = &st->classes[c->sc];
+		kp_sb_printf(sb, "unbound, WaitForFirstConsumer (class %s, provisioner %s)", kp_str(&s->strs, sc->name),
+			     kp_str(&s->strs, sc->provisioner));
+		if (n >= 0 && pv_on_node >= 0)
+			kp_sb_printf(sb, "; on %s: the smallest matching available PV, %s", kp_str(&s->strs, s->node_name[n]),
+				     kp_str(&s->strs, st->pvs[pv_on_node].name));
+		else if (n >= 0)
+			kp_sb_printf(sb, "; on %s: provisioned by %s", kp_str(&s->strs, s->node_name[n]),
+				     kp_str(&s->strs, sc->provisioner));
+	}
+}
+
+/* the pod's volumes (ex->volumes): each claim, in-tree disk and, on the
+ * chosen node, the attach counts against CSINode limits */
+static int capture_volumes(kp_explain *ex, kp_cycle *cy, int chosen)
+{
+	kp_snap *s = cy->s;
+	const kp_storage *st = s->st;
+	ex->volumes[0] = 0;
+	if (!st || st->vol_off[cy->pi] == st->vol_off[cy->pi + 1])
+		return KP_OK;
+	int32_t first = st->vol_off[cy->pi], nv = st->vol_off[cy->pi + 1] - first;
+	int32_t *pvs = kp_arena_alloc(&cy->arena, (size_t)nv * sizeof *pvs);
+	if (!pvs)
+		return KP_NOMEM;
+	for (int32_t i = 0; i < nv; i++)
+		pvs[i] = -1;
+	if (chosen >= 0)
+		kp_storage_find_volumes(s, cy->pi, chosen, pvs);
+	kp_sb sb;
+	kp_sb_init(&sb);
+	kp_sb_adds(&sb, "volumes:\n");
+	for (int32_t i = 0; i < nv; i++) {
+		const kp_podvol *v = &st->vols[first + i];
+		kp_sb_printf(&sb, "  %s: ", kp_str(&s->strs, v->name));
+		if ((v->kind == KP_VOL_PVC || v->kind == KP_VOL_EPHEMERAL) && v->claim < 0)
+			kp_sb_printf(&sb, "claim %s not found", kp_str(&s->strs, v->claim_name));
+		else if (v->kind == KP_VOL_PVC || v->kind == KP_VOL_EPHEMERAL) {
+			kp_sb_printf(&sb, "%sclaim %s ", v->kind == KP_VOL_EPHEMERAL ? "ephemeral " : "", kp_str(&s->strs, v->claim_name));
+			claim_line(&sb, s, v, pvs[i], chosen);
+		} else
+			kp_sb_printf(&sb, "%s %s %s", v->kind == KP_VOL_CSI ? "inline CSI" : "in-tree", kp_str(&s->strs, v->source),
+				     kp_str(&s->strs, v->handle));
+		kp_sb_addc(&sb, '\n');
+	}
+	for (int32_t i = chosen >= 0 ? st->limit_off[chosen] : 0; chosen >= 0 && i < st->limit_off[chosen + 1]; i++)
+		kp_sb_printf(&sb, "  attach limit on %s: %s %lld of %lld volumes in use\n", kp_str(&s->strs, s->node_name[chosen]),
+			     kp_str(&s->strs, st->limit_drv[i]), (long long)kp_storage_node_count(s, chosen, st->limit_drv[i]),
+			     (long long)st->limit_cnt[i]);
+	if (!kp_sb_ok(&sb)) {
+		kp_sb_release(&sb);
+		return KP_NOMEM;
+	}
+	snprintf(ex->volumes, sizeof ex->volumes, "%s", kp_sb_str(&sb));
+	kp_sb_release(&sb);
+	return KP_OK;
 }
 
 /* ---- DefaultPreemption ---- */

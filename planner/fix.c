@@ -96,8 +96,13 @@ static int on_pod(void *ctx, const kp_plan_pod *p)
 	f->placed_node[ti] = NULL;
 	if (placed && !(f->placed_node[ti] = kp_strdup(p->node)))
 		return kp_fix_nomem(f);
-	if (f->want == -2)   /* the baseline replay */
+	if (f->want == -2) {   /* the baseline replay */
 		r->pods[ti].still = !placed && !strcmp(p->action, "unschedulable");
+		kp_free(r->pods[ti].pinned);
+		r->pods[ti].pinned = NULL;
+		if (p->pinned && !(r->pods[ti].pinned = kp_strdup(p->pinned)))
+			return kp_fix_nomem(f);
+	}
 	return KP_OK;
 }
 
@@ -571,6 +576,7 @@ void kp_fix_result_release(kp_fix_result *r)
 		kp_free(t->ns);
 		kp_free(t->name);
 		kp_free(t->joint_node);
+		kp_free(t->pinned);
 	}
 	kp_free(r->pods);
 	memset(r, 0, sizeof *r);

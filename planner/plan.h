@@ -34,6 +34,9 @@ typedef struct kp_plan_pod {
 	int displaced;               /* bound before the run, or taken off a node by the scenario */
 	int32_t seq;                 /* decision order (0: not attempted) */
 	const char *message;         /* kube's message when unschedulable; NULL */
+	/* unschedulable: what its volumes pin it to ("pinned to zone a by PV
+	 * pv-0 (claim data-db-0)"); NULL none */
+	const char *pinned;
 	/* unschedulable, with a scenario that added nodes: would the pod pass
 	 * the filters that do not depend on other pods (the static ones: taints,
 	 * nodeSelector, node affinity; NodeResourcesFit) on the first added node

@@ -327,10 +327,12 @@ int kp_plan_write_run(planner *pl, kp_plan_result *r, double t0)
 
 /* kp_plan_pod.fits_empty_added for class c (profile prof) on added node a,
  * whose DaemonSet pods request over[] (per resource) and number nds */
-static int fits_empty_node(const planner *pl, const kp_class *c, int prof, int a, const int64_t *over, int64_t nds)
+static int fits_empty_node(const planner *pl, int32_t pi, const kp_class *c, int prof, int a, const int64_t *over, int64_t nds)
 {
 	if (c->feasible && !(c->feasible[a >> 6] >> (a & 63) & 1))
 		return 0;   /* a static filter rejects the node */
+	if (!kp_storage_node_possible((kp_snap *)&pl->s, pi, a))
+		return 0;   /* a PV's node affinity or zone, or a class's allowedTopologies */
 	return kp_plan_requests_fit(&pl->s, c, &pl->cfg.profiles[prof], a, over, nds);
 }
 
@@ -389,8 +391,14 @@ int kp_plan_report_results(planner *pl)
 		}
 		r.fits_empty_added = -1;
 		if (added >= 0 && po->action == A_UNSCHED && pl->prof_of_class[p->cls] >= 0)
-			r.fits_empty_added = fits_empty_node(pl, &s->classes[p->cls], pl->prof_of_class[p->cls], added, over, nds);
-		if (o->on_pod(o->result_ctx, &r)) {
+			r.fits_empty_added = fits_empty_node(pl, i, &s->classes[p->cls], pl->prof_of_class[p->cls], added, over, nds);
+		kp_sb pin;
+		kp_sb_init(&pin);
+		if (po->action == A_UNSCHED && kp_storage_pin_text(s, i, &pin) && kp_sb_ok(&pin))
+			r.pinned = kp_sb_str(&pin);
+		int stop = o->on_pod(o->result_ctx, &r);
+		kp_sb_release(&pin);
+		if (stop) {
 			kp_free(over);
 			return pl->err->code ? pl->err->code : kp_err_set(pl->err, KP_ERROR, "stopped");
 		}

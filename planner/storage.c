@@ -110,6 +110,54 @@ int32_t kp_storage_claim_pv(const kp_storage *st, const kp_claim *c)
 	return c->bound ? c->pv : -1;
 }
 
+/* ---- VolumeZone ---- */
+
+/* value is one of the "__"-separated entries of set (LabelZonesToSet) */
+static int in_zone_set(const char *set, const char *value)
+{
+	size_t wl = strlen(value);
+	for (const char *p = set;;) {
+		const char *e = strstr(p, "__");
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		if (l == wl && !strncmp(p, value, l))
+			return 1;
+		if (!e)
+			return 0;
+		p = e + 2;
+	}
+}
+
+int kp_storage_zone_ok(const kp_snap *s, int32_t pi, int n)
+{
+	const kp_storage *st = s->st;
+	const kp_labels *nl = &s->node_labels[n];
+	int any = 0;
+	for (int k = 0; k < 4 && !any; k++)
+		any = kp_labels_get(nl, st->s_zone_keys[k]) >= 0;
+	if (!any)
+		return 1;   /* a node without zone or region labels: single-zone clusters */
+	for (int32_t i = st->vol_off[pi]; i < st->vol_off[pi + 1]; i++) {
+		const kp_podvol *v = &st->vols[i];
+		if (v->kind != KP_VOL_PVC || v->claim < 0)
+			continue;
+		const kp_claim *c = &st->claims[v->claim];
+		int32_t pv = c->volume_name >= 0 ? c->pv : c->run_pv;
+		if (pv < 0)
+			continue;
+		for (int k = 0; k < 4; k++) {
+			kp_sid want = kp_labels_get(&st->pvs[pv].labels, st->s_zone_keys[k]);
+			if (want < 0)
+				continue;
+			kp_sid have = kp_labels_get(nl, st->s_zone_keys[k]);
+			if (have < 0 && k < 2)
+				have = kp_labels_get(nl, st->s_zone_keys[k + 2]);   /* a beta key: the node's GA label */
+			if (have < 0 || !in_zone_set(kp_str(&s->strs, want), kp_str(&s->strs, have)))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 /* ---- node affinity ---- */
 
 /* the in-tree PV's zone label (GA, else beta) as a set, split on "__" */
@@ -121,19 +169,7 @@ static int zone_in_label(const kp_snap *s, const kp_pv *pv, kp_sid value)
 		z = kp_labels_get(&pv->labels, st->s_zone_keys[0]);
 	if (z < 0)
 		return -1;
-	if (value < 0)
-		return 0;
-	const char *set = kp_str(&s->strs, z), *want = kp_str(&s->strs, value);
-	size_t wl = strlen(want);
-	for (const char *p = set;;) {
-		const char *e = strstr(p, "__");
-		size_t l = e ? (size_t)(e - p) : strlen(p);
-		if (l == wl && !strncmp(p, want, l))
-			return 1;
-		if (!e)
-			return 0;
-		p = e + 2;
-	}
+	return value >= 0 && in_zone_set(kp_str(&s->strs, z), kp_str(&s->strs, value));
 }
 
 static int affinity_matches(kp_snap *s, const kp_pv *pv, int n)
@@ -389,4 +425,70 @@ void kp_snap_storage_release(kp_snap *s)
 	kp_free(st->dec);
 	st->vc = NULL;
 	st->dec = NULL;
+}
+
+/* ---- what pins a pod ---- */
+
+int kp_storage_node_possible(kp_snap *s, int32_t pi, int n)
+{
+	if (!s->st || !(s->st->pod_kinds[pi] & 3))
+		return 1;
+	return !kp_storage_find_volumes(s, pi, n, NULL) && kp_storage_zone_ok(s, pi, n);
+}
+
+/* "zone a" for a PV's zone label, else its node affinity */
+static void pv_pin(kp_sb *sb, const kp_snap *s, const kp_pv *pv)
+{
+	const kp_storage *st = s->st;
+	for (int k = 2; k >= 0; k -= 2) {
+		kp_sid z = kp_labels_get(&pv->labels, st->s_zone_keys[k]);
+		if (z >= 0) {
+			kp_sb_printf(sb, "zone %s", kp_str(&s->strs, z));
+			return;
+		}
+	}
+	kp_sb_adds(sb, "nodes with ");
+	kp_storage_terms_text(sb, s, pv->terms, pv->nterms);
+}
+
+int kp_storage_pin_text(kp_snap *s, int32_t pi, kp_sb *sb)
+{
+	const kp_storage *st = s->st;
+	int n = 0;
+	if (!st)
+		return 0;
+	for (int32_t i = st->vol_off[pi]; i < st->vol_off[pi + 1]; i++) {
+		const kp_podvol *v = &st->vols[i];
+		if ((v->kind != KP_VOL_PVC && v->kind != KP_VOL_EPHEMERAL) || v->claim < 0)
+			continue;
+		const kp_claim *c = &st->claims[v->claim];
+		int32_t pv = c->volume_name >= 0 ? c->pv : c->run_pv;
+		int node = c->run_node >= 0 ? c->run_node : c->selected_node;
+		if (pv >= 0 && (st->pvs[pv].has_affinity || kp_labels_get(&st->pvs[pv].labels, st->s_zone_keys[0]) >= 0 ||
+				kp_labels_get(&st->pvs[pv].labels, st->s_zone_keys[2]) >= 0)) {
+			kp_sb_adds(sb, n++ ? "; " : "pinned to ");
+			pv_pin(sb, s, &st->pvs[pv]);
+			kp_sb_printf(sb, " by PV %s (claim %s)", kp_str(&s->strs, st->pvs[pv].name), kp_str(&s->strs, c->name));
+		} else if (pv < 0 && node >= 0) {
+			kp_sb_printf(sb, "%snode %s by claim %s (provisioned for it)", n++ ? "; " : "pinned to ",
+				     kp_str(&s->strs, s->node_name[node]), kp_str(&s->strs, c->name));
+		}
+	}
+	return n;
+}
+
+void kp_storage_terms_text(kp_sb *sb, const kp_snap *s, const kp_nterm *t, uint32_t n)
+{
+	static const char *const ops[] = { "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt" };
+	for (uint32_t i = 0; i < n; i++) {
+		kp_sb_adds(sb, i ? " or " : "");
+		for (uint32_t e = 0; e < t[i].nexprs + t[i].nfields; e++) {
+			const kp_sreq *r = e < t[i].nexprs ? &t[i].exprs[e] : &t[i].fields[e - t[i].nexprs];
+			kp_sb_printf(sb, "%s%s %s", e ? ", " : "", e < t[i].nexprs ? kp_str(&s->strs, r->key) : "metadata.name",
+				     ops[r->op]);
+			for (uint32_t v = 0; v < r->nvals; v++)
+				kp_sb_printf(sb, "%s%s", v ? " " : " [", kp_str(&s->strs, r->vals[v]));
+			kp_sb_adds(sb, r->nvals ? "]" : "");
+		}
+	}
 }

@@ -139,6 +139,19 @@ int32_t kp_storage_claim_pv(const kp_storage *st, const kp_claim *c);
 enum { KP_VB_NODE_CONFLICT = 1, KP_VB_BIND_CONFLICT = 2, KP_VB_NOT_ENOUGH_SPACE = 4, KP_VB_PV_NOT_EXIST = 8 };
 int kp_storage_find_volumes(kp_snap *s, int32_t pi, int n, int32_t *pv_out);
 
+/* VolumeZone's Filter: the zone/region labels of the PVs of pod pi's
+ * claims against node n's (1 passes) */
+int kp_storage_zone_ok(const kp_snap *s, int32_t pi, int n);
+/* The volume filters that read only the node's labels (VolumeBinding,
+ * VolumeZone) pass pod pi on node n — for an empty added node, where
+ * attach limits and disk conflicts cannot bind.  1 yes. */
+int kp_storage_node_possible(kp_snap *s, int32_t pi, int n);
+/* What pins pod pi ("pinned to zone a by PV pv-0 (claim data-db-0)"),
+ * appended to sb; the number of pins (0: nothing appended) */
+int kp_storage_pin_text(kp_snap *s, int32_t pi, kp_sb *sb);
+/* node selector terms as text ("key In [a b] or ...") */
+void kp_storage_terms_text(kp_sb *sb, const kp_snap *s, const kp_nterm *t, uint32_t n);
+
 /* Reserve: pod pi was bound to node n — its delay-binding claims take their
  * PVs or are provisioned for n, recorded in st->dec.  KP_OK or KP_NOMEM. */
 int kp_storage_reserve(kp_snap *s, int32_t pi, int n);

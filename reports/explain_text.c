@@ -251,6 +251,8 @@ int kp_report_explain_text(const kp_report_explain *e, kp_sb *sb)
 	if (x->ex.found) {
 		if (x->ex.preemption[0])
 			kp_sb_printf(sb, "\n%s", x->ex.preemption);
+		if (x->ex.volumes[0])
+			kp_sb_printf(sb, "\n%s", x->ex.volumes);
 		text_spread(sb, &x->ex);
 		text_nodes(sb, e);
 		text_why(sb, x);
@@ -413,6 +415,8 @@ int kp_report_explain_json(const kp_report_explain *e, kp_sb *sb)
 	kp_sb_add_json_str(sb, ex->found && ex->chosen < 0 && ex->decisive[0] ? ex->decisive : NULL);
 	kp_sb_adds(sb, ",\"preemption\":");
 	kp_sb_add_json_str(sb, ex->preemption[0] ? ex->preemption : NULL);
+	kp_sb_adds(sb, ",\"volumes\":");
+	kp_sb_add_json_str(sb, ex->volumes[0] ? ex->volumes : NULL);
 	json_spread(sb, ex);
 	kp_sb_adds(sb, ",\"nodes\":[");
 	for (int i = 0; i < top; i++) {

@@ -46,6 +46,8 @@ static void print_json(const kp_fix_result *r, const char *tmpl, int nfix, int n
 		}
 		kp_sb_adds(out, "],\"joint_node\":");
 		kp_sb_add_json_str(out, t->joint_node);
+		kp_sb_adds(out, ",\"pinned\":");
+		kp_sb_add_json_str(out, t->pinned);
 		kp_sb_addc(out, '}');
 	}
 	kp_sb_printf(out, "],\"joint\":{\"changes\":%d,\"pods\":%d,\"placed\":%d},\"hint\":", r->joint_changes,
@@ -102,6 +104,9 @@ static void print_text(const kp_fix_result *r, const char *tmpl, int nfix, int n
 		} else {
 			kp_sb_printf(out, "  %s/%s: no fix found (tried: evicting lower-priority pods, %srelaxing one taint or "
 				     "constraint)\n", t->ns, t->name, tmpl ? "adding a node, " : "");
+			if (t->pinned)
+				kp_sb_printf(out, "    its volumes pin it (%s): a node added for it must be there; "
+					     "try --node-template with a node that is\n", t->pinned);
 		}
 	}
 	print_joint(r, out);

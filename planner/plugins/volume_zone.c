@@ -19,8 +19,6 @@
 #include "../cycle.h"
 #include "../storage.h"
 
-#include <string.h>
-
 static int fail(kp_cycle *cy, const char *msg)
 {
 	cy->prefilter_msg = msg;
@@ -87,50 +85,12 @@ static int pre_filter(kp_cycle *cy)
 	return any ? KP_OK : KP_SKIP;
 }
 
-/* value is one of the "__"-separated entries of set */
-static int in_set(const char *set, const char *value)
-{
-	size_t wl = strlen(value);
-	for (const char *p = set;;) {
-		const char *e = strstr(p, "__");
-		size_t l = e ? (size_t)(e - p) : strlen(p);
-		if (l == wl && !strncmp(p, value, l))
-			return 1;
-		if (!e)
-			return 0;
-		p = e + 2;
-	}
-}
-
 static int filter(kp_cycle *cy, int node)
 {
-	const kp_snap *s = cy->s;
-	const kp_storage *st = s->st;
-	const kp_labels *nl = &s->node_labels[node];
-	if (!has_zone_label(st, nl))
+	if (kp_storage_zone_ok(cy->s, cy->pi, node))
 		return 0;
-	for (int32_t i = st->vol_off[cy->pi]; i < st->vol_off[cy->pi + 1]; i++) {
-		const kp_podvol *v = &st->vols[i];
-		if (v->kind != KP_VOL_PVC || v->claim < 0)
-			continue;
-		const kp_claim *c = &st->claims[v->claim];
-		int32_t pv = c->volume_name >= 0 ? c->pv : c->run_pv;
-		if (pv < 0)
-			continue;
-		for (int k = 0; k < 4; k++) {
-			kp_sid want = kp_labels_get(&st->pvs[pv].labels, st->s_zone_keys[k]);
-			if (want < 0)
-				continue;
-			kp_sid have = kp_labels_get(nl, st->s_zone_keys[k]);
-			if (have < 0 && k < 2)
-				have = kp_labels_get(nl, st->s_zone_keys[k + 2]);   /* beta key: the node's GA label */
-			if (have < 0 || !in_set(kp_str(&s->strs, want), kp_str(&s->strs, have))) {
-				kp_cycle_fail(cy, node, KP_P_VOLUME_ZONE, cy->r_zone, 1);
-				return 1;
-			}
-		}
-	}
-	return 0;
+	kp_cycle_fail(cy, node, KP_P_VOLUME_ZONE, cy->r_zone, 1);
+	return 1;
 }
 
 const kp_plugin kp_plugin_volume_zone = {

@@ -18,6 +18,28 @@
 #include <string.h>
 #include <time.h>
 
+/* The storage columns that came after the storage section (schema.sql says
+ * which), added to a database made before them: last in their tables, as in
+ * the schema. */
+static int add_storage_columns(sqlite3 *db, kp_err *err)
+{
+	static const char *const cols[][3] = {
+		{ "pv", "deleting", "INTEGER NOT NULL DEFAULT 0" },
+		{ "pv", "attributes_class", "TEXT" },
+		{ "pvc", "bind_completed", "INTEGER NOT NULL DEFAULT 0" },
+		{ "pvc", "attributes_class", "TEXT" },
+		{ "pod_volume", "monitors", "TEXT" },
+		{ "workload_volume", "monitors", "TEXT" },
+		{ "workload_claim_template", "attributes_class", "TEXT" },
+	};
+	for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) {
+		int rc = kp_db_add_column(db, cols[i][0], cols[i][1], cols[i][2], err);
+		if (rc != KP_OK)
+			return rc;
+	}
+	return KP_OK;
+}
+
 int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp_err *err)
 {
 	kp_import *imp = kp_calloc(1, sizeof *imp);
@@ -42,8 +64,9 @@ int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp
 	/* scheduler_config.yaml, yaml_file came later: add them to an older database */
 	if ((rc = kp_db_add_column(db, "scheduler_config", "yaml", "TEXT", err)) ||
 	    (rc = kp_db_add_column(db, "scheduler_config", "yaml_file", "TEXT", err)) ||
-	    /* the storage tables came later too (issue 16) */
-	    (rc = kp_db_schema_section(db, "storage", "storage tables", err))) {
+	    /* the storage tables came later too (issue 16), and some of their columns later still */
+	    (rc = kp_db_schema_section(db, "storage", "storage tables", err)) ||
+	    (rc = add_storage_columns(db, err))) {
 		kp_import_free(imp);
 		return rc;
 	}

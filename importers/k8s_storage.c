@@ -127,6 +127,9 @@ static int get_claim_spec(kctx *c, const kp_ynode *m, const char *path, kp_claim
 		return KP_PARSE;
 	if (out->volume_name && !out->volume_name[0])
 		out->volume_name = NULL;
+	snprintf(p, sizeof p, "%s.volumeAttributesClassName", path);
+	if (kp_k8s_get_str(c, m, "volumeAttributesClassName", p, &out->attributes_class) != KP_OK)
+		return KP_PARSE;
 	snprintf(p, sizeof p, "%s.selector", path);
 	if (kp_k8s_get_selector(c, m, "selector", p, &out->selector) != KP_OK)
 		return KP_PARSE;
@@ -275,7 +278,13 @@ static int get_volume(kctx *c, const kp_ynode *e, const char *path, kp_volume *v
 		v->kind = "intree";
 		v->source = intree[i].key;
 		*keep = 1;
-		return source_ids(c, intree[i].key, src, p, &v->driver, &v->handle, &v->read_only);
+		if (source_ids(c, intree[i].key, src, p, &v->driver, &v->handle, &v->read_only) != KP_OK)
+			return KP_PARSE;
+		if (strcmp(intree[i].key, "rbd") != 0)
+			return KP_OK;
+		/* VolumeRestrictions: two rbd volumes conflict when their monitors share one */
+		snprintf(p, sizeof p, "%s.rbd.monitors", path);
+		return get_list(c, src, "monitors", p, NULL, &v->monitors);
 	}
 	return KP_OK;
 }
@@ -422,10 +431,13 @@ int kp_k8s_read_pv(kctx *c, const objhead *h)
 	    kp_k8s_get_str(c, ref, "uid", "spec.claimRef.uid", &pv.claim_uid) != KP_OK ||
 	    kp_k8s_get_map(c, h->spec, "nodeAffinity", "spec.nodeAffinity", &na) != KP_OK ||
 	    kp_k8s_get_map(c, na, "required", "spec.nodeAffinity.required", &req) != KP_OK ||
-	    kp_k8s_get_seq(c, req, "nodeSelectorTerms", "spec.nodeAffinity.required.nodeSelectorTerms", &terms) != KP_OK)
+	    kp_k8s_get_seq(c, req, "nodeSelectorTerms", "spec.nodeAffinity.required.nodeSelectorTerms", &terms) != KP_OK ||
+	    kp_k8s_get_str(c, h->spec, "volumeAttributesClassName", "spec.volumeAttributesClassName",
+			   &pv.attributes_class) != KP_OK)
 		return KP_PARSE;
 	if (!pv.storage_class)
 		pv.storage_class = "";
+	pv.deleting = kp_ymap_get(h->meta, "deletionTimestamp") != NULL;
 	pv.source = "";
 	for (const char *const *k = pv_sources; *k; k++) {
 		char p[PATHMAX];
@@ -466,15 +478,19 @@ int kp_k8s_read_pvc(kctx *c, const objhead *h)
 	pvc.namespace_ = h->namespace_;
 	pvc.name = h->name;
 	const kp_ynode *ann;
-	const char *cls;
+	const char *cls, *bound = NULL;
 	if (get_claim_spec(c, h->spec, "spec", &pvc.spec) != KP_OK || get_class(c, h->meta, h->spec, &cls) != KP_OK ||
 	    kp_k8s_one_of(c, h->status, "phase", "status.phase", phases, &pvc.phase) != KP_OK ||
 	    kp_k8s_get_map(c, h->meta, "annotations", "metadata.annotations", &ann) != KP_OK ||
 	    kp_k8s_get_str(c, ann, "volume.kubernetes.io/selected-node",
 			   "metadata.annotations.volume.kubernetes.io/selected-node", &pvc.selected_node) != KP_OK ||
+	    kp_k8s_get_str(c, ann, "pv.kubernetes.io/bind-completed",
+			   "metadata.annotations.pv.kubernetes.io/bind-completed", &bound) != KP_OK ||
 	    kp_k8s_get_owner(c, h->meta, &pvc.owner) != KP_OK)
 		return KP_PARSE;
 	pvc.spec.storage_class = cls;
+	/* isPVCFullyBound: the annotation's presence counts, whatever its value */
+	pvc.bind_completed = bound != NULL;
 	pvc.deleting = kp_ymap_get(h->meta, "deletionTimestamp") != NULL;
 	return kp_import_pvc(c->imp, c->file, &pvc, c->err);
 }
@@ -485,8 +501,11 @@ int kp_k8s_read_csi_node(kctx *c, const objhead *h)
 	memset(&cn, 0, sizeof cn);
 	cn.pos = (kp_pos){ h->obj->line, h->obj->col };
 	cn.name = h->name;
-	const kp_ynode *drv;
-	if (kp_k8s_get_seq(c, h->spec, "drivers", "spec.drivers", &drv) != KP_OK)
+	const kp_ynode *drv, *ann;
+	if (kp_k8s_get_seq(c, h->spec, "drivers", "spec.drivers", &drv) != KP_OK ||
+	    kp_k8s_get_map(c, h->meta, "annotations", "metadata.annotations", &ann) != KP_OK ||
+	    kp_k8s_get_str(c, ann, "storage.alpha.kubernetes.io/migrated-plugins",
+			   "metadata.annotations.storage.alpha.kubernetes.io/migrated-plugins", &cn.migrated_plugins) != KP_OK)
 		return KP_PARSE;
 	if (drv && drv->n) {
 		cn.drivers = kp_arena_alloc(c->a, drv->n * sizeof *cn.drivers);

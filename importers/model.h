@@ -114,6 +114,7 @@ typedef struct kp_claim_spec {
 	const char *access_modes;    /* comma list in spec order, "" none */
 	const char *volume_mode;     /* NULL = Filesystem */
 	const char *volume_name;     /* NULL none */
+	const char *attributes_class;   /* volumeAttributesClassName, NULL absent */
 	kp_selector selector;
 } kp_claim_spec;
 
@@ -124,6 +125,7 @@ typedef struct kp_volume {
 	const char *claim;           /* pvc: claimName (ephemeral: named when stored) */
 	int read_only;
 	const char *source, *driver, *handle;   /* intree: key, CSI driver by migration, disk id; csi: driver */
+	const char *monitors;        /* rbd: monitors joined with ',', NULL otherwise */
 	kp_claim_spec claim_spec;    /* ephemeral: volumeClaimTemplate.spec */
 } kp_volume;
 
@@ -209,6 +211,8 @@ typedef struct kp_pv_in {
 	const char *access_modes, *volume_mode, *phase;
 	const char *claim_ns, *claim_name, *claim_uid;
 	const char *source, *driver, *handle;
+	const char *attributes_class;    /* spec.volumeAttributesClassName, NULL absent */
+	int deleting;                    /* metadata.deletionTimestamp set */
 	int has_affinity;                /* nodeAffinity.required given */
 	kp_node_term *terms; size_t nterms;
 } kp_pv_in;
@@ -220,6 +224,7 @@ typedef struct kp_pvc_in {
 	const char *phase;               /* NULL = Pending */
 	const char *selected_node;
 	int deleting;
+	int bind_completed;              /* annotation pv.kubernetes.io/bind-completed present */
 	kp_owner owner;
 } kp_pvc_in;
 
@@ -232,6 +237,7 @@ typedef struct kp_csi_node_driver {
 typedef struct kp_csi_node_in {
 	kp_pos pos;
 	const char *name;
+	const char *migrated_plugins;    /* annotation storage.alpha.kubernetes.io/migrated-plugins, NULL absent */
 	kp_csi_node_driver *drivers; size_t ndrivers;
 } kp_csi_node_in;
 

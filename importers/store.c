@@ -66,6 +66,7 @@ static const char *const sql[S_COUNT] = {
 	[S_PVC_FIND] = kp_sql_import_pvc_find,
 	[S_PVC_UPSERT] = kp_sql_import_pvc_upsert,
 	[S_CSIN_FIND] = kp_sql_import_csi_node_find,
+	[S_CSIN_INFO] = kp_sql_import_csi_node_info_upsert,
 	[S_CSIN_DEL] = kp_sql_import_csi_node_delete,
 	[S_CSIN_INS] = kp_sql_import_csi_node_insert,
 	[S_CSID_FIND] = kp_sql_import_csi_driver_find,

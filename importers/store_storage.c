@@ -51,7 +51,12 @@ static const char *claim_json(kp_import *imp, const kp_claim_spec *cs)
 	kp_sb_add_json_str(&imp->json, cs->access_modes ? cs->access_modes : "");
 	kp_sb_adds(&imp->json, ",\"volume_mode\":");
 	kp_sb_add_json_str(&imp->json, cs->volume_mode ? cs->volume_mode : "Filesystem");
-	kp_sb_printf(&imp->json, ",\"selector\":%s}", sel ? sel : "null");
+	kp_sb_printf(&imp->json, ",\"selector\":%s,\"attributes_class\":", sel ? sel : "null");
+	if (cs->attributes_class)
+		kp_sb_add_json_str(&imp->json, cs->attributes_class);
+	else
+		kp_sb_adds(&imp->json, "null");
+	kp_sb_addc(&imp->json, '}');
 	return kp_arena_strdup(&imp->scratch, kp_sb_str(&imp->json));
 }
 
@@ -100,6 +105,8 @@ int kp_import_pv(kp_import *imp, const char *file, const kp_pv_in *pv, kp_err *e
 	bind_text(s, 14, file);
 	sqlite3_bind_int(s, 15, (int)pv->pos.line);
 	sqlite3_bind_int64(s, 16, imp->batch_id);
+	sqlite3_bind_int(s, 17, pv->deleting);
+	bind_text(s, 18, pv->attributes_class);
 	if (sqlite3_step(s) != SQLITE_ROW)
 		return kp_store_db_fail(imp, err, "storing a persistent volume");
 	int64_t id = sqlite3_column_int64(s, 0);
@@ -143,6 +150,8 @@ int kp_import_pvc(kp_import *imp, const char *file, const kp_pvc_in *c, kp_err *
 	bind_text(s, 14, file);
 	sqlite3_bind_int(s, 15, (int)c->pos.line);
 	sqlite3_bind_int64(s, 16, imp->batch_id);
+	sqlite3_bind_int(s, 17, c->bind_completed);
+	bind_text(s, 18, c->spec.attributes_class);
 	if (exec(imp, s, err, "storing a persistent volume claim"))
 		return err->code;
 	imp->stats.pvcs++;
@@ -155,7 +164,15 @@ int kp_import_csi_node(kp_import *imp, const char *file, const kp_csi_node_in *n
 	int rc = kp_store_find_dup(imp, S_CSIN_FIND, n->name, NULL, file, n->pos, err);
 	if (rc < 0)
 		return rc;
-	sqlite3_stmt *s = stmt(imp, S_CSIN_DEL);
+	sqlite3_stmt *s = stmt(imp, S_CSIN_INFO);
+	bind_text(s, 1, n->name);
+	bind_text(s, 2, n->migrated_plugins ? n->migrated_plugins : "");
+	bind_text(s, 3, file);
+	sqlite3_bind_int(s, 4, (int)n->pos.line);
+	sqlite3_bind_int64(s, 5, imp->batch_id);
+	if (exec(imp, s, err, "storing a CSI node"))
+		return err->code;
+	s = stmt(imp, S_CSIN_DEL);
 	bind_text(s, 1, n->name);
 	if (exec(imp, s, err, "replacing a CSI node"))
 		return err->code;
@@ -245,6 +262,7 @@ int kp_store_volumes(kp_import *imp, int64_t owner_id, int workload, const kp_po
 		bind_text(s, 8, v->handle);
 		if (eph)
 			bind_text(s, 9, claim_json(imp, &v->claim_spec));
+		bind_text(s, 10, v->monitors);
 		if (exec(imp, s, err, "storing volumes"))
 			return err->code;
 	}
@@ -268,6 +286,7 @@ int kp_store_claim_templates(kp_import *imp, int64_t workload_id, const kp_workl
 		bind_text(s, 6, t->spec.volume_mode ? t->spec.volume_mode : "Filesystem");
 		bind_text(s, 7, kp_store_selector_text(imp, &t->spec.selector));
 		sqlite3_bind_int64(s, 8, (int64_t)i);
+		bind_text(s, 9, t->spec.attributes_class);
 		if (exec(imp, s, err, "storing volume claim templates"))
 			return err->code;
 	}

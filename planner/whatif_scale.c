@@ -12,8 +12,19 @@
  *    (queries/whatif/scale_replicas.sql).
  * A DaemonSet has no replicas (--add-nodes and --remove-nodes change them);
  * an ambiguous name needs its KIND.
+ *
+ * Volumes: when the workload's template has volumes or volumeClaimTemplates,
+ * the scenario gets TEMP copies of pod_volume and pvc (and of the workload
+ * volume tables it reads), and an added replica its volumes and claims as
+ * the importer gives a generated pod them: the template's volumes (an
+ * ephemeral one's claim <pod>-<volume>, owner Pod), a StatefulSet's claims
+ * <template>-<set>-<ordinal> (owner StatefulSet), made (generated = 1,
+ * negative ids) when no claim of that name exists.  A removed replica's
+ * volumes and the claims it owns go with it; a StatefulSet's claims stay
+ * (kube's default retention policy, Retain).
  */
 #include "whatif_int.h"
+#include "../common/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,9 +86,69 @@ static int find_workload(wctx *c, wi_op *op, wl_info *wl)
 	return KP_OK;
 }
 
+/* ---- volumes ---- */
+
+/* 1 in *has when workload wid's template has volumes or volumeClaimTemplates:
+ * the scenario then has TEMP copies of the volume and claim tables (made
+ * once), with the columns a database made before them lacks (import adds
+ * them to the database; here to the copies, which unqualified names reach
+ * first); 0 when not, or when the database has no storage tables */
+static int volumes_shadow(wctx *c, int64_t wid, int *has)
+{
+	static const char *const tables[] = { "pod_volume", "pvc", "workload_volume", "workload_claim_template" };
+	static const char *const cols[][3] = {
+		{ "pod_volume", "monitors", "TEXT" },
+		{ "workload_volume", "monitors", "TEXT" },
+		{ "workload_claim_template", "attributes_class", "TEXT" },
+		{ "pvc", "bind_completed", "INTEGER NOT NULL DEFAULT 0" },
+		{ "pvc", "attributes_class", "TEXT" },
+	};
+	int64_t known = 0, any = 0;
+	*has = 0;
+	if (wi_query_int(c, kp_sql_whatif_scale_volumes_known, 0, NULL, &known))
+		return c->err->code;
+	if (known < 4)
+		return KP_OK;
+	if (wi_query_int(c, kp_sql_whatif_scale_has_volumes, wid, NULL, &any))
+		return c->err->code;
+	if (!any)
+		return KP_OK;
+	for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+		if (wi_shadow_once(c, tables[i]))
+			return c->err->code;
+	for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
+		if (kp_db_add_column(c->db, cols[i][0], cols[i][1], cols[i][2], c->err))
+			return c->err->code;
+	*has = 1;
+	return KP_OK;
+}
+
+/* the volumes and claims of added replica id (ns/name) of workload wid:
+ * st[0] scale_pod_volumes.sql, st[1] scale_pod_claims.sql, prepared */
+static int add_volumes(wctx *c, sqlite3_stmt *const *st, int64_t id, const char *ns, const char *name, int64_t wid)
+{
+	sqlite3_stmt *s = st[0];
+	sqlite3_reset(s);
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 3, wid);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		return wi_db_fail(c, "adding a replica's volumes");
+	s = st[1];
+	sqlite3_reset(s);
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, ns, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 3, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 4, wid);
+	sqlite3_bind_int64(s, 5, WI_ID_BASE);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		return wi_db_fail(c, "adding a replica's claims");
+	return KP_OK;
+}
+
 /* scale down: the first `want` replicas s lists (in removal order) removed,
  * recorded for run_pod; s is read from its first row again */
-static int scale_down(wctx *c, wi_op *op, sqlite3_stmt *s, int64_t current)
+static int scale_down(wctx *c, wi_op *op, sqlite3_stmt *s, int64_t current, int vols)
 {
 	int64_t want = current - op->replicas, k = 0;
 	int rc = KP_OK;
@@ -117,7 +188,11 @@ static int scale_down(wctx *c, wi_op *op, sqlite3_stmt *s, int64_t current)
 	}
 	sqlite3_finalize(del);
 	sqlite3_reset(s);
-	/* delete after reading: the query reads temp.pod */
+	/* delete after reading: the query reads temp.pod; the claims before the
+	 * pods (their owners are looked up) */
+	if (!rc && vols && (wi_exec(c, kp_sql_whatif_scale_claims_removed, op->seq, NULL, NULL) ||
+			    wi_exec(c, kp_sql_whatif_scale_volumes_removed, op->seq, NULL, NULL)))
+		rc = c->err->code;
 	if (!rc && (wi_exec(c, kp_sql_whatif_pods_removed_labels, op->seq, NULL, NULL) ||
 		    wi_exec(c, kp_sql_whatif_scale_moved_delete, op->seq, NULL, NULL) ||
 		    wi_exec(c, kp_sql_whatif_pods_removed_delete, op->seq, NULL, NULL) ||
@@ -162,10 +237,14 @@ static void controller_labels(wi_op *op, const wl_info *wl, wi_pod *p, int64_t i
 }
 
 /* scale up: replicas - current pending pods, at the first free indexes */
-static int scale_up(wctx *c, wi_op *op, const wl_info *wl, int64_t current)
+static int scale_up(wctx *c, wi_op *op, const wl_info *wl, int64_t current, int vols)
 {
 	int is_deploy = !strcmp(wl->kind, "Deployment"), is_sts = !strcmp(wl->kind, "StatefulSet");
 	int rc = KP_OK;
+	sqlite3_stmt *vst[2] = { NULL, NULL };
+	if (vols && (sqlite3_prepare_v2(c->db, kp_sql_whatif_scale_pod_volumes, -1, &vst[0], NULL) != SQLITE_OK ||
+		     sqlite3_prepare_v2(c->db, kp_sql_whatif_scale_pod_claims, -1, &vst[1], NULL) != SQLITE_OK))
+		rc = wi_db_fail(c, "adding a replica's volumes");
 	/* a Deployment's pods belong to its ReplicaSet NAME-HASH */
 	char owner[700], rev[700], idx[24];
 	const char *owner_kind = is_deploy ? "ReplicaSet" : wl->kind;
@@ -209,6 +288,9 @@ static int scale_up(wctx *c, wi_op *op, const wl_info *wl, int64_t current)
 		controller_labels(op, wl, &p, i, name, rev, sizeof rev, idx, sizeof idx);
 		if ((rc = wi_add_pod(c, op, &p)))
 			break;
+		/* wi_add_pod gave it the scenario's next pod id */
+		if (vols && (rc = add_volumes(c, vst, WI_ID_BASE + c->w->pods_made, op->ns, name, wl->id)))
+			break;
 		if (made < 5)
 			kp_sb_printf(&names, "%s%s", made ? ", " : "", name);
 		made++;
@@ -218,6 +300,8 @@ static int scale_up(wctx *c, wi_op *op, const wl_info *wl, int64_t current)
 		     (long long)op->replicas, (long long)made, made == 1 ? "" : "s", kp_sb_str(&names),
 		     made > 5 ? ", ..." : "");
 	kp_sb_release(&names);
+	sqlite3_finalize(vst[0]);
+	sqlite3_finalize(vst[1]);
 	return rc;
 }
 
@@ -264,11 +348,14 @@ int wi_apply_scale(wctx *c, wi_op *op)
 	kp_sb_printf(&op->effect, "%s %s/%s: ", wl.kind, op->ns, op->wname);
 	if (op->relative)
 		relative_replicas(op, current);
-	if (current > op->replicas)
-		rc = scale_down(c, op, s, current);
-	else if (current < op->replicas)
-		rc = scale_up(c, op, &wl, current);
-	else
+	int vols = 0;
+	if (current != op->replicas)
+		rc = volumes_shadow(c, wl.id, &vols);
+	if (!rc && current > op->replicas)
+		rc = scale_down(c, op, s, current, vols);
+	else if (!rc && current < op->replicas)
+		rc = scale_up(c, op, &wl, current, vols);
+	else if (!rc)
 		kp_sb_printf(&op->effect, "already %lld replica%s: no change", (long long)current, current == 1 ? "" : "s");
 	sqlite3_finalize(s);
 	kp_free(wl.labels);

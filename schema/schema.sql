@@ -305,6 +305,11 @@ CREATE TABLE scheduler_config(
 -- are not modelled; `plan` warns about pods with PVC volumes).  This section,
 -- from this marker to its end marker, also runs when `import` opens a
 -- database made before it existed (kp_db_schema_section), hence IF NOT EXISTS.
+-- Columns that came after the section (pv.deleting, pv.attributes_class,
+-- pvc.bind_completed, pvc.attributes_class, pod_volume.monitors,
+-- workload_volume.monitors, workload_claim_template.attributes_class) are
+-- last in their tables: `import` adds them to an older database's tables
+-- (importers/import.c), so both have the same columns in the same order.
 -- Quantities are bytes.  JSON columns use this schema's forms: a label
 -- selector is an array of requirements [["key","In",["v"]]] (NULL: none); a
 -- node selector term is {"matchExpressions":[requirements],"matchFields":[...]}.
@@ -340,7 +345,9 @@ CREATE TABLE IF NOT EXISTS pv(
   volume_handle  TEXT,                       -- what identifies the volume: csi.volumeHandle, or the in-tree disk id (volumeID, pdName, diskURI, pool/image, portal:iqn:lun)
   node_affinity  TEXT,                       -- JSON array of node selector terms of spec.nodeAffinity.required, NULL none
   file TEXT, line INTEGER,                   -- where it was read (`source` is the volume source here)
-  batch_id       INTEGER REFERENCES import_batch(id)
+  batch_id       INTEGER REFERENCES import_batch(id),
+  deleting       INTEGER NOT NULL DEFAULT 0, -- metadata.deletionTimestamp set
+  attributes_class TEXT                      -- spec.volumeAttributesClassName as given, NULL absent
 );
 CREATE TABLE IF NOT EXISTS pv_label(         -- metadata.labels (zone/region, legacy failure-domain labels)
   pv_id INTEGER NOT NULL REFERENCES pv(id) ON DELETE CASCADE,
@@ -372,10 +379,20 @@ CREATE TABLE IF NOT EXISTS pvc(
   generated      INTEGER NOT NULL DEFAULT 0, -- 1: made by kplan as the controller would (not in the input)
   source TEXT, line INTEGER,                 -- generated: where its StatefulSet or pod was read
   batch_id       INTEGER REFERENCES import_batch(id),
+  bind_completed INTEGER NOT NULL DEFAULT 0, -- annotation pv.kubernetes.io/bind-completed present (any value): with volume_name, bound; without, pre-bound.  Generated: 0
+  attributes_class TEXT,                     -- spec.volumeAttributesClassName as given, NULL absent (generated: the template's)
   UNIQUE(namespace, name)
 );
 
--- CSINode (storage.k8s.io/v1, v1beta1): per node (metadata.name) and driver.
+-- CSINode (storage.k8s.io/v1, v1beta1): one csi_node_info row per object
+-- (also one without drivers), one csi_node row per node (metadata.name) and
+-- driver; a CSINode read again replaces both.
+CREATE TABLE IF NOT EXISTS csi_node_info(
+  node_name        TEXT PRIMARY KEY,
+  migrated_plugins TEXT NOT NULL DEFAULT '',  -- annotation storage.alpha.kubernetes.io/migrated-plugins verbatim (comma list of in-tree plugins, e.g. kubernetes.io/aws-ebs,kubernetes.io/gce-pd), '' absent
+  source TEXT, line INTEGER,
+  batch_id         INTEGER REFERENCES import_batch(id)
+);
 CREATE TABLE IF NOT EXISTS csi_node(
   node_name     TEXT NOT NULL,
   driver        TEXT NOT NULL,               -- spec.drivers[].name
@@ -423,7 +440,8 @@ CREATE TABLE IF NOT EXISTS pod_volume(
   source        TEXT,                        -- intree: the source key (gcePersistentDisk, awsElasticBlockStore, azureDisk, cinder, rbd, iscsi)
   driver        TEXT,                        -- intree: its CSI driver by migration (NULL for iscsi); csi: the inline driver
   volume_handle TEXT,                        -- intree: the disk id (pdName, volumeID, diskURI, pool/image, portal:iqn:lun)
-  claim_spec    TEXT,                        -- ephemeral: JSON of volumeClaimTemplate.spec (the claim kplan generates)
+  claim_spec    TEXT,                        -- ephemeral: JSON of volumeClaimTemplate.spec (the claim kplan generates): {storage_class, request, access_modes, volume_mode, selector, attributes_class}
+  monitors      TEXT,                        -- rbd: the monitors list joined with ',' (VolumeRestrictions compares them); NULL for other kinds
   PRIMARY KEY(pod_id, name)
 );
 
@@ -439,6 +457,7 @@ CREATE TABLE IF NOT EXISTS workload_volume(
   driver        TEXT,
   volume_handle TEXT,
   claim_spec    TEXT,
+  monitors      TEXT,
   PRIMARY KEY(workload_id, name)
 );
 
@@ -453,6 +472,7 @@ CREATE TABLE IF NOT EXISTS workload_claim_template(
   volume_mode   TEXT NOT NULL DEFAULT 'Filesystem',
   selector      TEXT,
   seq           INTEGER NOT NULL DEFAULT 0,  -- spec order
+  attributes_class TEXT,                     -- spec.volumeAttributesClassName (NULL absent), given to the claims generated
   PRIMARY KEY(workload_id, name)
 );
 

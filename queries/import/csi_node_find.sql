@@ -1,3 +1,3 @@
--- kplan import (importers/store_storage.c): a CSINode's rows for this node,
--- if any, and where it was read.
-SELECT rowid, batch_id, source, line FROM csi_node WHERE node_name = ?1 LIMIT 1
+-- kplan import (importers/store_storage.c): the CSINode of this node, if
+-- one was read (csi_node_info: also one without drivers), and where.
+SELECT rowid, batch_id, source, line FROM csi_node_info WHERE node_name = ?1

@@ -1,4 +1,5 @@
--- what-if (planner/whatif_tables.c): every TEMP table a scenario makes.
+-- what-if (planner/whatif_tables.c): every TEMP table a scenario makes
+-- (the storage ones: --scale of a workload with volumes, whatif_scale.c).
 -- Always schema-qualified: an unqualified DROP would reach the main table.
 DROP TABLE IF EXISTS temp.node; DROP TABLE IF EXISTS temp.node_resource; DROP TABLE IF EXISTS temp.node_label;
 DROP TABLE IF EXISTS temp.node_taint; DROP TABLE IF EXISTS temp.node_image; DROP TABLE IF EXISTS temp.pod;
@@ -10,3 +11,5 @@ DROP TABLE IF EXISTS temp.class_pod_affinity; DROP TABLE IF EXISTS temp.class_no
 DROP TABLE IF EXISTS temp.class_node_expr; DROP TABLE IF EXISTS temp.pod_class;
 DROP TABLE IF EXISTS temp.class_request; DROP TABLE IF EXISTS temp.class_container;
 DROP TABLE IF EXISTS temp.class_toleration; DROP TABLE IF EXISTS temp.class_port;
+DROP TABLE IF EXISTS temp.pod_volume; DROP TABLE IF EXISTS temp.pvc; DROP TABLE IF EXISTS temp.workload_volume;
+DROP TABLE IF EXISTS temp.workload_claim_template;

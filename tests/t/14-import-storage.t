@@ -2,10 +2,14 @@
 # 14-import-storage.t — storage objects (issue 16, first slice: imported, not
 # planned): StorageClass, PersistentVolume, PersistentVolumeClaim, CSINode,
 # CSIDriver, CSIStorageCapacity (v1 and v1beta1), their rows checked by SQL;
+# what the volume plugins read besides (a claim's bind-completed annotation,
+# a PV's deletionTimestamp, volumeAttributesClassName, a CSINode's
+# migrated-plugins annotation in csi_node_info, an rbd volume's monitors);
 # pods' volumes (pod_volume) with in-tree disks named by their CSI migration
 # driver; claims generated for a StatefulSet's volumeClaimTemplates and a
-# generic ephemeral volume; bad input refused with FILE:LINE:COL and the
-# database unchanged; the realworld2 corpus's storage files.
+# generic ephemeral volume; a database made before the later columns; bad
+# input refused with FILE:LINE:COL and the database unchanged; the
+# realworld2 corpus's storage files.
 #
 # Expected values were worked out from the inputs by hand (1Gi = 1073741824).
 . "$(dirname "$0")/../lib.sh"
@@ -59,9 +63,10 @@ spec:
 ---
 apiVersion: v1
 kind: PersistentVolume
-metadata: {name: pv-gce}
+metadata: {name: pv-gce, deletionTimestamp: "2024-01-01T00:00:00Z"}
 spec:
   capacity: {storage: 1Gi}
+  volumeAttributesClassName: gold
   gcePersistentDisk: {pdName: disk-7}
 ---
 apiVersion: v1
@@ -90,16 +95,22 @@ spec:
 ---
 apiVersion: v1
 kind: PersistentVolumeClaim
-metadata: {name: empty, namespace: db}
+metadata:
+  name: empty
+  namespace: db
+  annotations: {pv.kubernetes.io/bind-completed: "yes"}
 spec:
   storageClassName: ""
+  volumeAttributesClassName: silver
   volumeName: pv-csi
   resources: {requests: {storage: 1G}}
 status: {phase: Bound}
 ---
 apiVersion: storage.k8s.io/v1
 kind: CSINode
-metadata: {name: n1}
+metadata:
+  name: n1
+  annotations: {storage.alpha.kubernetes.io/migrated-plugins: "kubernetes.io/aws-ebs,kubernetes.io/gce-pd"}
 spec:
   drivers:
   - {name: ebs.csi.aws.com, nodeID: i-1, topologyKeys: [topology.kubernetes.io/zone], allocatable: {count: 25}}
@@ -148,11 +159,13 @@ spec:
       containers: [{name: c, image: pg}]
       volumes:
       - {name: conf, configMap: {name: x}}
-      - {name: scratch, ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}}}
+      - {name: scratch, ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce], volumeAttributesClassName: eph, resources: {requests: {storage: 1Gi}}}}}}
+      - {name: ceph, rbd: {monitors: ["10.0.0.1:6789", "10.0.0.2:6789"], pool: kube, image: foo, readOnly: true}}
   volumeClaimTemplates:
   - metadata: {name: data}
     spec:
       storageClassName: fast
+      volumeAttributesClassName: gold
       accessModes: [ReadWriteOnce]
       resources: {requests: {storage: 10Gi}}
 ---
@@ -168,7 +181,7 @@ spec:
   - {name: ebs, awsElasticBlockStore: {volumeID: vol-9}}
   - {name: az, azureDisk: {diskName: d, diskURI: /d/uri}}
   - {name: cin, cinder: {volumeID: c-2}}
-  - {name: rbd, rbd: {monitors: [m], image: img, pool: p}}
+  - {name: rbd, rbd: {monitors: [m1, m2], image: img, pool: p}}
   - {name: iscsi, iscsi: {targetPortal: "10.0.0.1:3260", iqn: iqn.x, lun: 2}}
   - {name: inline, csi: {driver: inline.example.com}}
   - {name: empty, emptyDir: {}}
@@ -214,6 +227,8 @@ is "$(ql "$db" "SELECT storage_class || '|' || capacity || '|' || access_modes |
 is "$(q "$db" "SELECT group_concat(name || ':' || driver || ':' || volume_handle, ' ') FROM (SELECT * FROM pv WHERE name IN ('pv-gce', 'pv-az', 'pv-cinder') ORDER BY name)")" \
 	"pv-az:disk.csi.azure.com:/subscriptions/x/disks/d pv-cinder:cinder.csi.openstack.org:c-1 pv-gce:pd.csi.storage.gke.io:disk-7" \
 	"PV in-tree gcePersistentDisk, azureDisk, cinder: CSI migration driver and disk id"
+is "$(q "$db" "SELECT group_concat(name || ':' || deleting || ':' || COALESCE(attributes_class, 'NULL'), ' ') FROM (SELECT * FROM pv WHERE name IN ('pv-ebs', 'pv-gce') ORDER BY name)")" \
+	"pv-ebs:0:NULL pv-gce:1:gold" "PV deletionTimestamp (deleting) and volumeAttributesClassName (NULL when absent)"
 
 # PersistentVolumeClaim
 is "$(ql "$db" "SELECT COALESCE(storage_class, 'NULL') || '|' || request || '|' || access_modes || '|' || COALESCE(volume_name, 'NULL') || '|' ||
@@ -222,28 +237,74 @@ is "$(ql "$db" "SELECT COALESCE(storage_class, 'NULL') || '|' || request || '|' 
 	"PVC without storageClassName: NULL class, request, selector, selected node, deleting"
 is "$(q "$db" "SELECT '[' || storage_class || ']|' || request || '|' || volume_name || '|' || phase FROM pvc WHERE name = 'empty'")" \
 	"[]|1000000000|pv-csi|Bound" "PVC with storageClassName \"\": '' (not NULL), volumeName, phase"
+is "$(q "$db" "SELECT group_concat(name || ':' || bind_completed || ':' || COALESCE(attributes_class, 'NULL'), ' ') FROM (SELECT * FROM pvc WHERE name IN ('empty', 'unset') ORDER BY name)")" \
+	"empty:1:silver unset:0:NULL" "PVC: the bind-completed annotation present (any value) and volumeAttributesClassName"
 
 # CSINode, CSIDriver, CSIStorageCapacity
 is "$(q "$db" "SELECT group_concat(node_name || ':' || driver || ':' || COALESCE(allocatable, 'NULL') || ':' || topology_keys, ' ') FROM (SELECT * FROM csi_node ORDER BY node_name, driver)")" \
 	"n1:disk.example.com:NULL: n1:ebs.csi.aws.com:25:topology.kubernetes.io/zone n2:ebs.csi.aws.com:39:" \
 	"CSINode v1 and v1beta1: per node and driver, allocatable count, topology keys"
+is "$(ql "$db" "SELECT group_concat(node_name || ':[' || migrated_plugins || ']:' || (source = '$T/storage.yaml') || ':' || batch_id, ' ') FROM (SELECT * FROM csi_node_info ORDER BY node_name)")" \
+	"n1:[kubernetes.io/aws-ebs,kubernetes.io/gce-pd]:1:1 n2:[]:1:1" "csi_node_info: one row per CSINode, the migrated-plugins annotation verbatim ('' absent)"
 is "$(ql "$db" "SELECT group_concat(name || ':' || attach_required || ':' || storage_capacity || ':' || lifecycle_modes, ' ') FROM (SELECT * FROM csi_driver ORDER BY name)")" \
 	"disk.example.com:0:0:Persistent ebs.csi.aws.com:1:1:Persistent,Ephemeral" "CSIDriver v1 and v1beta1"
 is "$(ql "$db" "SELECT group_concat(name || ':' || storage_class || ':' || COALESCE(node_topology, 'NULL') || ':' || COALESCE(capacity, 'NULL') || ':' || COALESCE(maximum_volume_size, 'NULL'), ' ') FROM (SELECT * FROM csi_storage_capacity ORDER BY name)")" \
 	'cap-a:fast:[["topology.kubernetes.io/zone","In",["a"]]]:107374182400:17592186044416 cap-b:fast:NULL:NULL:NULL' \
 	"CSIStorageCapacity v1 and v1beta1"
 
+# a CSINode without drivers has its csi_node_info row; one read again
+# replaces its drivers and its row (annotation gone: '')
+cat >"$T/csinode2.yaml" <<'YAML'
+apiVersion: storage.k8s.io/v1
+kind: CSINode
+metadata: {name: n1}
+spec:
+  drivers: [{name: pd.csi.storage.gke.io, nodeID: n1}]
+---
+apiVersion: storage.k8s.io/v1
+kind: CSINode
+metadata:
+  name: n3
+  annotations: {storage.alpha.kubernetes.io/migrated-plugins: kubernetes.io/cinder}
+spec: {drivers: []}
+YAML
+cp "$db" "$T/csi.db"
+run "$KPLAN" import "$T/csi.db" "$T/csinode2.yaml"
+is "$rc" 0 "re-import of a CSINode and one without drivers: exit 0"
+like "$out" "2 CSI nodes" "both are counted"
+is "$(ql "$T/csi.db" "SELECT group_concat(node_name || ':[' || migrated_plugins || ']:' || batch_id, ' ') FROM (SELECT * FROM csi_node_info ORDER BY node_name)")" \
+	"n1:[]:2 n2:[]:1 n3:[kubernetes.io/cinder]:2" "csi_node_info: n1 replaced, n3 without drivers has its row"
+is "$(q "$T/csi.db" "SELECT group_concat(node_name || ':' || driver, ' ') FROM (SELECT * FROM csi_node ORDER BY node_name, driver)")" \
+	"n1:pd.csi.storage.gke.io n2:ebs.csi.aws.com" "csi_node: n1's drivers replaced, none for n3"
+printf 'apiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata: {name: n9}\n---\napiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata: {name: n9}\n' >"$T/csidup.yaml"
+run "$KPLAN" import "$T/csi.db" "$T/csidup.yaml"
+is "$rc" 1 "the same CSINode twice in one import, without drivers: exit 1"
+like "$err" "duplicate object in one import: also defined at $T/csidup.yaml:1" "the duplicate is named"
+
 # a pod's volumes
 is "$(q "$db" "SELECT group_concat(v.name || ':' || v.kind || ':' || COALESCE(v.claim, '') || ':' || v.read_only || ':' || COALESCE(v.source, '') || ':' ||
 	COALESCE(v.driver, '') || ':' || COALESCE(v.volume_handle, ''), ' ') FROM pod_volume v JOIN pod p ON p.id = v.pod_id WHERE p.name = 'app'")" \
 	"az:intree::0:azureDisk:disk.csi.azure.com:/d/uri cache:ephemeral:app-cache:0::: cin:intree::0:cinder:cinder.csi.openstack.org:c-2 claim:pvc:unset:1::: ebs:intree::0:awsElasticBlockStore:ebs.csi.aws.com:vol-9 gce:intree::0:gcePersistentDisk:pd.csi.storage.gke.io:disk-7 inline:csi::0::inline.example.com: iscsi:intree::0:iscsi::10.0.0.1:3260:iqn.x:2 rbd:intree::0:rbd:rbd.csi.ceph.com:p/img" \
 	"pod volumes: pvc, ephemeral, in-tree (translated), inline csi; emptyDir left out"
+is "$(ql "$db" "SELECT group_concat(v.name || ':' || COALESCE(v.monitors, 'NULL'), ' ') FROM pod_volume v JOIN pod p ON p.id = v.pod_id WHERE p.name = 'app' AND v.name IN ('rbd', 'gce')")" \
+	"gce:NULL rbd:m1,m2" "pod volumes: an rbd volume's monitors joined with ',', NULL for other kinds"
 is "$(q "$db" "SELECT storage_class || '|' || request || '|' || generated FROM pvc WHERE name = 'app-cache'")" "slow|1073741824|0" \
 	"ephemeral volume whose claim was imported: the imported PVC stays, none generated"
 
 # StatefulSet: claim templates, generated claims, pods' volumes
 is "$(q "$db" "SELECT t.name || '|' || t.storage_class || '|' || t.request || '|' || t.access_modes FROM workload_claim_template t JOIN workload w ON w.id = t.workload_id WHERE w.name = 'pg'")" \
 	"data|fast|10737418240|ReadWriteOnce" "workload_claim_template row"
+is "$(q "$db" "SELECT t.attributes_class FROM workload_claim_template t JOIN workload w ON w.id = t.workload_id WHERE w.name = 'pg'")" \
+	"gold" "workload_claim_template: volumeAttributesClassName"
+is "$(q "$db" "SELECT group_concat(name || ':' || attributes_class || ':' || bind_completed, ' ') FROM (SELECT * FROM pvc WHERE owner_name IN ('pg', 'pg-0') ORDER BY name)")" \
+	"data-pg-0:gold:0 data-pg-1:gold:0 data-pg-2:gold:0 pg-0-scratch:eph:0" \
+	"generated claims take their template's volumeAttributesClassName (StatefulSet and ephemeral), never bind-completed"
+is "$(ql "$db" "SELECT v.monitors || '|' || json_extract(e.claim_spec, '\$.attributes_class') FROM workload_volume v JOIN workload w ON w.id = v.workload_id, workload_volume e
+	WHERE w.name = 'pg' AND v.name = 'ceph' AND e.workload_id = w.id AND e.name = 'scratch'")" "10.0.0.1:6789,10.0.0.2:6789|eph" \
+	"workload_volume: the rbd monitors; an ephemeral volume's claim_spec carries volumeAttributesClassName"
+is "$(ql "$db" "SELECT group_concat(p.name || ':' || v.monitors || ':' || v.read_only, ' ') FROM (SELECT * FROM pod_volume WHERE name = 'ceph' ORDER BY pod_id) v JOIN pod p ON p.id = v.pod_id")" \
+	"pg-0:10.0.0.1:6789,10.0.0.2:6789:1 pg-1:10.0.0.1:6789,10.0.0.2:6789:1 pg-2:10.0.0.1:6789,10.0.0.2:6789:1" \
+	"generated pods get the template's rbd monitors"
 is "$(q "$db" "SELECT group_concat(name, ' ') FROM (SELECT name FROM pvc WHERE owner_kind = 'StatefulSet' AND owner_name = 'pg' AND generated = 1 ORDER BY name)")" \
 	"data-pg-0 data-pg-1 data-pg-2" "3 replicas: claims data-pg-0..2 generated, owner StatefulSet"
 is "$(q "$db" "SELECT DISTINCT storage_class || '|' || request || '|' || batch_id FROM pvc WHERE owner_name = 'pg'")" "fast|10737418240|1" \
@@ -359,6 +420,52 @@ run "$KPLAN" import "$old" "$T/storage.yaml"
 is "$rc" 0 "a database without the storage tables: import exits 0"
 is "$(q "$old" "SELECT count(*) FROM pv")" 5 "the tables are made and filled"
 
+# a database made after the storage tables but before their later columns
+# (pv.deleting, pv.attributes_class, pvc.bind_completed, pvc.attributes_class,
+# pod_volume.monitors, workload_volume.monitors,
+# workload_claim_template.attributes_class) and csi_node_info: the tables as
+# that schema made them, with a row its import wrote; import adds the
+# columns, last, as a new database has them
+mid=$T/mid.db
+run "$KPLAN" init "$mid"
+run "$KPLAN" query --write "$mid" "DROP TABLE pod_volume; DROP TABLE pvc; DROP TABLE pv_label; DROP TABLE pv;
+	DROP TABLE workload_volume; DROP TABLE workload_claim_template; DROP TABLE csi_node_info;
+	CREATE TABLE pv(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, storage_class TEXT NOT NULL DEFAULT '',
+	  capacity INTEGER NOT NULL DEFAULT 0, access_modes TEXT NOT NULL DEFAULT '', volume_mode TEXT NOT NULL DEFAULT 'Filesystem',
+	  phase TEXT NOT NULL DEFAULT 'Available', claim_ns TEXT, claim_name TEXT, claim_uid TEXT, source TEXT NOT NULL,
+	  driver TEXT, volume_handle TEXT, node_affinity TEXT, file TEXT, line INTEGER, batch_id INTEGER REFERENCES import_batch(id));
+	CREATE TABLE pv_label(pv_id INTEGER NOT NULL REFERENCES pv(id) ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL,
+	  PRIMARY KEY(pv_id, key));
+	CREATE TABLE pvc(id INTEGER PRIMARY KEY, namespace TEXT NOT NULL, name TEXT NOT NULL, storage_class TEXT,
+	  request INTEGER NOT NULL DEFAULT 0, access_modes TEXT NOT NULL DEFAULT '', volume_mode TEXT NOT NULL DEFAULT 'Filesystem',
+	  volume_name TEXT, phase TEXT NOT NULL DEFAULT 'Pending', selector TEXT, selected_node TEXT,
+	  deleting INTEGER NOT NULL DEFAULT 0, owner_kind TEXT, owner_name TEXT, generated INTEGER NOT NULL DEFAULT 0,
+	  source TEXT, line INTEGER, batch_id INTEGER REFERENCES import_batch(id), UNIQUE(namespace, name));
+	CREATE TABLE pod_volume(pod_id INTEGER NOT NULL REFERENCES pod(id) ON DELETE CASCADE, name TEXT NOT NULL,
+	  kind TEXT NOT NULL, claim TEXT, read_only INTEGER NOT NULL DEFAULT 0, source TEXT, driver TEXT, volume_handle TEXT,
+	  claim_spec TEXT, PRIMARY KEY(pod_id, name));
+	CREATE TABLE workload_volume(workload_id INTEGER NOT NULL REFERENCES workload(id) ON DELETE CASCADE, name TEXT NOT NULL,
+	  kind TEXT NOT NULL, claim TEXT, read_only INTEGER NOT NULL DEFAULT 0, source TEXT, driver TEXT, volume_handle TEXT,
+	  claim_spec TEXT, PRIMARY KEY(workload_id, name));
+	CREATE TABLE workload_claim_template(workload_id INTEGER NOT NULL REFERENCES workload(id) ON DELETE CASCADE,
+	  name TEXT NOT NULL, storage_class TEXT, request INTEGER NOT NULL DEFAULT 0, access_modes TEXT NOT NULL DEFAULT '',
+	  volume_mode TEXT NOT NULL DEFAULT 'Filesystem', selector TEXT, seq INTEGER NOT NULL DEFAULT 0,
+	  PRIMARY KEY(workload_id, name));
+	INSERT INTO pvc(namespace, name, request) VALUES('db', 'earlier', 5)"
+is "$rc" 0 "setup: storage tables without the later columns, a claim in them"
+run "$KPLAN" import "$mid" "$T/storage.yaml" "$T/pods.yaml"
+is "$rc" 0 "a database without the later storage columns: import exits 0"
+cols() { q "$1" "SELECT group_concat(t.name || '(' || (SELECT group_concat(c.name || ' ' || c.type || ' ' || c.\"notnull\" || ' ' || COALESCE(c.dflt_value, '-'), ',')
+	FROM pragma_table_info(t.name) c) || ')', ' ') FROM (SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN
+	('pv', 'pvc', 'pod_volume', 'workload_volume', 'workload_claim_template', 'csi_node_info') ORDER BY name) t"; }
+is "$(cols "$mid")" "$(cols "$db")" "the columns are added, in a new database's order, with its types and defaults"
+is "$(q "$mid" "SELECT bind_completed || ':' || COALESCE(attributes_class, 'NULL') FROM pvc WHERE name = 'earlier'")" "0:NULL" \
+	"a claim imported before: bind_completed 0, attributes_class NULL"
+is "$(q "$mid" "SELECT group_concat(x, ' ') FROM (SELECT (SELECT deleting || ':' || attributes_class FROM pv WHERE name = 'pv-gce') AS x
+	UNION ALL SELECT (SELECT bind_completed FROM pvc WHERE name = 'empty') UNION ALL SELECT (SELECT count(*) FROM csi_node_info)
+	UNION ALL SELECT (SELECT count(*) FROM pod_volume WHERE monitors IS NOT NULL) UNION ALL SELECT (SELECT count(*) FROM pvc WHERE attributes_class = 'gold'))")" \
+	"1:gold 1 2 4 3" "and filled: pv.deleting, pv.attributes_class, pvc.bind_completed, csi_node_info, monitors, generated claims' class"
+
 # bad input: FILE:LINE:COL, the object, exit 1, the database unchanged
 cp "$db" "$T/base.db"
 before=$(digest "$T/base.db")
@@ -385,6 +492,14 @@ printf 'apiVersion: storage.k8s.io/v1\nkind: CSIStorageCapacity\nmetadata: {name
 bad "CSIStorageCapacity bad capacity" "$T/bad6.yaml" "kplan: $T/bad6.yaml:5:11: CSIStorageCapacity default/c: capacity: "
 printf 'apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: p}\n---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: p}\n' >"$T/bad7.yaml"
 bad "the same PV twice in one import" "$T/bad7.yaml" "duplicate object in one import: also defined at $T/bad7.yaml:1"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n  volumes: [{name: v, rbd: {monitors: m1, image: i}}]\n' >"$T/bad8.yaml"
+bad "rbd monitors not a list" "$T/bad8.yaml" "kplan: $T/bad8.yaml:6:39: Pod default/p: spec.volumes[0].rbd.monitors: expected a list"
+printf 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c}\nspec:\n  volumeAttributesClassName: [gold]\n' >"$T/bad9.yaml"
+bad "PVC volumeAttributesClassName a list" "$T/bad9.yaml" "kplan: $T/bad9.yaml:5:30: PersistentVolumeClaim default/c: spec.volumeAttributesClassName: expected a string"
+printf 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: c\n  annotations:\n    pv.kubernetes.io/bind-completed: {a: b}\n' >"$T/bad10.yaml"
+bad "bind-completed annotation a mapping" "$T/bad10.yaml" "kplan: $T/bad10.yaml:6:38: PersistentVolumeClaim default/c: metadata.annotations.pv.kubernetes.io/bind-completed: expected a string"
+printf 'apiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata:\n  name: n\n  annotations: {storage.alpha.kubernetes.io/migrated-plugins: [a]}\n' >"$T/bad11.yaml"
+bad "migrated-plugins annotation a list" "$T/bad11.yaml" "kplan: $T/bad11.yaml:5:63: CSINode n: metadata.annotations.storage.alpha.kubernetes.io/migrated-plugins: expected a string"
 
 # the realworld2 corpus: every file holding storage objects
 R=$KP_SHARED_DATA/realworld2

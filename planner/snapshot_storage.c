@@ -501,6 +501,15 @@ int kp_snap_load_storage(kp_loader *L)
 		if ((st->it_plugin[k] = kp_strtab_intern(&s->strs, it_plugin[k])) < 0 ||
 		    (st->it_driver[k] = kp_strtab_intern(&s->strs, it_driver[k])) < 0)
 			return kp_ld_nomem(L);
+	/* storage tables from before the columns read here: TEMP views */
+	int old;
+	if ((rc = kp_ld_count(L, kp_sql_snapshot_storage_old, &old)))
+		return rc;
+	if (old && sqlite3_exec(L->db, kp_sql_snapshot_storage_shim, NULL, NULL, NULL) != SQLITE_OK) {
+		rc = kp_ld_db_fail(L, "the storage tables");
+		sqlite3_exec(L->db, kp_sql_snapshot_storage_shim_drop, NULL, NULL, NULL);
+		return rc;
+	}
 	kp_dmap pv_by_name, claim_by_name;
 	if (kp_dmap_init(&pv_by_name, 64) || kp_dmap_init(&claim_by_name, 64)) {
 		kp_dmap_release(&pv_by_name);
@@ -519,6 +528,8 @@ int kp_snap_load_storage(kp_loader *L)
 		rc = load_csi_nodes(L, st);
 	kp_dmap_release(&pv_by_name);
 	kp_dmap_release(&claim_by_name);
+	if (old)
+		sqlite3_exec(L->db, kp_sql_snapshot_storage_shim_drop, NULL, NULL, NULL);
 	if (!rc)
 		s->st = st;
 	return rc;

@@ -153,7 +153,7 @@ static const struct intree { const char *key, *driver, *id; } intree[] = {
 	{ "azureDisk", "disk.csi.azure.com", "diskURI" },
 	{ "cinder", "cinder.csi.openstack.org", "volumeID" },
 	{ "rbd", "rbd.csi.ceph.com", NULL },     /* pool/image */
-	{ "iscsi", NULL, NULL },                 /* portal:iqn:lun; no CSI translation */
+	{ "iscsi", NULL, NULL },                 /* the iqn; no CSI translation */
 };
 
 /* PersistentVolumeSource's keys (core/v1 types.go), in-tree ones included */
@@ -188,7 +188,6 @@ static int source_ids(kctx *c, const char *key, const kp_ynode *m, const char *p
 			return kp_k8s_get_str(c, m, intree[i].id, p, handle);
 		}
 		const char *a = NULL, *b = NULL;
-		int64_t lun = 0;
 		if (!strcmp(key, "rbd")) {
 			snprintf(p, sizeof p, "%s.pool", path);
 			if (kp_k8s_get_str(c, m, "pool", p, &a) != KP_OK)
@@ -198,16 +197,11 @@ static int source_ids(kctx *c, const char *key, const kp_ynode *m, const char *p
 				return KP_PARSE;
 			*handle = kp_arena_printf(c->a, "%s/%s", a && a[0] ? a : "rbd", b ? b : "");
 		} else {
-			snprintf(p, sizeof p, "%s.targetPortal", path);
-			if (kp_k8s_get_str(c, m, "targetPortal", p, &a) != KP_OK)
-				return KP_PARSE;
+			/* iSCSI: the iqn, what VolumeRestrictions compares (portal and LUN are not) */
 			snprintf(p, sizeof p, "%s.iqn", path);
 			if (kp_k8s_get_str(c, m, "iqn", p, &b) != KP_OK)
 				return KP_PARSE;
-			snprintf(p, sizeof p, "%s.lun", path);
-			if (kp_k8s_get_int(c, m, "lun", p, &lun, NULL) != KP_OK)
-				return KP_PARSE;
-			*handle = kp_arena_printf(c->a, "%s:%s:%lld", a ? a : "", b ? b : "", (long long)lun);
+			*handle = kp_arena_printf(c->a, "%s", b ? b : "");
 		}
 		return *handle ? KP_OK : kp_k8s_nomem(c);
 	}

@@ -342,7 +342,7 @@ CREATE TABLE IF NOT EXISTS pv(
   claim_uid      TEXT,
   source         TEXT NOT NULL,              -- the volume source key: csi, local, hostPath, awsElasticBlockStore, gcePersistentDisk, azureDisk, cinder, nfs, ... ('' none given)
   driver         TEXT,                       -- csi.driver; an in-tree source: its CSI driver by CSI migration (ebs.csi.aws.com, pd.csi.storage.gke.io, disk.csi.azure.com, cinder.csi.openstack.org, rbd.csi.ceph.com); NULL otherwise
-  volume_handle  TEXT,                       -- what identifies the volume: csi.volumeHandle, or the in-tree disk id (volumeID, pdName, diskURI, pool/image, portal:iqn:lun)
+  volume_handle  TEXT,                       -- what identifies the volume: csi.volumeHandle, or the in-tree disk id (volumeID, pdName, diskURI, pool/image, the iSCSI iqn)
   node_affinity  TEXT,                       -- JSON array of node selector terms of spec.nodeAffinity.required, NULL none
   file TEXT, line INTEGER,                   -- where it was read (`source` is the volume source here)
   batch_id       INTEGER REFERENCES import_batch(id),
@@ -439,7 +439,7 @@ CREATE TABLE IF NOT EXISTS pod_volume(
   read_only     INTEGER NOT NULL DEFAULT 0,  -- persistentVolumeClaim.readOnly, or the source's readOnly
   source        TEXT,                        -- intree: the source key (gcePersistentDisk, awsElasticBlockStore, azureDisk, cinder, rbd, iscsi)
   driver        TEXT,                        -- intree: its CSI driver by migration (NULL for iscsi); csi: the inline driver
-  volume_handle TEXT,                        -- intree: the disk id (pdName, volumeID, diskURI, pool/image, portal:iqn:lun)
+  volume_handle TEXT,                        -- intree: the disk id (pdName, volumeID, diskURI, pool/image, the iSCSI iqn)
   claim_spec    TEXT,                        -- ephemeral: JSON of volumeClaimTemplate.spec (the claim kplan generates): {storage_class, request, access_modes, volume_mode, selector, attributes_class}
   monitors      TEXT,                        -- rbd: the monitors list joined with ',' (VolumeRestrictions compares them); NULL for other kinds
   PRIMARY KEY(pod_id, name)

@@ -284,7 +284,7 @@ like "$err" "duplicate object in one import: also defined at $T/csidup.yaml:1" "
 # a pod's volumes
 is "$(q "$db" "SELECT group_concat(v.name || ':' || v.kind || ':' || COALESCE(v.claim, '') || ':' || v.read_only || ':' || COALESCE(v.source, '') || ':' ||
 	COALESCE(v.driver, '') || ':' || COALESCE(v.volume_handle, ''), ' ') FROM pod_volume v JOIN pod p ON p.id = v.pod_id WHERE p.name = 'app'")" \
-	"az:intree::0:azureDisk:disk.csi.azure.com:/d/uri cache:ephemeral:app-cache:0::: cin:intree::0:cinder:cinder.csi.openstack.org:c-2 claim:pvc:unset:1::: ebs:intree::0:awsElasticBlockStore:ebs.csi.aws.com:vol-9 gce:intree::0:gcePersistentDisk:pd.csi.storage.gke.io:disk-7 inline:csi::0::inline.example.com: iscsi:intree::0:iscsi::10.0.0.1:3260:iqn.x:2 rbd:intree::0:rbd:rbd.csi.ceph.com:p/img" \
+	"az:intree::0:azureDisk:disk.csi.azure.com:/d/uri cache:ephemeral:app-cache:0::: cin:intree::0:cinder:cinder.csi.openstack.org:c-2 claim:pvc:unset:1::: ebs:intree::0:awsElasticBlockStore:ebs.csi.aws.com:vol-9 gce:intree::0:gcePersistentDisk:pd.csi.storage.gke.io:disk-7 inline:csi::0::inline.example.com: iscsi:intree::0:iscsi::iqn.x rbd:intree::0:rbd:rbd.csi.ceph.com:p/img" \
 	"pod volumes: pvc, ephemeral, in-tree (translated), inline csi; emptyDir left out"
 is "$(ql "$db" "SELECT group_concat(v.name || ':' || COALESCE(v.monitors, 'NULL'), ' ') FROM pod_volume v JOIN pod p ON p.id = v.pod_id WHERE p.name = 'app' AND v.name IN ('rbd', 'gce')")" \
 	"gce:NULL rbd:m1,m2" "pod volumes: an rbd volume's monitors joined with ',', NULL for other kinds"
@@ -316,13 +316,13 @@ is "$(q "$db" "SELECT group_concat(name || ':' || owner_kind || ':' || owner_nam
 	"pg-0-scratch:Pod:pg-0:1073741824 pg-1-scratch:Pod:pg-1:1073741824 pg-2-scratch:Pod:pg-2:1073741824" \
 	"generic ephemeral volumes: claim <pod>-<volume>, owner Pod, generated"
 
-# the plan still does not model volumes and warns as before
+# the plan judges the volumes and names what of them it does not model
 run "$KPLAN" plan "$db"
-like "$(q "$db" "SELECT group_concat(message, ' ') FROM run_warning")" "volume" "plan: the PVC warning stays"
+like "$(q "$db" "SELECT group_concat(message, ' ') FROM run_warning")" "does not model VolumeAttachment objects" \
+	"plan: the volumes warning names what is not modelled"
 
-# the warning counts every pending pod with a volume the volume plugins would
-# judge: a claim and an in-tree disk, not a ConfigMap (until the plugins are
-# modelled, a pod with only an in-tree disk was planned without a word)
+# the warning counts every pending pod with a volume the volume plugins
+# judge: a claim and an in-tree disk, not a ConfigMap
 vdb="$T/vwarn.db"
 cat >"$T/vwarn.yaml" <<'YAML'
 apiVersion: v1
@@ -357,9 +357,12 @@ run "$KPLAN" plan "$vdb"
 is "$(q "$vdb" "SELECT pods FROM run_warning WHERE kind = 'volumes'")" 2 \
 	"plan: the warning counts 2 pods (run_warning.pods)"
 like "$(q "$vdb" "SELECT message FROM run_warning WHERE kind = 'volumes'")" \
-	"2 pending pod(s) use volumes (claims, ephemeral volumes, in-tree or inline CSI disks): VolumeBinding, VolumeZone, VolumeRestrictions and NodeVolumeLimits are not modelled, they were placed as if they had no volumes" \
-	"plan: the claim and the in-tree disk pods are named in the warning, the ConfigMap pod is not"
+	"2 pending pod(s) use volumes; the four volume plugins judged them, but kplan does not model VolumeAttachment objects (kube 1.33+ also counts them against CSI attach limits) nor VolumeBinding's Score (StorageCapacityScoring, on by default from kube 1.37)" \
+	"plan: the claim and the in-tree disk pods are counted in the warning, the ConfigMap pod is not"
 like "$err" "kplan: warning: volumes: 2 pending pod(s)" "plan: ... and it is printed"
+is "$(q "$vdb" "SELECT group_concat(pod || ':' || action || ':' || COALESCE(reason, ''), ' | ') FROM (SELECT * FROM plan ORDER BY pod)")" \
+	"plain:bind: | with-claim:unschedulable:0/1 nodes are available: persistentvolumeclaim \"data\" not found. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.. | with-disk:bind:" \
+	"plan: the pod whose claim is missing fails VolumeRestrictions' PreFilter; the disk and ConfigMap pods are placed"
 
 # re-import: a smaller StatefulSet drops the claims nobody wants; an imported
 # claim of a generated name replaces the generated one

@@ -360,7 +360,7 @@ like "$(q "$vdb" "SELECT message FROM run_warning WHERE kind = 'volumes'")" \
 	"2 pending pod(s) use volumes; the four volume plugins judged them, but kplan does not model VolumeAttachment objects (kube 1.33+ also counts them against CSI attach limits) nor VolumeBinding's Score (StorageCapacityScoring, on by default from kube 1.37)" \
 	"plan: the claim and the in-tree disk pods are counted in the warning, the ConfigMap pod is not"
 like "$err" "kplan: warning: volumes: 2 pending pod(s)" "plan: ... and it is printed"
-is "$(q "$vdb" "SELECT group_concat(pod || ':' || action || ':' || COALESCE(reason, ''), ' | ') FROM (SELECT * FROM plan ORDER BY pod)")" \
+is "$(ql "$vdb" "SELECT group_concat(pod || ':' || action || ':' || COALESCE(reason, ''), ' | ') FROM (SELECT * FROM plan ORDER BY pod)")" \
 	"plain:bind: | with-claim:unschedulable:0/1 nodes are available: persistentvolumeclaim \"data\" not found. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.. | with-disk:bind:" \
 	"plan: the pod whose claim is missing fails VolumeRestrictions' PreFilter; the disk and ConfigMap pods are placed"
 

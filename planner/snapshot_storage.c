@@ -484,7 +484,9 @@ int kp_snap_load_storage(kp_loader *L)
 {
 	kp_snap *s = L->s;
 	int present;
-	int rc = kp_ld_count(L, kp_sql_snapshot_storage_present, &present);
+	int rc = kp_ld_count(L, kp_sql_snapshot_storage_tables, &present);
+	if (!rc && present)
+		rc = kp_ld_count(L, kp_sql_snapshot_storage_present, &present);
 	if (rc || !present)
 		return rc;
 	kp_storage *st = kp_ld_alloc(L, sizeof *st);

@@ -13,7 +13,13 @@
  * topology spread by zone (DoNotSchedule), and priorities that force
  * preemption (low-priority running pods fill part of the cluster, later
  * high-priority workloads need their room).  The same arguments always give
- * the same output (a fixed PRNG).
+ * the same output (a fixed PRNG).  --mix volumes: the full mix, the same
+ * workloads, plus storage (drawn from ids, not the PRNG, so that the pods
+ * are those of --mix full): a WaitForFirstConsumer class with CSI storage
+ * capacity per zone and a CSINode attach limit of 25 on every node; a
+ * quarter of the running fillers hold a claim bound to a zonal PV of their
+ * node's zone; StatefulSets get volumeClaimTemplates; one plain Deployment
+ * in ten shares a ReadWriteMany claim bound to an NFS PV.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +60,7 @@ static const char *const zones[] = { "us-east-1a", "us-east-1b", "us-east-1c" };
 typedef struct opts {
 	long nodes, pods;
 	uint64_t seed;
-	int full, csv, emit_pods;
+	int full, volumes, csv, emit_pods;
 	const char *out;
 } opts;
 
@@ -176,8 +182,56 @@ static void emit_template(FILE *f, const wl *w, const char *ind)
 	emit_spec(f, w, spec_ind);
 }
 
+/* --mix volumes: classes, the CSI driver, capacity per zone, CSINodes */
+static void emit_storage_yaml(FILE *f, const opts *o)
+{
+	fprintf(f, "---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: ebs}\n"
+		   "provisioner: ebs.csi.aws.com\nvolumeBindingMode: WaitForFirstConsumer\n"
+		   "---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: nfs}\n"
+		   "provisioner: nfs.example.com\nvolumeBindingMode: Immediate\n"
+		   "---\napiVersion: storage.k8s.io/v1\nkind: CSIDriver\nmetadata: {name: ebs.csi.aws.com}\n"
+		   "spec: {attachRequired: true, storageCapacity: true}\n");
+	for (int z = 0; z < 3; z++)
+		fprintf(f, "---\napiVersion: storage.k8s.io/v1\nkind: CSIStorageCapacity\n"
+			   "metadata: {name: ebs-%s, namespace: kube-system}\nstorageClassName: ebs\n"
+			   "nodeTopology: {matchLabels: {topology.kubernetes.io/zone: %s}}\ncapacity: 100Ti\n"
+			   "maximumVolumeSize: 16Ti\n",
+			zones[z], zones[z]);
+	fprintf(f, "---\napiVersion: v1\nkind: List\nitems:\n");
+	for (long i = 0; i < o->nodes; i++)
+		fprintf(f, "- apiVersion: storage.k8s.io/v1\n  kind: CSINode\n  metadata: {name: node-%06ld}\n  spec:\n"
+			   "    drivers: [{name: ebs.csi.aws.com, nodeID: i-%06ld, allocatable: {count: 25}, "
+			   "topologyKeys: [topology.kubernetes.io/zone]}]\n",
+			i, i);
+}
+
+/* a PV (zonal when zone is set, else NFS) bound to claim ns/name, and the claim */
+static void emit_bound_claim(FILE *f, const char *ns, const char *name, const char *zone, const char *mode)
+{
+	fprintf(f, "---\napiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: pv-%s-%s\n", ns, name);
+	if (zone)
+		fprintf(f, "  labels: {topology.kubernetes.io/zone: %s}\n", zone);
+	fprintf(f, "spec:\n  capacity: {storage: 10Gi}\n  accessModes: [%s]\n  storageClassName: %s\n"
+		   "  claimRef: {namespace: %s, name: %s}\n",
+		mode, zone ? "ebs" : "nfs", ns, name);
+	if (zone)
+		fprintf(f, "  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-%s-%s}\n  nodeAffinity:\n    required:\n"
+			   "      nodeSelectorTerms:\n      - matchExpressions:\n"
+			   "        - {key: topology.kubernetes.io/zone, operator: In, values: [%s]}\n",
+			ns, name, zone);
+	else
+		fprintf(f, "  nfs: {server: nfs.example.com, path: /exports/%s}\n", name);
+	fprintf(f, "status: {phase: Bound}\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n"
+		   "  name: %s\n  namespace: %s\n  annotations: {pv.kubernetes.io/bind-completed: \"yes\"}\n"
+		   "spec:\n  accessModes: [%s]\n  storageClassName: %s\n  volumeName: pv-%s-%s\n"
+		   "  resources: {requests: {storage: 10Gi}}\nstatus: {phase: Bound}\n",
+		name, ns, mode, zone ? "ebs" : "nfs", ns, name);
+}
+
 static void emit_workloads_yaml(FILE *f, const opts *o)
 {
+	if (o->volumes)
+		emit_storage_yaml(f, o);
 	if (o->full)
 		fprintf(f, "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: batch-low}\nvalue: -100\n"
 			   "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: urgent}\nvalue: 100000\n");
@@ -189,22 +243,41 @@ static void emit_workloads_yaml(FILE *f, const opts *o)
 		const itype *t = node_type(node);
 		if (strcmp(t->pool, "general") != 0)
 			continue;
+		int vol = o->volumes && i % 4 == 0;
+		char claim[32];
+		snprintf(claim, sizeof claim, "fill-%06ld", i);
+		if (vol)
+			emit_bound_claim(f, "batch", claim, zones[node % 3], "ReadWriteOnce");
 		fprintf(f, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: filler-%06ld\n  namespace: batch\n"
 			   "  labels: {app: filler}\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: ReplicaSet, name: filler-rs, "
 			   "controller: true, uid: f1}\n  creationTimestamp: \"2026-01-01T00:00:00Z\"\n"
 			   "spec:\n  nodeName: node-%06ld\n  priorityClassName: batch-low\n  containers:\n  - name: c\n"
-			   "    image: registry.example.com/batch:1\n    resources: {requests: {cpu: 1500m, memory: 3Gi}}\n"
-			   "status: {phase: Running, startTime: \"2026-01-01T00:00:05Z\"}\n",
+			   "    image: registry.example.com/batch:1\n    resources: {requests: {cpu: 1500m, memory: 3Gi}}\n",
 			i, node);
+		if (vol)
+			fprintf(f, "  volumes: [{name: data, persistentVolumeClaim: {claimName: %s}}]\n", claim);
+		fprintf(f, "status: {phase: Running, startTime: \"2026-01-01T00:00:05Z\"}\n");
 		left--;
 	}
 	while (left > 0) {
 		wl w;
 		next_workload(&w, o, id++, left);
+		int shared = o->volumes && !w.sts && w.kind == 0 && w.id % 10 == 1;
+		char ns[16], claim[32];
+		snprintf(ns, sizeof ns, "ns%ld", w.id % 20);
+		snprintf(claim, sizeof claim, "shared-w%ld", w.id);
+		if (shared)
+			emit_bound_claim(f, ns, claim, NULL, "ReadWriteMany");
 		fprintf(f, "---\napiVersion: apps/v1\nkind: %s\nmetadata:\n  name: w%ld\n  namespace: ns%ld\n"
 			   "spec:\n  replicas: %ld\n  selector: {matchLabels: {app: w%ld}}\n  template:\n",
 			w.sts ? "StatefulSet" : "Deployment", w.id, w.id % 20, w.replicas, w.id);
 		emit_template(f, &w, "  ");
+		if (shared)
+			fprintf(f, "      volumes: [{name: shared, persistentVolumeClaim: {claimName: %s}}]\n", claim);
+		if (o->volumes && w.sts)
+			fprintf(f, "  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec:\n"
+				   "      accessModes: [ReadWriteOnce]\n      storageClassName: ebs\n"
+				   "      resources: {requests: {storage: 10Gi}}\n");
 		left -= w.replicas;
 	}
 }
@@ -276,7 +349,7 @@ static void emit_csv(const opts *o)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: gen [--nodes N] [--pods M] [--seed S] [--mix plain|full] [--emit workloads|pods] "
+	fprintf(f, "usage: gen [--nodes N] [--pods M] [--seed S] [--mix plain|full|volumes] [--emit workloads|pods] "
 		   "[--format yaml|csv] [-o FILE]\n"
 		   "Writes a generated cluster as kubectl-style YAML (stdout or FILE) or as kplan CSV\n"
 		   "(FILE.nodes.csv, FILE.pods.csv).  Defaults: 500 nodes, 15000 pods, seed 1, plain.\n");
@@ -290,7 +363,7 @@ int main(int argc, char **argv)
 		{ "emit", required_argument, NULL, 'e' },  { "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 },
 	};
-	opts o = { 500, 15000, 1, 0, 0, 0, NULL };
+	opts o = { 500, 15000, 1, 0, 0, 0, 0, NULL };
 	int c;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
 		switch (c) {
@@ -298,11 +371,12 @@ int main(int argc, char **argv)
 		case 'p': o.pods = atol(optarg); break;
 		case 's': o.seed = strtoull(optarg, NULL, 10); break;
 		case 'm':
-			if (strcmp(optarg, "plain") && strcmp(optarg, "full")) {
+			if (strcmp(optarg, "plain") && strcmp(optarg, "full") && strcmp(optarg, "volumes")) {
 				usage(stderr);
 				return 64;
 			}
-			o.full = !strcmp(optarg, "full");
+			o.full = strcmp(optarg, "plain") != 0;
+			o.volumes = !strcmp(optarg, "volumes");
 			break;
 		case 'e': o.emit_pods = !strcmp(optarg, "pods"); break;
 		case 'f': o.csv = !strcmp(optarg, "csv"); break;

@@ -211,38 +211,79 @@ int kp_storage_pv_fits_node(kp_snap *s, int32_t pvi, int n)
 
 /* ---- FindPodVolumes ---- */
 
-/* FindMatchingVolume (pv_helpers.go) for claim ci on node n, skipping the
- * PVs in chosen[0..nchosen): the PV pre-bound to the claim if its affinity
- * fits, else the smallest available one that matches; -1 none */
-static int32_t match_volume(kp_snap *s, int32_t ci, int n, const int32_t *chosen, int nchosen)
+/* the candidates of claim ci (FindMatchingVolume's checks that do not
+ * depend on the node): the first PV pre-bound to it that is big enough, of
+ * its volume mode and not being deleted, alone; else every available PV of
+ * its class that matches it, smallest first (by name among equals: kube's
+ * cache order is a map's).  KP_OK or KP_NOMEM. */
+static int candidates(kp_snap *s, int32_t ci)
 {
 	kp_storage *st = s->st;
-	const kp_claim *c = &st->claims[ci];
-	int32_t best = -1;
+	kp_claim *c = &st->claims[ci];
+	if (c->cand && c->cand_gen == st->gen)
+		return KP_OK;
+	int32_t n = 0, cap = 0, *v = NULL;
+	c->cand_prebound = 0;
 	for (int32_t i = 0; i < st->npvs; i++) {
 		const kp_pv *pv = &st->pvs[i];
 		if (pv->cls != c->cls_name)
 			continue;
-		int skip = 0;
-		for (int k = 0; k < nchosen && !skip; k++)
-			skip = chosen[k] == i;
-		if (skip)
-			continue;
-		int to_claim = pv->taken >= 0 ? pv->taken == ci : pv->claim_name >= 0 ? pv->claim_ns == c->ns && pv->claim_name == c->name : -1;
+		int to_claim = pv->taken >= 0 ? pv->taken == ci
+			       : pv->claim_name >= 0 ? pv->claim_ns == c->ns && pv->claim_name == c->name : -1;
 		if (!to_claim)
 			continue;   /* claimRef to another claim (or assumed by one this run) */
 		if (pv->capacity < c->request || pv->block != c->block || pv->deleting || pv->attr_class != c->attr_class)
 			continue;
-		int fits = kp_storage_pv_fits_node(s, i, n);
-		if (to_claim == 1)
-			return fits ? i : -1;
-		if (!pv->available || (c->has_selector && !kp_sel_match(&c->selector, &pv->labels, &s->strs)) || !fits ||
-		    (c->modes & pv->modes) != c->modes)
+		if (to_claim == 1) {
+			n = 0;
+			c->cand_prebound = 1;
+		} else if (!pv->available || (c->has_selector && !kp_sel_match(&c->selector, &pv->labels, &s->strs)) ||
+			   (c->modes & pv->modes) != c->modes) {
 			continue;
-		if (best < 0 || st->pvs[best].capacity > pv->capacity)
-			best = i;
+		}
+		if (KP_GROW(v, n, cap, 16)) {
+			kp_free(v);
+			return KP_NOMEM;
+		}
+		/* insertion by capacity, stable */
+		int32_t j = n++;
+		while (j > 0 && st->pvs[v[j - 1]].capacity > pv->capacity) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = i;
+		if (c->cand_prebound)
+			break;
 	}
-	return best;
+	kp_free(c->cand);
+	c->cand = v ? v : kp_malloc(sizeof *c->cand);
+	c->ncand = n;
+	c->cand_gen = st->gen;
+	return c->cand ? KP_OK : KP_NOMEM;
+}
+
+/* FindMatchingVolume (pv_helpers.go) for claim ci on node n, skipping the
+ * PVs in chosen[0..nchosen): the PV pre-bound to the claim if its affinity
+ * fits (else none), else the smallest matching available one that fits;
+ * -1 none, < -1 out of memory */
+static int32_t match_volume(kp_snap *s, int32_t ci, int n, const int32_t *chosen, int nchosen)
+{
+	if (candidates(s, ci))
+		return -2;
+	const kp_claim *c = &s->st->claims[ci];
+	for (int32_t k = 0; k < c->ncand; k++) {
+		int32_t i = c->cand[k];
+		int skip = 0;
+		for (int j = 0; j < nchosen && !skip; j++)
+			skip = chosen[j] == i;
+		if (skip)
+			continue;
+		if (kp_storage_pv_fits_node(s, i, n))
+			return i;
+		if (c->cand_prebound)
+			return -1;
+	}
+	return -1;
 }
 
 /* hasEnoughCapacity */
@@ -339,6 +380,8 @@ int kp_storage_find_volumes(kp_snap *s, int32_t pi, int n, int32_t *pv_out)
 	for (int32_t k = 0; k < ntodo; k++) {
 		int32_t i = todo[k], ci = st->vols[first + i].claim;
 		int32_t pv = match_volume(s, ci, n, chosen, nchosen);
+		if (pv < -1)
+			pv = -1;   /* out of memory: as no match (the plan fails later on the same allocation) */
 		if (pv >= 0) {
 			chosen[nchosen++] = pv;
 			if (pv_out)
@@ -402,6 +445,7 @@ int kp_storage_reserve(kp_snap *s, int32_t pi, int n)
 		if (pv_out[i] >= 0) {
 			c->run_pv = pv_out[i];
 			st->pvs[pv_out[i]].taken = ci;
+			st->gen++;   /* every claim's candidates may have held it */
 		} else {
 			c->run_node = n;
 		}
@@ -423,6 +467,8 @@ void kp_snap_storage_release(kp_snap *s)
 		kp_free(st->vc);
 	}
 	kp_free(st->dec);
+	for (int i = 0; i < st->nclaims; i++)
+		kp_free(st->claims[i].cand);
 	st->vc = NULL;
 	st->dec = NULL;
 }

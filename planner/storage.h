@@ -71,6 +71,13 @@ typedef struct kp_claim {
 	int32_t run_node;            /* provisioned for this node (selected-node), -1 */
 	int32_t users;               /* placed pods that use it (ReadWriteOncePod) */
 	kp_sid unique;               /* its NodeVolumeLimits name when counted by class: "pvc:ns/name" */
+	/* FindMatchingVolume's node-independent part, valid while cand_gen ==
+	 * kp_storage.gen: the PV pre-bound to it alone (cand_prebound), else the
+	 * available PVs that match it, smallest first (storage.c) */
+	uint32_t cand_gen;
+	uint8_t cand_prebound;
+	int32_t ncand;
+	int32_t *cand;
 } kp_claim;
 
 typedef struct kp_podvol {
@@ -105,6 +112,8 @@ typedef struct kp_storage {
 	/* attach counts (storage.c): (node, unique volume) -> pods using it;
 	 * (node, driver) -> unique volumes; in the heap */
 	struct kp_vcount *vc;
+	/* bumped when the run takes a PV: the claims' candidates are stale */
+	uint32_t gen;
 	/* the run's decisions (Reserve), in order */
 	kp_vdecision *dec;
 	int ndec, cap_dec;

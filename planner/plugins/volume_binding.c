@@ -91,6 +91,16 @@ static int local_nodes(kp_cycle *cy, const kp_pv *pv, uint8_t *in)
 	return any;
 }
 
+/* the PV's affinity has a kubernetes.io/hostname In expression */
+static int names_nodes(const kp_snap *s, const kp_pv *pv)
+{
+	for (uint32_t t = 0; t < pv->nterms; t++)
+		for (uint32_t e = 0; e < pv->terms[t].nexprs; e++)
+			if (pv->terms[t].exprs[e].key == s->s_hostname && pv->terms[t].exprs[e].op == KP_OP_IN)
+				return 1;
+	return 0;
+}
+
 /* GetEligibleNodes as a PreFilterResult, intersected with one already made */
 static int eligible_nodes(kp_cycle *cy, const kp_storage *st)
 {
@@ -103,7 +113,7 @@ static int eligible_nodes(kp_cycle *cy, const kp_storage *st)
 			continue;
 		const kp_claim *c = &st->claims[v->claim];
 		int32_t pv = c->bound ? c->pv : -1;   /* the claim as bound in the API (volumeName) */
-		if (pv < 0 || !st->pvs[pv].nterms)
+		if (pv < 0 || !names_nodes(s, &st->pvs[pv]))
 			continue;
 		if (!in && !(in = kp_arena_alloc(&cy->arena, (size_t)s->nnodes + 1)))
 			return KP_NOMEM;

@@ -325,11 +325,14 @@ static void table(kp_sb *out, const kp_rtable *t)
 	kp_free(num);
 }
 
-static void kv_table(kp_sb *out, const kp_rtable *t, int open)
+/* the rows of a key/value table; in a closed <details> (open when open is
+ * 1) when folded, else shown */
+static void kv_table(kp_sb *out, const kp_rtable *t, int folded, int open)
 {
 	char buf[96];
-	kp_sb_printf(out, "<details%s><summary>every summary field</summary><div class=\"scroll\"><table class=\"kv\">"
-		     "<tbody>\n", open ? " open" : "");
+	if (folded)
+		kp_sb_printf(out, "<details%s><summary>every summary field</summary>", open ? " open" : "");
+	kp_sb_adds(out, "<div class=\"scroll\"><table class=\"kv\"><tbody>\n");
 	for (size_t i = 0; i < t->nrows; i++) {
 		kp_sb_adds(out, "<tr><th scope=\"row\">");
 		esc(out, kp_report_human(t, i, 0, buf, sizeof buf));
@@ -337,7 +340,25 @@ static void kv_table(kp_sb *out, const kp_rtable *t, int open)
 		esc(out, kp_report_human(t, i, 1, buf, sizeof buf));
 		kp_sb_adds(out, "</td></tr>\n");
 	}
-	kp_sb_adds(out, "</tbody></table></div></details>\n");
+	kp_sb_adds(out, folded ? "</tbody></table></div></details>\n" : "</tbody></table></div>\n");
+}
+
+/* a key/value table other than the summary (the volumes counts): a section
+ * of its own, as table() makes for the others */
+static void kv_section(kp_sb *out, const kp_rtable *t)
+{
+	kp_sb_adds(out, "<section id=\"");
+	esc(out, t->id);
+	kp_sb_adds(out, "\"><h2>");
+	esc(out, t->title);
+	kp_sb_adds(out, "</h2>\n");
+	if (t->note) {
+		kp_sb_adds(out, "<p class=\"note\">");
+		esc(out, t->note);
+		kp_sb_adds(out, "</p>\n");
+	}
+	kv_table(out, t, 0, 0);
+	kp_sb_adds(out, "</section>\n");
 }
 
 /* the summary's value for key, as people read it ("-" when absent) */
@@ -418,7 +439,7 @@ int kp_report_html(const kp_report *r, kp_sb *out)
 	if (!r->compare)
 		cards(out, sum);
 	if (sum)
-		kv_table(out, sum, r->compare);
+		kv_table(out, sum, 1, r->compare);
 	kp_sb_adds(out, "</section>\n");
 	if (!r->compare) {
 		chart_data d;
@@ -440,6 +461,8 @@ int kp_report_html(const kp_report *r, kp_sb *out)
 	for (int i = 0; i < r->ntables; i++)
 		if (!r->tables[i].kv)
 			table(out, &r->tables[i]);
+		else if (&r->tables[i] != sum)
+			kv_section(out, &r->tables[i]);
 	kp_sb_printf(out, "</main>\n<footer>Made by kplan %s: <code>kplan report --format html</code>. "
 		     "One self-contained file; no network.</footer>\n", KPLAN_VERSION);
 	kp_sb_printf(out, "<script>\n%s</script>\n</body>\n</html>\n", main_script);

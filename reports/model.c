@@ -2,14 +2,15 @@
  * model.c — the report's data, read from a run's tables by SQL (report.h).
  *
  * Every table is one SELECT over what `plan` wrote (run, placement,
- * pod_failure, eviction, run_warning) and what was imported (node,
- * node_resource, node_label, pod, class_request, workload, import_batch);
- * nothing is recomputed and nothing is written.  The statements are
- * queries/report/<name>.sql, embedded as kp_sql_report_<name>; the tables
- * over node utilisation share their start, usage_cte.sql (and nodes_cte.sql
- * for the node lists), which load() puts before them.  Parameters: ?1 the
- * run (run A of a comparison), ?2 run B (= ?1 for a plain report), ?3 1 to
- * leave out start times and durations, ?4 how many nodes the most/least
+ * pod_failure, eviction, run_warning, volume_decision) and what was imported
+ * (node, node_resource, node_label, pod, class_request, workload,
+ * import_batch, the storage tables); nothing is recomputed and nothing is
+ * written.  The statements are queries/report/<name>.sql, embedded as
+ * kp_sql_report_<name>; the tables over node utilisation share their start,
+ * usage_cte.sql (and nodes_cte.sql for the node lists), which load() puts
+ * before them, and the volume tables theirs, volumes_cte.sql.  Parameters:
+ * ?1 the run (run A of a comparison), ?2 run B (= ?1 for a plain report), ?3
+ * 1 to leave out start times and durations, ?4 how many nodes the most/least
  * loaded lists hold.
  *
  * Utilisation (usage_cte.sql, for any run): before = the requests of the
@@ -102,6 +103,11 @@ static const kp_rcol cols_evictions[] = {
 	C("seq"), C("victim"), C("victim_priority"), C("node"), C("preemptor"), C("preemptor_priority"),
 	C("pdb_violated"), C("pdbs"), C("outcome"), C("now_on"),
 };
+static const kp_rcol cols_vol_pinned[] = { C("pod"), C("claim"), C("pv"), C("binding"), C("pinned_by"), C("node") };
+static const kp_rcol cols_vol_decisions[] = { C("seq"), C("pod"), C("claim"), C("action"), C("pv"), C("node") };
+static const kp_rcol cols_vol_attach[] = {
+	C("node"), C("driver"), C("attached"), C("limit"), C("free"), C("status"), C("volumes"),
+};
 static const kp_rcol cols_moves[] = { C("seq"), C("namespace"), C("pod"), C("from_node"), C("node"), C("preempted_by") };
 static const kp_rcol cols_runs[] = {
 	C("run"), C("started"), C("seed"), C("config_source"), C("options"), C("pods"), C("keep"), C("bind"),
@@ -123,9 +129,11 @@ static const kp_rcol cols_usage_delta[] = {
 
 /* ---- sections ---- */
 
-/* what a section's statement comes after: nothing, usage_cte.sql, or
- * usage_cte.sql and nodes_cte.sql */
-enum { WITH_NONE, WITH_USAGE, WITH_NODES };
+/* what a section's statement comes after: nothing, usage_cte.sql,
+ * usage_cte.sql and nodes_cte.sql, or the volume statements' start
+ * (volumes_decisions_cte.sql or volumes_decisions_none.sql, then
+ * volumes_cte.sql) */
+enum { WITH_NONE, WITH_USAGE, WITH_NODES, WITH_VOLUMES };
 
 /* Sections only some runs or databases have are left out when their probe
  * (?1 = the run) returns no row, or when its table does not exist (a
@@ -154,6 +162,9 @@ typedef struct spec {
 #define QU(name) kp_sql_report_##name, WITH_USAGE, NULL
 #define QN(name) kp_sql_report_##name, WITH_NODES, NULL
 #define QP(name, probe) kp_sql_report_##name, WITH_NONE, probe
+/* the volume sections: only with the storage tables (volumes_tables.sql) and
+ * a pod with a volume (volumes_probe.sql) */
+#define QV(name) kp_sql_report_##name, WITH_VOLUMES, kp_sql_report_volumes_probe
 
 static const spec run_specs[] = {
 	{ "summary", "Summary", NULL, 1, COLS(cols_kv), Q(summary) },
@@ -203,6 +214,24 @@ static const spec run_specs[] = {
 	{ "evictions", "Preemptions", "evictions in order; outcome: move (re-created and placed) or evict", 0,
 	  COLS(cols_evictions), Q(evictions) },
 	{ "moves", "Moves", NULL, 0, COLS(cols_moves), Q(moves) },
+	{ "volumes", "Volumes", "the counts of the three volume tables below, from the same rows: pods_with_volumes: "
+	  "pods the run keeps, binds or moves with a pod_volume row; pinned_pods, pinned_claims: pods and rows of "
+	  "'pods pinned' (pinned_bound, _bind, _provision: rows by binding); decisions: the run's volume_decision rows "
+	  "(by action); attach_limits: csi_node rows with allocatable, on imported nodes; at_limit, within_one: those "
+	  "at or over the limit, one below it (the rows of 'nodes at or near')", 1, COLS(cols_kv), QV(volumes_summary) },
+	{ "volumes_pinned", "Volumes: pods pinned", "per pod the run keeps, binds or moves and claim (pod_volume.claim "
+	  "in pvc) that ties it to a place: the claim's PV (pvc.volume_name) has node affinity (pv.node_affinity, "
+	  "shown as its terms) or a zone/region label (pv_label), or the run bound or provisioned the claim "
+	  "(volume_decision); binding: bound (before the run), bind or provision (by the run)", 0,
+	  COLS(cols_vol_pinned), QV(volumes_pinned) },
+	{ "volumes_decisions", "Volumes: the run's decisions", "VolumeBinding's decisions (volume_decision) in order: "
+	  "the claim bound to an available PV (bind) or provisioned (provision) for the pod's node", 0,
+	  COLS(cols_vol_decisions), QV(volumes_decisions) },
+	{ "volumes_attach", "Volumes: nodes at or near their CSI attach limit", "per node and driver with a limit "
+	  "(csi_node.allocatable): the unique volumes of the pods the run keeps, binds or moves there (a claim's PV "
+	  "as pv.driver/volume_handle for csi and in-tree disk sources; a claim without a PV as pvc:namespace/name "
+	  "under its StorageClass's provisioner; a pod's in-tree disk as pod_volume.driver/volume_handle); listed at, "
+	  "over or one below the limit, the fullest first", 0, COLS(cols_vol_attach), QV(volumes_attach) },
 	{ "capacity", "Capacity", "kplan capacity's latest answers for this database (pod: replicas that fit, of bound "
 	  "tried; nodes-needed: nodes to add, bound: the lower bound; survive: 1 when it survives), newest first", 0,
 	  COLS(cols_capacity), QP(capacity, probe_capacity) },
@@ -348,6 +377,10 @@ static int has_column(sqlite3 *db, const char *table, const char *column)
 
 static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err *err)
 {
+	/* the volume sections: their tables first (a database imported before
+	 * the storage tables has none), then the probe */
+	if (sp->with == WITH_VOLUMES && !any_row(db, kp_sql_report_volumes_tables, r->run_a))
+		return KP_OK;
 	if (sp->probe && !any_row(db, sp->probe, r->run_a))
 		return KP_OK;
 	if (r->ntables == KP_REPORT_MAX_TABLES)
@@ -368,10 +401,16 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 	t->cols = sp->cols;
 	kp_sb text;
 	kp_sb_init(&text);
-	if (sp->with != WITH_NONE) {
+	if (sp->with == WITH_VOLUMES) {
+		kp_sb_adds(&text, any_row(db, kp_sql_report_volumes_has_decisions, r->run_a)
+					  ? kp_sql_report_volumes_decisions_cte : kp_sql_report_volumes_decisions_none);
+		kp_sb_adds(&text, kp_sql_report_volumes_cte);
+	} else if (sp->with != WITH_NONE) {
 		kp_sb_adds(&text, kp_sql_report_usage_cte);
 		if (sp->with == WITH_NODES)
 			kp_sb_adds(&text, kp_sql_report_nodes_cte);
+	}
+	if (sp->with != WITH_NONE) {
 		kp_sb_adds(&text, sql);
 		if (!kp_sb_ok(&text)) {
 			kp_sb_release(&text);

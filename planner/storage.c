@@ -23,9 +23,19 @@ static const char *const it_topology_key[KP_IT_COUNT] = {
 	"topology.cinder.csi.openstack.org/zone",
 };
 
+/* VolumeBinding (binder.go isCSIMigrationOnForPlugin): the node's CSINode
+ * lists the plugin in its migrated-plugins annotation */
 static int migrated(const kp_storage *st, int8_t it, int n)
 {
 	return it >= 0 && (st->migrated[n] >> it) & 1;
+}
+
+/* NodeVolumeLimits (nodevolumelimits/utils.go isCSIMigrationOn): for AWS
+ * EBS, GCE PD, Azure Disk and Cinder, migration is complete — the node
+ * having a CSINode is enough, the annotation is not read */
+static int counted_migrated(const kp_storage *st, int8_t it, int n)
+{
+	return it >= 0 && st->csinode[n];
 }
 
 kp_volkey kp_storage_volkey(const kp_snap *s, const kp_podvol *v, int n)
@@ -33,7 +43,7 @@ kp_volkey kp_storage_volkey(const kp_snap *s, const kp_podvol *v, int n)
 	const kp_storage *st = s->st;
 	kp_volkey none = { -1, -1 };
 	if (v->kind == KP_VOL_INTREE)
-		return migrated(st, v->intree, n) ? (kp_volkey){ v->handle, st->it_driver[v->intree] } : none;
+		return counted_migrated(st, v->intree, n) ? (kp_volkey){ v->handle, st->it_driver[v->intree] } : none;
 	if ((v->kind != KP_VOL_PVC && v->kind != KP_VOL_EPHEMERAL) || v->claim < 0 || v->not_owned)
 		return none;
 	const kp_claim *c = &st->claims[v->claim];
@@ -41,13 +51,13 @@ kp_volkey kp_storage_volkey(const kp_snap *s, const kp_podvol *v, int n)
 		const kp_pv *pv = &st->pvs[c->pv];
 		if (pv->csi)
 			return (kp_volkey){ pv->unique, pv->driver };
-		return migrated(st, pv->intree, n) ? (kp_volkey){ pv->unique, pv->driver } : none;
+		return counted_migrated(st, pv->intree, n) ? (kp_volkey){ pv->unique, pv->driver } : none;
 	}
 	/* getCSIDriverInfoFromSC: by the claim's class */
 	if (c->sc < 0)
 		return none;
 	const kp_sclass *sc = &st->classes[c->sc];
-	if (sc->intree >= 0 && !migrated(st, sc->intree, n))
+	if (sc->intree >= 0 && !counted_migrated(st, sc->intree, n))
 		return none;
 	return (kp_volkey){ c->unique, sc->csi_driver };
 }

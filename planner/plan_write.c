@@ -305,6 +305,57 @@ static int update_run(planner *pl, kp_plan_result *r, double t0)
 	return rc;
 }
 
+/* temp.kp_q_attach_in for plan quality: per node and driver with a CSINode
+ * limit, the limit and the unique volumes of the app pods (not DaemonSet or
+ * static pods) there, each volume counted on the first node that has it */
+static int write_attach_slots(planner *pl)
+{
+	kp_snap *s = &pl->s;
+	const kp_storage *st = s->st;
+	if (sqlite3_exec(pl->db, kp_sql_plan_attach_table, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(pl->db, "DELETE FROM temp.kp_q_attach_in", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(pl, "plan quality (attach slots)");
+	if (!st || !st->limit_off[s->nnodes])
+		return KP_OK;
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(pl->db, kp_sql_plan_attach_insert, -1, &q, NULL) != SQLITE_OK)
+		return db_fail(pl, "plan quality (attach slots)");
+	kp_dmap seen;
+	int rc = kp_dmap_init(&seen, 256) ? kp_plan_nomem(pl) : KP_OK;
+	for (int n = 0; n < s->nnodes && !rc; n++) {
+		for (int32_t l = st->limit_off[n]; l < st->limit_off[n + 1] && !rc; l++) {
+			int64_t app = 0;
+			for (uint32_t j = 0; j < s->nnode_pods[n]; j++) {
+				int32_t pi = s->node_pods[n][j];
+				const kp_pod *p = &s->pods[pi];
+				const char *ok = kp_str(&s->strs, p->owner_kind);
+				if (p->daemon_node >= 0 || !strcmp(ok, "DaemonSet") || !strcmp(ok, "Node"))
+					continue;
+				for (int32_t v = st->vol_off[pi]; v < st->vol_off[pi + 1]; v++) {
+					kp_volkey k = kp_storage_volkey(s, &st->vols[v], n);
+					if (k.unique < 0 || k.driver != st->limit_drv[l] || kp_dmap_get(&seen, k.unique))
+						continue;
+					if (!kp_dmap_put(&seen, k.unique)) {
+						rc = kp_plan_nomem(pl);
+						break;
+					}
+					app++;
+				}
+			}
+			sqlite3_reset(q);
+			sqlite3_bind_int64(q, 1, s->node_db_id[n]);
+			sqlite3_bind_text(q, 2, kp_str(&s->strs, st->limit_drv[l]), -1, SQLITE_STATIC);
+			sqlite3_bind_int64(q, 3, st->limit_cnt[l]);
+			sqlite3_bind_int64(q, 4, app);
+			if (!rc && sqlite3_step(q) != SQLITE_DONE)
+				rc = db_fail(pl, "plan quality (attach slots)");
+		}
+	}
+	kp_dmap_release(&seen);
+	sqlite3_finalize(q);
+	return rc;
+}
+
 int kp_plan_write_run(planner *pl, kp_plan_result *r, double t0)
 {
 	int rc = insert_run(pl, r);
@@ -319,7 +370,10 @@ int kp_plan_write_run(planner *pl, kp_plan_result *r, double t0)
 	if (!rc)
 		rc = write_warnings(pl, r);
 	if (!rc)
+		rc = write_attach_slots(pl);
+	if (!rc)
 		rc = kp_quality_write(pl->db, r->run_id, pl->o->pool_label, pl->err);   /* plan_quality, plan_stranded */
+	sqlite3_exec(pl->db, "DROP TABLE IF EXISTS temp.kp_q_attach_in", NULL, NULL, NULL);
 	if (!rc)
 		rc = update_run(pl, r, t0);
 	return rc;

@@ -8,6 +8,9 @@
 --       requests, and 'pods' (a count); overhead: the per-node pods' requests,
 --       app: the app pods'
 --   kp_q_app(pool, class_id, n)                   app pods per pool and class
+-- and, from the planner's temp.kp_q_attach_in (plan_write.c), the CSI attach
+-- slots as a resource 'attach:DRIVER' of kp_q_nr where the limit binds every
+-- node of the pool (a node without a limit has unbounded slots: no bound).
 CREATE TEMP TABLE kp_q_pool(node_id INTEGER PRIMARY KEY, pool TEXT NOT NULL);
 INSERT INTO temp.kp_q_pool SELECT n.id, COALESCE(l.value, '(none)')
 FROM node n LEFT JOIN node_label l ON l.node_id = n.id AND l.key = ?2;
@@ -35,3 +38,11 @@ LEFT JOIN agg a ON a.node_id = np.node_id AND a.resource = pr.resource;
 CREATE TEMP TABLE kp_q_app(pool TEXT, class_id INTEGER, n INTEGER, PRIMARY KEY(pool, class_id));
 INSERT INTO temp.kp_q_app SELECT np.pool, x.class_id, SUM(x.n)
 FROM temp.kp_q_pc x JOIN temp.kp_q_pool np ON np.node_id = x.node_id WHERE NOT x.per_node GROUP BY 1, 2;
+INSERT INTO temp.kp_q_nr
+SELECT a.node_id, np.pool, 'attach:' || a.driver, a.alloc, 0, a.app
+FROM temp.kp_q_attach_in a JOIN temp.kp_q_pool np ON np.node_id = a.node_id
+WHERE NOT EXISTS (SELECT 1 FROM temp.kp_q_pool p2
+                  WHERE p2.pool = np.pool
+                    AND NOT EXISTS (SELECT 1 FROM temp.kp_q_attach_in b WHERE b.node_id = p2.node_id AND b.driver = a.driver))
+  AND EXISTS (SELECT 1 FROM temp.kp_q_attach_in c JOIN temp.kp_q_pool p3 ON p3.node_id = c.node_id
+              WHERE p3.pool = np.pool AND c.driver = a.driver AND c.app > 0);

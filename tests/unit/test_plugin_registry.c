@@ -19,8 +19,11 @@ typedef struct want_plugin {
 	int local_filter, local_score;    /* the plan's node cache may keep its verdict / raw score */
 } want_plugin;
 
-/* getDefaultPlugins' MultiPoint list without the volume and gating
- * plugins kplan accepts and ignores, plus kplan's SQLExtender */
+/* getDefaultPlugins' MultiPoint list (of kube's newer releases: the cloud
+ * volume-limit plugins gone) without the gating plugin kplan accepts and
+ * ignores, plus kplan's SQLExtender.  VolumeBinding's Score (weight 1 in
+ * kube) scores only with StorageCapacityScoring, off before 1.37: kplan does
+ * not run it. */
 static const want_plugin wants[] = {
 	{KP_P_PRIORITY_SORT, "PrioritySort", 0, 0, 0, 0, 0, 0},
 	{KP_P_NODE_UNSCHEDULABLE, "NodeUnschedulable", 0, 1, 0, 0, 1, 0},
@@ -29,6 +32,10 @@ static const want_plugin wants[] = {
 	{KP_P_NODE_AFFINITY, "NodeAffinity", 2, 1, 1, 0, 1, 1},
 	{KP_P_NODE_PORTS, "NodePorts", 0, 1, 0, 0, 1, 0},
 	{KP_P_NODE_RESOURCES_FIT, "NodeResourcesFit", 1, 1, 1, 0, 1, 1},
+	{KP_P_VOLUME_RESTRICTIONS, "VolumeRestrictions", 0, 1, 0, 0, 0, 0},
+	{KP_P_NODE_VOLUME_LIMITS, "NodeVolumeLimits", 0, 1, 0, 0, 0, 0},
+	{KP_P_VOLUME_BINDING, "VolumeBinding", 0, 1, 0, 0, 0, 0},
+	{KP_P_VOLUME_ZONE, "VolumeZone", 0, 1, 0, 0, 0, 0},
 	{KP_P_POD_TOPOLOGY_SPREAD, "PodTopologySpread", 2, 1, 1, 0, 0, 0},
 	{KP_P_INTER_POD_AFFINITY, "InterPodAffinity", 2, 1, 1, 0, 0, 0},
 	{KP_P_DEFAULT_PREEMPTION, "DefaultPreemption", 0, 0, 0, 1, 0, 0},
@@ -52,6 +59,8 @@ static const config_case config_cases[] = {
 	{"the post filter", "{postFilter: {disabled: [{name: DefaultPreemption}]}}", 1},
 	{"kplan's own plugin cannot be named", "{filter: {enabled: [{name: SQLExtender}]}}", 0},
 	{"an out-of-tree plugin", "{filter: {enabled: [{name: Coscheduling}]}}", 0},
+	{"a volume plugin disabled", "{filter: {disabled: [{name: VolumeBinding}, {name: VolumeZone}]}}", 1},
+	{"a cloud volume-limit plugin kube dropped", "{filter: {enabled: [{name: EBSLimits}]}}", 1},
 };
 
 int main(void)
@@ -91,7 +100,8 @@ int main(void)
 	TAP_OK(kp_config_to_json(&cfg) == KP_OK && cfg.json, "default profile as JSON");
 	const char *json = cfg.json ? cfg.json : "";
 	TAP_OK(strstr(json, "\"filter\":[\"NodeUnschedulable\",\"NodeName\",\"TaintToleration\",\"NodeAffinity\","
-			    "\"NodePorts\",\"NodeResourcesFit\",\"PodTopologySpread\",\"InterPodAffinity\"]") != NULL,
+			    "\"NodePorts\",\"NodeResourcesFit\",\"VolumeRestrictions\",\"NodeVolumeLimits\",\"VolumeBinding\","
+			    "\"VolumeZone\",\"PodTopologySpread\",\"InterPodAffinity\"]") != NULL,
 	       "JSON: the filters in kube's order (%s)", json);
 	TAP_OK(strstr(json, "\"score\":{\"TaintToleration\":3,\"NodeAffinity\":2,\"NodeResourcesFit\":1,"
 			    "\"PodTopologySpread\":2,\"InterPodAffinity\":2,\"NodeResourcesBalancedAllocation\":1,"

@@ -6,7 +6,8 @@
 # counters and finds existing anti-affinity through a label index;
 # `kplan plan --reference` runs every plugin on every node for every pod.
 # On generated clusters (bench/gen: plain and full mix — node affinity,
-# tolerations, required anti-affinity, DoNotSchedule spread, preemption),
+# tolerations, required anti-affinity, DoNotSchedule spread, preemption —
+# and the full mix with volumes: zonal PVs, provisioning, attach limits),
 # several seeds, examples/ and the openb trace, both runs must write the
 # same placement, eviction and pod_failure rows.
 . "$(dirname "$0")/../lib.sh"
@@ -18,7 +19,9 @@ if [ "$SAN" = 1 ]; then NODES=60 PODS=1500; else NODES=200 PODS=6000; fi
 same_plans() { # DB NAME
 	for t in "placement:pod_id, seq, action, node_id, from_node_id, score, feasible, attempts, reason" \
 		 "eviction:seq, pod_id, node_id, preemptor_pod_id, pdb_violated, pdbs" \
-		 "pod_failure:pod_id, plugin, reason, nodes"; do
+		 "pod_failure:pod_id, plugin, reason, nodes" \
+		 "volume_decision:seq, pod_id, claim_id, action, pv, node_id"; do
+		[ "${t%%:*}" = volume_decision ] && [ "$(q "$1" "SELECT count(*) FROM sqlite_master WHERE name = 'volume_decision'")" = 0 ] && continue
 		tab=${t%%:*} cols=${t#*:}
 		d=$(q "$1" "SELECT (SELECT count(*) FROM (SELECT $cols FROM $tab WHERE run_id = 1 EXCEPT SELECT $cols FROM $tab WHERE run_id = 2))
 			 + (SELECT count(*) FROM (SELECT $cols FROM $tab WHERE run_id = 2 EXCEPT SELECT $cols FROM $tab WHERE run_id = 1))")
@@ -36,7 +39,7 @@ plan_both() { # DB NAME
 	same_plans "$1" "$2"
 }
 
-for mix in plain full; do
+for mix in plain full volumes; do
 	for seed in 1 2 3; do
 		db=$T/$mix-$seed.db
 		"$GEN" --nodes "$NODES" --pods "$PODS" --seed "$seed" --mix "$mix" -o "$T/c.yaml"
@@ -51,6 +54,11 @@ ok "$([ "$(q "$db" "SELECT count(*) FROM placement WHERE run_id = 1 AND action =
 	"full mix: some pods are unschedulable (reasons compared)"
 ok "$([ "$(q "$db" "SELECT count(*) FROM pod_affinity_term")" -gt 0 ]; echo $?)" "full mix: pods with affinity terms"
 ok "$([ "$(q "$db" "SELECT count(*) FROM pod_spread")" -gt 0 ]; echo $?)" "full mix: pods with spread constraints"
+db=$T/volumes-1.db
+ok "$([ "$(q "$db" "SELECT count(*) FROM volume_decision WHERE run_id = 1")" -gt 0 ]; echo $?)" \
+	"volumes mix: the run decided claims (volume_decision)"
+ok "$([ "$(q "$db" "SELECT count(*) FROM pod_volume v JOIN placement p ON p.pod_id = v.pod_id AND p.run_id = 1 WHERE p.action IN ('bind', 'move')")" -gt 0 ]; echo $?)" \
+	"volumes mix: pods with volumes were placed"
 
 db=$T/examples.db
 "$KPLAN" import -q "$db" "$ROOT/examples"

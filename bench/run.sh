@@ -3,8 +3,8 @@
 #
 #   1. import throughput: a generated kubectl pod dump (`kubectl get pods -A -o yaml`
 #      style, 150,000 pods), MB/s and objects/s;
-#   2. plan: 500 nodes / 15,000 pods and 5,000 / 150,000, plain and full mix
-#      (bench/gen.c), with the I/O floor (bench/floor.c: the same load and write,
+#   2. plan: 500 nodes / 15,000 pods and 5,000 / 150,000, plain mix, full mix
+#      and the full mix with volumes (bench/gen.c), with the I/O floor (bench/floor.c: the same load and write,
 #      no planning) and the ratio plan/floor;
 #   3. the openb trace ($KP_SHARED_DATA/openb): every pod list against the GPU
 #      nodes (skipped, and said so, when the data is absent);
@@ -29,12 +29,13 @@ DATA=${KP_SHARED_DATA:-../shared/data}
 W=$B/bench/work
 OUT=bench/RESULTS.md
 QUICK=${BENCH_QUICK:-}
-CASES="500 15000 plain s1|500 15000 full s2|5000 150000 plain s3|5000 150000 full s4"
+CASES="500 15000 plain s1|500 15000 full s2|500 15000 volumes s6|5000 150000 plain s3|5000 150000 full s4|5000 150000 volumes s7"
 DUMP_NODES=5000 DUMP_PODS=150000
 SCALE_NODES=50000 SCALE_PODS=1500000 BASE_ROW='5000 nodes \/ 150000 pods, plain'
 if [ -n "$QUICK" ]; then
 	SCALE_NODES=1000 SCALE_PODS=30000 BASE_ROW='100 nodes \/ 3000 pods, plain'
-	CASES="100 3000 plain s1|100 3000 full s2"
+	CASES="100 3000 plain s1|100 3000 full s2|100 3000 volumes s7"
+	R_s4=
 	DUMP_NODES=200 DUMP_PODS=6000
 	OUT=$B/bench/work/RESULTS-quick.md
 fi
@@ -267,6 +268,13 @@ fi
 	echo
 	echo "$PLAN_HEAD"
 	echo "$PLAN_ROWS"
+	echo
+	echo "The volumes rows are the full mix's pods with storage added (\`bench/gen --mix volumes\`: zonal PVs bound to a"
+	echo "quarter of the running fillers, StatefulSet claims provisioned through a WaitForFirstConsumer class with CSI"
+	echo "storage capacity, shared ReadWriteMany claims, a CSINode attach limit of 25 on every node)."
+	if [ -n "${R_s4:-}" ] && [ -n "${R_s7:-}" ]; then
+		echo "Cost of the volumes at the largest size: $(awk -v a="$R_s4" -v b="$R_s7" 'BEGIN { printf "%+.0f %%", 100 * (b - a) / a }') against the full mix without them."
+	fi
 	echo
 	echo "## openb (../shared/data/openb, 1,213 GPU nodes, default profile)"
 	echo

@@ -507,7 +507,7 @@ bad "migrated-plugins annotation a list" "$T/bad11.yaml" "kplan: $T/bad11.yaml:5
 # the realworld2 corpus: every file holding storage objects
 R=$KP_SHARED_DATA/realworld2
 if [ ! -d "$R" ]; then
-	skip "shared data absent ($R)" 35
+	skip "shared data absent ($R)" 39
 	done_testing
 fi
 rw() { # rw FILE SQL WANT: imports alone, exit 0, SQL gives WANT
@@ -546,6 +546,31 @@ run "$KPLAN" import "$T/rw.db" "$R/k8s-scheduler-perf_pvc_readwriteoncepod.yaml"
 is "$rc" 1 "realworld2 k8s-scheduler-perf_pvc_readwriteoncepod.yaml: refused (no name)"
 like "$err" "k8s-scheduler-perf_pvc_readwriteoncepod.yaml:4:3: PersistentVolumeClaim default/?: metadata.name: required" \
 	"realworld2 k8s-scheduler-perf_pvc_readwriteoncepod.yaml: the message"
+# the corpus planned together, on two nodes: each pod's claims judged as kube would
+cat >"$T/rwnodes.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata: {name: my-node, labels: {kubernetes.io/hostname: my-node}}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: other-node, labels: {kubernetes.io/hostname: other-node}}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
+YAML
+rm -f "$T/rw.db"*
+run "$KPLAN" import -q "$T/rw.db" "$T/rwnodes.yaml" "$R"/aws-ebs_*.yaml "$R"/csi-hostpath_*.yaml "$R"/local-static-provisioner_*.yaml \
+	"$R"/k9s_*.json "$R"/insights-operator_pv_hostpath_managedfields_nokind.json "$R"/popeye_pv_list_local_affinity.yaml \
+	"$R"/kwok_pv_hostpath_claimref_pending.yaml "$R"/k8s-fixture_pv_hostpath_no_storageclass.yaml
+is "$rc" 0 "realworld2 storage corpus with two nodes: import exit 0"
+run "$KPLAN" plan -q "$T/rw.db"
+is "$rc" 0 "realworld2 storage corpus: plan exit 0"
+is "$(ql "$T/rw.db" "SELECT group_concat(pod || ':' || action || ':' || COALESCE(substr(reason, 1, instr(reason || '.', '.')), ''), ' | ') FROM (SELECT * FROM plan ORDER BY pod)")" \
+	"app:unschedulable:0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. | local-test-0:unschedulable:0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. | local-test-1:unschedulable:0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. | local-test-2:unschedulable:0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. | my-csi-app-inline-volume:bind:" \
+	"realworld2: claims of a class not imported are immediate (unbound: unschedulable); the WaitForFirstConsumer ephemeral claim is provisioned"
+is "$(ql "$T/rw.db" "SELECT claim || ':' || action || ':' || (SELECT name FROM node WHERE id = node_id) FROM volume_decision")" \
+	"my-csi-app-inline-volume-my-csi-volume:provision:my-node" "realworld2: the run's volume decision"
+
 # DRA kinds stay skipped kinds
 rm -f "$T/rw.db"*
 run "$KPLAN" import "$T/rw.db" "$R/intel_gpu_deviceclasses.yaml"

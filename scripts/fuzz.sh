@@ -42,7 +42,7 @@ kp-fuzz-vars: ; @echo "LIB_SRC='$(LIB_SRC)'"; echo "QUERY_SQL='$(QUERY_SQL)'"
 EOF
 ) || { echo "fuzz.sh: cannot read LIB_SRC from the Makefile" >&2; exit 2; }
 eval "$vars"
-sh scripts/embed.sh kp_schema_sql schema/schema.sql >"$OUT/gen/schema_sql.c"
+sh scripts/embed.sh kp_schema_sql schema/schema.sql schema/storage.sql >"$OUT/gen/schema_sql.c"
 GEN="$OUT/gen/schema_sql.c"
 # queries/<area>/<name>.sql -> kp_sql_<area>_<name>, as the Makefile embeds them
 { echo "#ifndef KP_QUERIES_H"; echo "#define KP_QUERIES_H"; } >"$OUT/gen/kp_queries.h.tmp"

@@ -638,9 +638,10 @@ static void add_warnings(const planner *pl, kp_plan_result *r, const pod_counts 
 		add_warning(r, "pdb: %ld eviction(s) break a PodDisruptionBudget, as kube-scheduler does when no candidate "
 			       "node avoids it (eviction.pdb_violated)", broken);
 	if (n->volumes)
-		add_warning(r, "volumes: %s%ld pending pod(s) use volumes; the four volume plugins judged them, but kplan "
-			       "does not model VolumeAttachment objects (kube 1.33+ also counts them against CSI attach limits) "
-			       "nor VolumeBinding's Score (StorageCapacityScoring, on by default from kube 1.37)",
+		add_warning(r, "volumes: %s%ld pending pod(s) use volumes; the four volume plugins judged them; not modelled: "
+			       "VolumeAttachment objects (kube 1.33+ also counts them against CSI attach limits), VolumeBinding's "
+			       "Score (StorageCapacityScoring, on by default from 1.37), VolumeLimitScaling (1.37), CSI migration of "
+			       "vSphere, Azure File and Portworx volumes (docs/limits.md)",
 			    n->volumes_partial ? "at least " : "", n->volumes);
 	if (n->missing_pc)
 		add_warning(r, "priorityclass: %ld pending pod(s) name a PriorityClass that was not imported: priority 0 "

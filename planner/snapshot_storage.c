@@ -411,6 +411,14 @@ static int load_pod_volumes(kp_loader *L, kp_storage *st, const kp_dmap *claim_b
 	sqlite3_finalize(q);
 	while (next <= s->npods)
 		st->vol_off[next++] = i;
+	/* the scratch for one pod's volumes (storage.h) */
+	for (int p = 0; p < s->npods; p++)
+		if (st->vol_off[p + 1] - st->vol_off[p] > st->maxv)
+			st->maxv = st->vol_off[p + 1] - st->vol_off[p];
+	st->scr = kp_ld_alloc(L, 5 * (size_t)st->maxv * sizeof *st->scr);
+	st->keys = kp_ld_alloc(L, (size_t)st->maxv * sizeof *st->keys);
+	if (!rc && (!st->scr || !st->keys))
+		rc = kp_ld_nomem(L);
 	return rc;
 }
 

@@ -362,8 +362,9 @@ int kp_storage_find_volumes(kp_snap *s, int32_t pi, int n, int32_t *pv_out)
 	}
 	/* delay-binding claims: a selected node, else a matching PV (smallest
 	 * request first), else provisioning */
-	int32_t todo[64], ntodo = 0, chosen[64], nchosen = 0, prov[64], nprov = 0;
-	for (int32_t i = 0; i < nv && i < 64; i++) {
+	int32_t *todo = st->scr, *chosen = st->scr + st->maxv, *prov = st->scr + 2 * st->maxv;
+	int32_t ntodo = 0, nchosen = 0, nprov = 0;
+	for (int32_t i = 0; i < nv; i++) {
 		const kp_podvol *v = &st->vols[first + i];
 		if ((v->kind != KP_VOL_PVC && v->kind != KP_VOL_EPHEMERAL) || v->claim < 0)
 			continue;
@@ -432,20 +433,16 @@ int kp_storage_reserve(kp_snap *s, int32_t pi, int n)
 	if (!st || !(st->pod_kinds[pi] & 3))
 		return KP_OK;
 	int32_t first = st->vol_off[pi], nv = st->vol_off[pi + 1] - first;
-	int32_t pvs[64];
-	int32_t *pv_out = nv <= 64 ? pvs : kp_malloc((size_t)nv * sizeof *pv_out);
-	if (!pv_out)
-		return KP_NOMEM;
+	int32_t *pv_out = st->scr + 3 * st->maxv, *todo = st->scr + 4 * st->maxv;
 	int rc = KP_OK;
 	/* the delay-binding claims to decide, as Filter chose on this node */
-	int todo[64] = { 0 };
-	for (int32_t i = 0; i < nv && i < 64; i++) {
+	for (int32_t i = 0; i < nv; i++) {
 		const kp_podvol *v = &st->vols[first + i];
 		todo[i] = (v->kind == KP_VOL_PVC || v->kind == KP_VOL_EPHEMERAL) && v->claim >= 0 &&
 			  delay_claim(st, &st->claims[v->claim]);
 	}
 	kp_storage_find_volumes(s, pi, n, pv_out);
-	for (int32_t i = 0; i < nv && i < 64 && !rc; i++) {
+	for (int32_t i = 0; i < nv && !rc; i++) {
 		if (!todo[i])
 			continue;
 		int32_t ci = st->vols[first + i].claim;
@@ -461,8 +458,6 @@ int kp_storage_reserve(kp_snap *s, int32_t pi, int n)
 		}
 		rc = decide(st, pi, ci, pv_out[i], n);
 	}
-	if (pv_out != pvs)
-		kp_free(pv_out);
 	return rc;
 }
 

@@ -88,6 +88,10 @@ typedef struct kp_podvol {
 	uint8_t not_owned;           /* ephemeral: the claim is not the pod's */
 } kp_podvol;
 
+/* a volume's NodeVolumeLimits identity on one node: unique name and driver
+ * (-1, -1: not counted there) */
+typedef struct kp_volkey { kp_sid unique, driver; } kp_volkey;
+
 /* one decision of the run: a claim bound to a PV or provisioned for a node */
 typedef struct kp_vdecision { int32_t pod, claim, pv, node; } kp_vdecision;
 
@@ -112,6 +116,12 @@ typedef struct kp_storage {
 	/* attach counts (storage.c): (node, unique volume) -> pods using it;
 	 * (node, driver) -> unique volumes; in the heap */
 	struct kp_vcount *vc;
+	/* scratch for one pod's volumes (the most any pod has: maxv):
+	 * FindPodVolumes uses scr[0 .. 3 maxv), Reserve scr[3 maxv .. 5 maxv),
+	 * NodeVolumeLimits keys[0 .. maxv) */
+	int32_t maxv;
+	int32_t *scr;
+	kp_volkey *keys;
 	/* bumped when the run takes a PV: the claims' candidates are stale */
 	uint32_t gen;
 	/* the run's decisions (Reserve), in order */
@@ -121,10 +131,6 @@ typedef struct kp_storage {
 	kp_sid s_zone_keys[4], s_pvc_prefix;
 	kp_sid it_plugin[KP_IT_COUNT], it_driver[KP_IT_COUNT];
 } kp_storage;
-
-/* a volume's NodeVolumeLimits identity on one node: unique name and driver
- * (-1, -1: not counted there) */
-typedef struct kp_volkey { kp_sid unique, driver; } kp_volkey;
 
 /* The key of pod volume v on node n (kube's filterAttachableVolumes for one
  * volume; migration decided by the node's CSINode). */

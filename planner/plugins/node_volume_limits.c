@@ -8,8 +8,10 @@
  * in-tree volume CSI migration moves (AWS EBS, GCE PD, Azure Disk, Cinder).
  * Filter: the pod's volumes as the node counts them (storage.c
  * kp_storage_volkey: a bound claim by its PV's driver and handle, an unbound
- * one by its class's provisioner, in-tree ones only where the node's CSINode
- * says the plugin is migrated), less those a pod on the node already uses;
+ * one by its class's provisioner, in-tree AWS EBS, GCE PD, Azure Disk and
+ * Cinder ones as their CSI driver on nodes that have a CSINode — kube's
+ * isCSIMigrationOn in nodevolumelimits/utils.go), less those a pod on the
+ * node already uses;
  * for each driver with a CSINode allocatable count, the node's unique
  * volumes plus the new ones above the count: "node(s) exceed max volume
  * count", Unschedulable.  A claim the new pod needs that does not exist:
@@ -34,7 +36,7 @@ static int filter(kp_cycle *cy, int node)
 	kp_snap *s = cy->s;
 	const kp_storage *st = s->st;
 	int32_t first = st->vol_off[cy->pi], nv = st->vol_off[cy->pi + 1] - first;
-	kp_volkey keys[32];
+	kp_volkey *keys = st->keys;
 	int nkeys = 0;
 	for (int32_t i = 0; i < nv; i++) {
 		const kp_podvol *v = &st->vols[first + i];
@@ -54,7 +56,7 @@ static int filter(kp_cycle *cy, int node)
 		int dup = 0;
 		for (int j = 0; j < nkeys && !dup; j++)
 			dup = keys[j].unique == k.unique;
-		if (!dup && nkeys < 32)
+		if (!dup)
 			keys[nkeys++] = k;
 	}
 	if (!nkeys || st->limit_off[node] == st->limit_off[node + 1])

@@ -318,7 +318,7 @@ is "$(q "$db" "SELECT group_concat(name || ':' || owner_kind || ':' || owner_nam
 
 # the plan judges the volumes and names what of them it does not model
 run "$KPLAN" plan "$db"
-like "$(q "$db" "SELECT group_concat(message, ' ') FROM run_warning")" "does not model VolumeAttachment objects" \
+like "$(q "$db" "SELECT group_concat(message, ' ') FROM run_warning")" "not modelled: VolumeAttachment objects" \
 	"plan: the volumes warning names what is not modelled"
 
 # the warning counts every pending pod with a volume the volume plugins
@@ -357,7 +357,7 @@ run "$KPLAN" plan "$vdb"
 is "$(q "$vdb" "SELECT pods FROM run_warning WHERE kind = 'volumes'")" 2 \
 	"plan: the warning counts 2 pods (run_warning.pods)"
 like "$(q "$vdb" "SELECT message FROM run_warning WHERE kind = 'volumes'")" \
-	"2 pending pod(s) use volumes; the four volume plugins judged them, but kplan does not model VolumeAttachment objects (kube 1.33+ also counts them against CSI attach limits) nor VolumeBinding's Score (StorageCapacityScoring, on by default from kube 1.37)" \
+	"2 pending pod(s) use volumes; the four volume plugins judged them; not modelled: VolumeAttachment objects (kube 1.33+ also counts them against CSI attach limits), VolumeBinding's Score (StorageCapacityScoring, on by default from 1.37), VolumeLimitScaling (1.37), CSI migration of vSphere, Azure File and Portworx volumes (docs/limits.md)" \
 	"plan: the claim and the in-tree disk pods are counted in the warning, the ConfigMap pod is not"
 like "$err" "kplan: warning: volumes: 2 pending pod(s)" "plan: ... and it is printed"
 is "$(ql "$vdb" "SELECT group_concat(pod || ':' || action || ':' || COALESCE(reason, ''), ' | ') FROM (SELECT * FROM plan ORDER BY pod)")" \

@@ -16,7 +16,8 @@
  * (kp_cycle_init, planner/cycle.c: the placed pods with affinity terms
  * listed, kube's reasons interned; then schedule_one's per-pod steps).
  * Nothing else of the plan runs: no queue, no other plugin, no NodeAffinity
- * addedAffinity.
+ * addedAffinity.  tap_snap_open_sql runs SQL on the database between the
+ * import and the load, for a state the importer does not make.
  *
  * Results are strings, so that a failing case shows what it got:
  *   filter: "" (passed), "Unschedulable: R1, R2" or
@@ -88,11 +89,23 @@ static inline void tap_snap_res(tap_snap *t)
 	t->cy.res_pf = pf;
 }
 
+/* tap_snap_open, with sql (NULL: none) run on the database after the import
+ * and before the snapshot is loaded: a state the importer does not make
+ * (e.g. a generic ephemeral volume whose claim does not exist yet) */
+static inline int tap_snap_open_sql(tap_snap *t, const char *yaml, const char *config, const char *sql,
+				    const char *pod);
+
 /* Import yaml (and config, a KubeSchedulerConfiguration without its
  * apiVersion and kind lines, or NULL for kube's default profile), load the snapshot and prepare a cycle for pod
  * `pod` ("name" in namespace default, or "namespace/name").  KP_OK, or an
  * error with t->err set. */
 static inline int tap_snap_open(tap_snap *t, const char *yaml, const char *config, const char *pod)
+{
+	return tap_snap_open_sql(t, yaml, config, NULL, pod);
+}
+
+static inline int tap_snap_open_sql(tap_snap *t, const char *yaml, const char *config, const char *sql,
+				    const char *pod)
 {
 	memset(t, 0, sizeof *t);
 	kp_import *imp = NULL;
@@ -108,6 +121,8 @@ static inline int tap_snap_open(tap_snap *t, const char *yaml, const char *confi
 	kp_import_free(imp);
 	if (rc)
 		return rc;
+	if (sql && sqlite3_exec(t->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return kp_err_set(&t->err, KP_ERROR, "sql after the import: %s", sqlite3_errmsg(t->db));
 	if (config) {
 		kp_sb text;
 		kp_sb_init(&text);

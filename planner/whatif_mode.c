@@ -52,11 +52,22 @@ int wi_apply_from_run(wctx *c, wi_op *op)
 	    wi_exec(c, kp_sql_whatif_from_run_victims, op->count, NULL, &gone) ||
 	    wi_exec(c, kp_sql_whatif_from_run_recreated, op->count, NULL, &again))
 		return c->err->code;
+	/* the claims it bound or provisioned stay so (volume_decision) */
+	int64_t nvol = 0;
+	if (wi_query_int(c, kp_sql_whatif_from_run_volumes_count, op->count, NULL, &nvol))
+		return c->err->code;
+	if (nvol && (wi_shadow_once(c, "pvc") || wi_shadow_once(c, "pv") ||
+		     wi_exec(c, kp_sql_whatif_from_run_volumes_claims, op->count, NULL, NULL) ||
+		     wi_exec(c, kp_sql_whatif_from_run_volumes_selected, op->count, NULL, NULL) ||
+		     wi_exec(c, kp_sql_whatif_from_run_volumes_pvs, op->count, NULL, NULL)))
+		return c->err->code;
 	again += unplaced;
 	op->removed = gone;
 	kp_sb_printf(&op->effect, "the state run %ld left: %ld pod%s it placed or moved bound there, %ld victim%s gone, "
 		     "%ld re-created by %s controller%s and pending again", op->count, bound, bound == 1 ? "" : "s", gone,
 		     gone == 1 ? "" : "s", again, again == 1 ? "its" : "their", again == 1 ? "" : "s");
+	if (nvol)
+		kp_sb_printf(&op->effect, ", %ld claim%s it bound or provisioned so", (long)nvol, nvol == 1 ? "" : "s");
 	return KP_OK;
 }
 

@@ -78,4 +78,21 @@ like "$out" "NodeVolumeLimits: node(s) exceed max volume count" "explain: each n
 run "$KPLAN" explain "$db" default/db-0
 like "$out" "on n1: provisioned by ebs.csi.aws.com" "explain: what VolumeBinding does on the chosen node"
 like "$out" "attach limit on n1: ebs.csi.aws.com 0 of 1 volumes in use" "explain: the chosen node's attach count before the pod"
+
+# --- --from-run keeps the claims the run bound or provisioned
+db=$T/fromrun.db
+"$KPLAN" import -q "$db" "$TESTS_DIR/e2e/v-e2e-smallest-fit-taken.yaml"
+"$KPLAN" plan -q "$db"
+is "$(q "$db" "SELECT group_concat(claim || '=' || pv, ' ') FROM (SELECT * FROM volume_decision WHERE run_id = 1 ORDER BY seq)")" \
+	"small-data=pv-5g big-data=pv-20g" "run 1 binds two claims to PVs (smallest fit)"
+run "$KPLAN" plan --from-run 1 "$db"
+like "$out" "2 claims it bound or provisioned so" "--from-run: says it keeps the run's volume decisions"
+is "$(q "$db" "SELECT action FROM placement WHERE run_id = 2 AND pod_id = (SELECT id FROM pod WHERE name = 'late')")" "unschedulable" \
+	"--from-run: the PVs run 1 took stay taken (late finds none)"
+is "$(q "$db" "SELECT count(*) FROM pvc WHERE volume_name IS NOT NULL")" 0 "--from-run: the imported claims are untouched"
+db=$T/attach.db
+run "$KPLAN" plan --from-run 1 "$db"
+like "$out" "3 claims it bound or provisioned so" "--from-run: provisioned claims stay pinned to their nodes"
+like "$(q "$db" "SELECT reason FROM placement WHERE run_id = (SELECT max(id) FROM run) AND pod_id = (SELECT id FROM pod WHERE name = 'db-3')")" \
+	"3 node(s) exceed max volume count" "--from-run: the attach slots stay used"
 done_testing

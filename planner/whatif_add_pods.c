@@ -9,6 +9,20 @@
  * else.  When the spec's scheduling class is not in the database, its rows
  * are copied into TEMP copies of the class tables: the main schema is only
  * read, so capacity works on a read-only database.
+ *
+ * Volumes: when the spec has volumes (or volumeClaimTemplates) and the
+ * database has storage tables, every copy gets them, in TEMP copies of
+ * pod_volume and pvc (wi_storage_shadow), as the API server and the
+ * controllers would give a pod made from the spec: a persistentVolumeClaim
+ * volume the same claim, looked up in the copy's namespace (every copy
+ * shares it: a claim pinned to a zone pins them all, a ReadWriteOncePod one
+ * takes one); an in-tree or inline CSI volume as it is; a generic ephemeral
+ * volume its own claim <copy>-<volume>, owned by the copy; a StatefulSet's
+ * volumeClaimTemplate its own claim <template>-<copy> (the copies are not
+ * the set's replicas, but each gets a claim as a replica would).  Claims
+ * are made from the spec (generated = 1, negative ids) unless one of that
+ * name exists.  A database without storage tables: copies without volumes,
+ * as before them.
  */
 #include "whatif_int.h"
 
@@ -71,7 +85,8 @@ static int copy_class(wctx *c, sqlite3 *m, int64_t class_id)
 /* the spec in the file: the workload's pod template (as written), else the pod's */
 typedef struct spec {
 	char *ns, *base, *labels;
-	int64_t class_id;
+	int64_t class_id, id;        /* id: the Pod's or workload's, in the file's database */
+	int volumes;                 /* its volumes are in temp.kp_whatif_spec_volume */
 } spec;
 
 static int read_spec(wctx *c, wi_op *op, sqlite3 *m, long wls, spec *sp)
@@ -84,6 +99,7 @@ static int read_spec(wctx *c, wi_op *op, sqlite3 *m, long wls, spec *sp)
 		sp->base = kp_strdup((const char *)sqlite3_column_text(s, 1));
 		sp->class_id = sqlite3_column_int64(s, 2);
 		sp->labels = kp_strdup(sqlite3_column_type(s, 3) == SQLITE_NULL ? "{}" : (const char *)sqlite3_column_text(s, 3));
+		sp->id = sqlite3_column_int64(s, 4);
 		if (!sp->ns || !sp->base || !sp->labels)
 			rc = kp_err_set(c->err, KP_NOMEM, "out of memory");
 	} else {
@@ -93,10 +109,80 @@ static int read_spec(wctx *c, wi_op *op, sqlite3 *m, long wls, spec *sp)
 	return rc;
 }
 
+/* the spec's volumes, from the file's database m into
+ * temp.kp_whatif_spec_volume (sp->volumes = 1 when it has some and the
+ * database has storage tables; the TEMP copies are then made) */
+static int copy_volumes(wctx *c, wi_op *op, sqlite3 *m, int workload, spec *sp)
+{
+	int known = 0, rc = KP_OK;
+	if (wi_storage_known(c, &known))
+		return c->err->code;
+	if (!known)
+		return KP_OK;   /* a database made before the storage tables: copies without volumes */
+	sqlite3_stmt *src = NULL, *dst = NULL;
+	if (sqlite3_prepare_v2(m, kp_sql_whatif_add_pods_spec_volumes, -1, &src, NULL) != SQLITE_OK)
+		return kp_err_set(c->err, KP_IO, "--pod: %s", sqlite3_errmsg(m));
+	sqlite3_bind_int64(src, 1, sp->id);
+	sqlite3_bind_int(src, 2, workload);
+	int ncols = sqlite3_column_count(src), step = SQLITE_DONE;
+	while (!rc && (step = sqlite3_step(src)) == SQLITE_ROW) {
+		if (!dst && (wi_storage_shadow(c) ||
+			     wi_exec_all(c, "adding the pod spec", kp_sql_whatif_add_pods_volumes_table))) {
+			rc = c->err->code;
+			break;
+		}
+		if (!dst && sqlite3_prepare_v2(c->db, kp_sql_whatif_add_pods_volume_insert, -1, &dst, NULL) != SQLITE_OK) {
+			rc = wi_db_fail(c, "adding the pod spec");
+			break;
+		}
+		sqlite3_reset(dst);
+		sqlite3_bind_int(dst, 1, op->seq);
+		for (int j = 0; j < ncols; j++)
+			sqlite3_bind_value(dst, j + 2, sqlite3_column_value(src, j));
+		if (sqlite3_step(dst) != SQLITE_DONE)
+			rc = wi_db_fail(c, "adding the pod spec");
+		sp->volumes = 1;
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = kp_err_set(c->err, KP_IO, "--pod: %s", sqlite3_errmsg(m));
+	sqlite3_finalize(src);
+	sqlite3_finalize(dst);
+	return rc;
+}
+
+/* copy id (ns/name) gets the spec's volumes and the claims made for it:
+ * st[0] add_pods_copy_volumes.sql, st[1] add_pods_copy_claims.sql */
+static int copy_add_volumes(wctx *c, wi_op *op, sqlite3_stmt *const *st, int64_t id, const spec *sp,
+			    const char *name)
+{
+	sqlite3_stmt *s = st[0];
+	sqlite3_reset(s);
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(s, 3, op->seq);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		return wi_db_fail(c, "adding a copy's volumes");
+	s = st[1];
+	sqlite3_reset(s);
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(s, 3, op->seq);
+	sqlite3_bind_text(s, 4, sp->ns, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, sp->base, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 6, WI_ID_BASE);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		return wi_db_fail(c, "adding a copy's claims");
+	return KP_OK;
+}
+
 /* op->count pending copies of the spec, NAME-capacity-N */
 static int add_copies(wctx *c, wi_op *op, const spec *sp, int64_t batch)
 {
 	int rc = KP_OK;
+	sqlite3_stmt *vst[2] = { NULL, NULL };
+	if (sp->volumes && (sqlite3_prepare_v2(c->db, kp_sql_whatif_add_pods_copy_volumes, -1, &vst[0], NULL) != SQLITE_OK ||
+			    sqlite3_prepare_v2(c->db, kp_sql_whatif_add_pods_copy_claims, -1, &vst[1], NULL) != SQLITE_OK))
+		rc = wi_db_fail(c, "adding a copy's volumes");
 	kp_sb names;
 	kp_sb_init(&names);
 	int64_t idx = 0;
@@ -123,15 +209,21 @@ static int add_copies(wctx *c, wi_op *op, const spec *sp, int64_t batch)
 		p.labels = sp->labels;
 		if ((rc = wi_add_pod(c, op, &p)))
 			break;
+		/* wi_add_pod gave it the scenario's next pod id */
+		if (sp->volumes && (rc = copy_add_volumes(c, op, vst, WI_ID_BASE + c->w->pods_made, sp, name)))
+			break;
 		if (made < 5)
 			kp_sb_printf(&names, "%s%s", made ? ", " : "", name);
 		made++;
 		op->added = made;
 	}
 	if (!rc)
-		kp_sb_printf(&op->effect, "%ld pending cop%s of %s/%s added (%s%s)", op->added, op->added == 1 ? "y" : "ies",
-			     sp->ns, sp->base, kp_sb_str(&names), op->added > 5 ? ", ..." : "");
+		kp_sb_printf(&op->effect, "%ld pending cop%s of %s/%s added (%s%s)%s", op->added, op->added == 1 ? "y" : "ies",
+			     sp->ns, sp->base, kp_sb_str(&names), op->added > 5 ? ", ..." : "",
+			     sp->volumes ? ", with the spec's volumes" : "");
 	kp_sb_release(&names);
+	sqlite3_finalize(vst[0]);
+	sqlite3_finalize(vst[1]);
 	return rc;
 }
 
@@ -149,11 +241,13 @@ int wi_apply_add_pods(wctx *c, wi_op *op)
 				"pod%s, %ld workload%s and %ld other object%s)", op->file, pods, pods == 1 ? "" : "s", wls,
 				wls == 1 ? "" : "s", others, others == 1 ? "" : "s");
 	}
-	spec sp = { NULL, NULL, NULL, 0 };
+	spec sp = { NULL, NULL, NULL, 0, 0, 0 };
 	if (!rc)
 		rc = read_spec(c, op, m, wls, &sp);
 	if (!rc)
 		rc = copy_class(c, m, sp.class_id);
+	if (!rc)
+		rc = copy_volumes(c, op, m, wls != 0, &sp);
 	sqlite3_close(m);
 	int64_t batch = 0;
 	if (!rc && wi_query_int(c, kp_sql_whatif_add_pods_batch, 0, NULL, &batch))

@@ -111,6 +111,14 @@ int wi_make_tables(wctx *c);
 /* a TEMP copy of main table T (its definition, indexes and rows); _once: unless there is one */
 int wi_shadow(wctx *c, const char *table);
 int wi_shadow_once(wctx *c, const char *table);
+/* 1 in *known when the database has the storage tables (pod_volume, pvc,
+ * workload_volume, workload_claim_template); 0 for one made before them,
+ * where nothing has volumes */
+int wi_storage_known(wctx *c, int *known);
+/* their TEMP copies (made once), with the columns a database made before
+ * them lacks (import adds them to the database; here to the copies, which
+ * unqualified names reach first); only when wi_storage_known said 1 */
+int wi_storage_shadow(wctx *c);
 
 typedef struct wi_pod {
 	const char *ns, *name, *owner_kind, *owner_name, *owner_uid, *daemon_node, *labels;

@@ -24,7 +24,6 @@
  * (kube's default retention policy, Retain).
  */
 #include "whatif_int.h"
-#include "../common/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,36 +88,24 @@ static int find_workload(wctx *c, wi_op *op, wl_info *wl)
 /* ---- volumes ---- */
 
 /* 1 in *has when workload wid's template has volumes or volumeClaimTemplates:
- * the scenario then has TEMP copies of the volume and claim tables (made
- * once), with the columns a database made before them lacks (import adds
- * them to the database; here to the copies, which unqualified names reach
- * first); 0 when not, or when the database has no storage tables */
+ * the scenario then has TEMP copies of the volume and claim tables
+ * (wi_storage_shadow); 0 when not, or when the database has no storage
+ * tables */
 static int volumes_shadow(wctx *c, int64_t wid, int *has)
 {
-	static const char *const tables[] = { "pod_volume", "pvc", "workload_volume", "workload_claim_template" };
-	static const char *const cols[][3] = {
-		{ "pod_volume", "monitors", "TEXT" },
-		{ "workload_volume", "monitors", "TEXT" },
-		{ "workload_claim_template", "attributes_class", "TEXT" },
-		{ "pvc", "bind_completed", "INTEGER NOT NULL DEFAULT 0" },
-		{ "pvc", "attributes_class", "TEXT" },
-	};
-	int64_t known = 0, any = 0;
+	int known = 0;
+	int64_t any = 0;
 	*has = 0;
-	if (wi_query_int(c, kp_sql_whatif_scale_volumes_known, 0, NULL, &known))
+	if (wi_storage_known(c, &known))
 		return c->err->code;
-	if (known < 4)
+	if (!known)
 		return KP_OK;
 	if (wi_query_int(c, kp_sql_whatif_scale_has_volumes, wid, NULL, &any))
 		return c->err->code;
 	if (!any)
 		return KP_OK;
-	for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
-		if (wi_shadow_once(c, tables[i]))
-			return c->err->code;
-	for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
-		if (kp_db_add_column(c->db, cols[i][0], cols[i][1], cols[i][2], c->err))
-			return c->err->code;
+	if (wi_storage_shadow(c))
+		return c->err->code;
 	*has = 1;
 	return KP_OK;
 }

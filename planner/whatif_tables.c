@@ -2,13 +2,15 @@
  * whatif_tables.c — the tables a scenario lives in (whatif.h): TEMP copies of
  * the node and pod tables (and, on demand, of class tables) that shadow the
  * imported ones for the run's connection, the scenario's own TEMP tables
- * (kp_whatif_moved, _node, _pod, _sel, _dsfail), kp_whatif_cleanup, and
- * adding a pending pod that exists only in the scenario.
+ * (kp_whatif_moved, _node, _pod, _sel, _dsfail), kp_whatif_cleanup, the
+ * copies of the volume and claim tables (--scale, add-pods), and adding a
+ * pending pod that exists only in the scenario.
  *
  * Contract: the main schema is only read (a read-only database works); every
  * DROP is schema-qualified; scenario objects get negative ids (WI_ID_BASE).
  */
 #include "whatif_int.h"
+#include "../common/db.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -75,6 +77,35 @@ int wi_shadow_once(wctx *c, const char *table)
 	if (wi_query_int(c, kp_sql_whatif_tables_temp_exists, 0, table, &have))
 		return c->err->code;
 	return !have && wi_shadow(c, table) ? c->err->code : KP_OK;
+}
+
+int wi_storage_known(wctx *c, int *known)
+{
+	int64_t n = 0;
+	*known = 0;
+	if (wi_query_int(c, kp_sql_whatif_tables_storage_known, 0, NULL, &n))
+		return c->err->code;
+	*known = n == 4;
+	return KP_OK;
+}
+
+int wi_storage_shadow(wctx *c)
+{
+	static const char *const tables[] = { "pod_volume", "pvc", "workload_volume", "workload_claim_template" };
+	static const char *const cols[][3] = {
+		{ "pod_volume", "monitors", "TEXT" },
+		{ "workload_volume", "monitors", "TEXT" },
+		{ "workload_claim_template", "attributes_class", "TEXT" },
+		{ "pvc", "bind_completed", "INTEGER NOT NULL DEFAULT 0" },
+		{ "pvc", "attributes_class", "TEXT" },
+	};
+	for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+		if (wi_shadow_once(c, tables[i]))
+			return c->err->code;
+	for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
+		if (kp_db_add_column(c->db, cols[i][0], cols[i][1], cols[i][2], c->err))
+			return c->err->code;
+	return KP_OK;
 }
 
 int wi_make_tables(wctx *c)

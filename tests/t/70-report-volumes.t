@@ -7,10 +7,6 @@
 # a database without volume_decision; the sections absent for a cluster
 # without pod volumes and for a database without the storage tables (as an
 # import before them made it), whose reports are otherwise unchanged.
-# When plan cannot load the storage tables this import makes (the planner's
-# queries read pv.deleting, pvc.bind_completed, attributes_class and
-# csi_node_info, made by the import half of issue 16), the tests over the
-# plan are skipped, saying so; any other plan failure fails.
 . "$(dirname "$0")/../lib.sh"
 dump() { sqlite3 "$1" .dump | sha256sum | cut -d' ' -f1; }
 # json FILE PERL-EXPR: evaluate EXPR with $d = the decoded report
@@ -272,8 +268,7 @@ YAML
 db="$T/v.db"
 "$KPLAN" import -q "$db" "$T/v.yaml" || fail "import the cluster with volumes"
 
-# the tests over a plan of it (NVOL of them)
-NVOL=24
+# the tests over a plan of it
 volume_tests() {
 	before=$(dump "$db")
 	"$KPLAN" report --no-timing "$db" >"$T/v.txt"
@@ -397,10 +392,6 @@ Volumes: the run's decisions
 run "$KPLAN" plan -q "$db"
 if [ "$rc" = 0 ]; then
 	volume_tests
-elif [ "$(q "$db" "SELECT count(*) FROM pragma_table_info('pv') WHERE name = 'deleting'")" = 0 ]; then
-	# the planner's storage queries read pv.deleting, pvc.bind_completed,
-	# attributes_class and csi_node_info, which this import does not make yet
-	skip "plan cannot load this import's storage tables (no pv.deleting: $(printf %s "$err" | head -1))" "$NVOL"
 else
 	fail "plan the cluster with volumes: $err"
 fi

@@ -122,6 +122,7 @@ static int load_classes(kp_loader *L, kp_storage *st, kp_sid *default_class)
 		c->wffc = (uint8_t)sqlite3_column_int(q, 2);
 		c->capacity_tracking = (uint8_t)sqlite3_column_int(q, 4);
 		c->intree = intree_index(it_plugin, kp_ld_col(q, 1));
+		c->no_provisioner = !kp_ld_col(q, 1) || !kp_ld_col(q, 1)[0] || !strcmp(kp_ld_col(q, 1), "kubernetes.io/no-provisioner");
 		c->csi_driver = c->intree >= 0 ? kp_strtab_intern(&L->s->strs, it_driver[c->intree]) : c->provisioner;
 		if (sqlite3_column_int(q, 5))
 			*default_class = c->name;
@@ -536,6 +537,14 @@ int kp_snap_load_storage(kp_loader *L)
 		rc = load_pod_volumes(L, st, &claim_by_name);
 	if (!rc)
 		rc = load_csi_nodes(L, st);
+	/* the nodes with a zone or region label (VolumeZone passes the others) */
+	if (!rc && !(st->zoned = kp_ld_alloc(L, (size_t)s->nnodes + 1)))
+		rc = kp_ld_nomem(L);
+	for (int n = 0; n < s->nnodes && !rc; n++) {
+		st->zoned[n] = 0;
+		for (int k = 0; k < 4; k++)
+			st->zoned[n] |= kp_labels_get(&s->node_labels[n], st->s_zone_keys[k]) >= 0;
+	}
 	kp_dmap_release(&pv_by_name);
 	kp_dmap_release(&claim_by_name);
 	if (old)

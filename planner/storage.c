@@ -141,10 +141,7 @@ int kp_storage_zone_ok(const kp_snap *s, int32_t pi, int n)
 {
 	const kp_storage *st = s->st;
 	const kp_labels *nl = &s->node_labels[n];
-	int any = 0;
-	for (int k = 0; k < 4 && !any; k++)
-		any = kp_labels_get(nl, st->s_zone_keys[k]) >= 0;
-	if (!any)
+	if (!st->zoned[n])
 		return 1;   /* a node without zone or region labels: single-zone clusters */
 	for (int32_t i = st->vol_off[pi]; i < st->vol_off[pi + 1]; i++) {
 		const kp_podvol *v = &st->vols[i];
@@ -296,17 +293,30 @@ static int32_t match_volume(kp_snap *s, int32_t ci, int n, const int32_t *chosen
 	return -1;
 }
 
-/* hasEnoughCapacity */
-static int enough_capacity(kp_snap *s, const kp_claim *c, const kp_sclass *sc, int n)
+/* hasEnoughCapacity: some capacity object of the class matches the node
+ * (nodeTopology) with a limit of at least the request; the largest such
+ * limit per node is kept for the run (node labels do not change) */
+static int enough_capacity(kp_snap *s, const kp_claim *c, kp_sclass *sc, int n)
 {
 	if (c->request <= 0 || !sc->capacity_tracking)
 		return 1;
 	const kp_storage *st = s->st;
-	for (int32_t i = sc->cap_first; i < sc->cap_first + sc->cap_n; i++) {
-		const kp_scap *cap = &st->caps[i];
-		if (cap->limit >= c->request && kp_sel_match(&cap->topo, &s->node_labels[n], &s->strs))
-			return 1;
+	if (!sc->cap_max) {
+		sc->cap_max = kp_arena_alloc(&s->arena, ((size_t)s->nnodes + 1) * sizeof *sc->cap_max);
+		if (!sc->cap_max)
+			goto scan;   /* out of memory: each time, as kube does */
+		for (int m = 0; m < s->nnodes; m++) {
+			sc->cap_max[m] = -1;
+			for (int32_t i = sc->cap_first; i < sc->cap_first + sc->cap_n; i++)
+				if (st->caps[i].limit > sc->cap_max[m] && kp_sel_match(&st->caps[i].topo, &s->node_labels[m], &s->strs))
+					sc->cap_max[m] = st->caps[i].limit;
+		}
 	}
+	return sc->cap_max[n] >= c->request;
+scan:
+	for (int32_t i = sc->cap_first; i < sc->cap_first + sc->cap_n; i++)
+		if (st->caps[i].limit >= c->request && kp_sel_match(&st->caps[i].topo, &s->node_labels[n], &s->strs))
+			return 1;
 	return 0;
 }
 
@@ -315,9 +325,8 @@ static int provision_check(kp_snap *s, const kp_claim *c, int n)
 {
 	if (c->sc < 0)
 		return KP_VB_BIND_CONFLICT;   /* kube: an error (no class, class not found); a delay-binding claim has one */
-	const kp_sclass *sc = &s->st->classes[c->sc];
-	const char *prov = kp_str(&s->strs, sc->provisioner);
-	if (!prov[0] || !strcmp(prov, "kubernetes.io/no-provisioner"))
+	kp_sclass *sc = &s->st->classes[c->sc];
+	if (sc->no_provisioner)
 		return KP_VB_BIND_CONFLICT;
 	if (sc->nterms) {
 		int ok = 0;

@@ -32,6 +32,9 @@ typedef struct kp_sclass {
 	uint32_t nterms;             /* allowedTopologies (0: every node) */
 	kp_nterm *terms;
 	int32_t cap_first, cap_n;    /* its CSIStorageCapacity objects in kp_storage.caps */
+	uint8_t no_provisioner;      /* provisioner "" or kubernetes.io/no-provisioner: nothing is provisioned */
+	int64_t *cap_max;            /* per node: the largest limit of a capacity object that matches it (-1 none),
+	                              * computed on first use (hasEnoughCapacity) */
 } kp_sclass;
 
 typedef struct kp_scap {
@@ -110,6 +113,8 @@ typedef struct kp_storage {
 	int32_t *limit_off;
 	kp_sid *limit_drv;
 	int64_t *limit_cnt;
+	/* per node: it has a zone or region label (VolumeZone) */
+	uint8_t *zoned;
 	/* per pod: its first volume kind bits (1 pvc, 2 ephemeral, 4 in-tree disk
 	 * that VolumeRestrictions checks, 8 any counted by NodeVolumeLimits) */
 	uint8_t *pod_kinds;

@@ -39,10 +39,12 @@ CREATE TEMP TABLE kp_q_app(pool TEXT, class_id INTEGER, n INTEGER, PRIMARY KEY(p
 INSERT INTO temp.kp_q_app SELECT np.pool, x.class_id, SUM(x.n)
 FROM temp.kp_q_pc x JOIN temp.kp_q_pool np ON np.node_id = x.node_id WHERE NOT x.per_node GROUP BY 1, 2;
 INSERT INTO temp.kp_q_nr
+WITH lim AS MATERIALIZED (
+  SELECT np.pool, a.driver, count(*) AS n, SUM(a.app) AS app
+  FROM temp.kp_q_attach_in a JOIN temp.kp_q_pool np ON np.node_id = a.node_id GROUP BY 1, 2),
+pn AS MATERIALIZED (SELECT pool, count(*) AS n FROM temp.kp_q_pool GROUP BY pool)
 SELECT a.node_id, np.pool, 'attach:' || a.driver, a.alloc, 0, a.app
 FROM temp.kp_q_attach_in a JOIN temp.kp_q_pool np ON np.node_id = a.node_id
-WHERE NOT EXISTS (SELECT 1 FROM temp.kp_q_pool p2
-                  WHERE p2.pool = np.pool
-                    AND NOT EXISTS (SELECT 1 FROM temp.kp_q_attach_in b WHERE b.node_id = p2.node_id AND b.driver = a.driver))
-  AND EXISTS (SELECT 1 FROM temp.kp_q_attach_in c JOIN temp.kp_q_pool p3 ON p3.node_id = c.node_id
-              WHERE p3.pool = np.pool AND c.driver = a.driver AND c.app > 0);
+JOIN lim l ON l.pool = np.pool AND l.driver = a.driver
+JOIN pn ON pn.pool = np.pool
+WHERE l.n = pn.n AND l.app > 0;

@@ -1,0 +1,138 @@
+/*
+ * dra.h — Dynamic Resource Allocation in the snapshot (issue 17;
+ * kube-scheduler-semantics.md §16): device classes, the devices of the
+ * ResourceSlices grouped in pools, the ResourceClaims with their requests
+ * and allocations, each pod's claims, and what one run allocates.
+ *
+ * Loaded by snapshot_dra.c into kp_snap.dra (NULL when the database has no
+ * DRA objects and no pod names a claim: the DynamicResources plugin then
+ * skips every pod).  The structured allocator (dra_alloc.c) searches, for one
+ * pod and one node, the devices of the node's pools as kube's does (§16.4):
+ * depth first, claims in the pod's order, requests in spec order, candidate
+ * devices in pool order (driver, pool name), slice order (name) and spec
+ * order, the first complete solution wins.
+ */
+#ifndef KP_DRA_H
+#define KP_DRA_H
+
+#include "snapshot.h"
+#include "../common/cel.h"
+
+/* an attribute or capacity of a device, by qualified name */
+typedef struct kp_dattr {
+	kp_sid domain, name;
+	kp_cel_val v;                /* attributes: INT, BOOL, STRING, VERSION; capacity: QUANTITY */
+} kp_dattr;
+
+typedef struct kp_dcounter { kp_sid set, name; int64_t value; } kp_dcounter;
+
+typedef struct kp_dtaint { kp_sid key, value; uint8_t effect; } kp_dtaint;   /* effect: KP_EFFECT_* or 0 None */
+
+typedef struct kp_device {
+	kp_sid name;
+	int32_t pool;                /* index into kp_dra.pools */
+	int32_t slice;               /* index into kp_dra.slices */
+	uint32_t nattrs, ncaps, nconsumes, ntaints;
+	kp_dattr *attrs, *caps;
+	kp_dcounter *consumes;
+	kp_dtaint *taints;
+	uint8_t allow_multiple;
+	/* per-device node selection (perDeviceNodeSelection slices) */
+	int32_t node;                /* nodeName's node, -1 */
+	uint8_t all_nodes;
+	uint32_t nterms;
+	kp_nterm *terms;
+} kp_device;
+
+typedef struct kp_dslice {
+	kp_sid name;
+	int32_t pool;
+	int32_t node;                /* spec.nodeName's node, -1 */
+	uint8_t all_nodes, per_device, has_selector;
+	uint32_t nterms;
+	kp_nterm *terms;             /* spec.nodeSelector */
+	int32_t first_device, ndevices;
+} kp_dslice;
+
+typedef struct kp_dpool {
+	kp_sid driver, name;
+	int64_t generation;          /* the highest seen */
+	uint8_t incomplete, invalid;
+	uint32_t ncounters;
+	kp_dcounter *counters;       /* sharedCounters of the pool (set, counter, value) */
+	int32_t first_slice, nslices;   /* its slices of the highest generation, by name */
+} kp_dpool;
+
+typedef struct kp_dclass {
+	kp_sid name;
+	uint32_t nselectors;
+	kp_cel **selectors;
+} kp_dclass;
+
+typedef struct kp_dtol { kp_sid key, value; uint8_t exists, effect; } kp_dtol;
+
+/* one request, or one subrequest of a firstAvailable request */
+typedef struct kp_dreq {
+	kp_sid name;                 /* "req" or "req/sub" */
+	int32_t cls;                 /* kp_dra.classes index, -1 not found */
+	kp_sid cls_name;
+	uint32_t nselectors;
+	kp_cel **selectors;
+	uint8_t all, admin;
+	int64_t count;
+	uint32_t ntols;
+	kp_dtol *tols;
+} kp_dreq;
+
+typedef struct kp_dconstraint {
+	uint32_t nreqs;
+	kp_sid *reqs;                /* request names (a parent name covers its subrequests); 0: all */
+	kp_sid domain, attr;         /* matchAttribute */
+} kp_dconstraint;
+
+typedef struct kp_drequest {
+	kp_sid name;
+	uint32_t nalts;              /* 1 for exactly, the subrequests for firstAvailable */
+	kp_dreq *alts;
+} kp_drequest;
+
+/* an allocation result: the device, and for which request */
+typedef struct kp_dresult { int32_t device; kp_sid request; uint8_t admin; } kp_dresult;
+
+typedef struct kp_dclaim {
+	int64_t db_id;
+	kp_sid ns, name;
+	uint8_t deleting, generated;
+	kp_sid owner_pod;            /* a claim made from a template: the pod it is for, -1 */
+	uint32_t nrequests, nconstraints;
+	kp_drequest *requests;
+	kp_dconstraint *constraints;
+	/* allocation: imported (status.allocation) or made by this run */
+	uint8_t allocated, run_allocated;
+	uint32_t nresults;
+	kp_dresult *results;
+	uint32_t nterms;             /* its nodeSelector (0 and node -1: every node) */
+	kp_nterm *terms;
+	int32_t node;                /* node-local allocation: that node, -1 */
+	int32_t users;               /* placed pods that use it */
+} kp_dclaim;
+
+typedef struct kp_dra {
+	int nclasses, npools, nslices, ndevices, nclaims;
+	kp_dclass *classes;
+	kp_dpool *pools;             /* sorted by (driver, name) */
+	kp_dslice *slices;
+	kp_device *devices;
+	kp_dclaim *claims;
+	/* per pod: its claims, claim[claim_off[i] .. claim_off[i + 1]) (index into claims, -1 missing) */
+	int32_t *claim_off, *claim;
+	kp_sid *claim_name;          /* the name the pod uses, for messages */
+	uint8_t *claim_err;          /* per pod claim: 0 ok, 1 not created yet (template without status) */
+	/* devices in use: allocations of imported claims and of this run (non-admin) */
+	int32_t *in_use;             /* per device: count */
+	/* the run's allocations, in order */
+	int32_t *run_claims;
+	int nrun, cap_run;
+} kp_dra;
+
+#endif

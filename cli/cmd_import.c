@@ -131,6 +131,11 @@ static int print_summary(void *ctx, const kp_import_stats *st, int64_t batch)
 	plural(stdout, &first, st->csi_nodes, "CSI node", "CSI nodes");
 	plural(stdout, &first, st->csi_drivers, "CSI driver", "CSI drivers");
 	plural(stdout, &first, st->csi_capacities, "CSI storage capacity", "CSI storage capacities");
+	plural(stdout, &first, st->device_classes, "device class", "device classes");
+	plural(stdout, &first, st->resource_slices, "resource slice", "resource slices");
+	plural(stdout, &first, st->resource_claims, "resource claim", "resource claims");
+	plural(stdout, &first, st->generated_claims, "resource claim generated", "resource claims generated");
+	plural(stdout, &first, st->claim_templates, "resource claim template", "resource claim templates");
 	if (first)
 		printf("no objects kplan uses");
 	printf("; %ld file%s, %.1f MB, %.2f s", st->files, st->files == 1 ? "" : "s", (double)st->bytes / 1e6,

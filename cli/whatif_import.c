@@ -29,6 +29,7 @@ static int import_file(sqlite3 *db, const char *file, kp_whatif_counts *counts, 
 		counts->workloads = st->workloads;
 		counts->others = st->priority_classes + st->pdbs + st->services + st->namespaces + st->scheduler_configs +
 				 st->storage_classes + st->pvs + st->pvcs + st->csi_nodes + st->csi_drivers + st->csi_capacities +
+				 st->device_classes + st->resource_slices + st->resource_claims + st->claim_templates +
 				 st->skipped_kinds;
 		kp_import_finish(imp, err);
 	}

@@ -5,6 +5,7 @@
 #include "kp.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The random-looking 5-character suffix controllers give pod names, made
  * deterministic: index i maps to (i * P + offset(ns, name)) mod 27^5 with P
@@ -21,4 +22,18 @@ void kp_pod_suffix(const char *ns, const char *name, int64_t i, char out[6])
 	for (int k = 0; k < 5; k++, h /= 27)
 		out[k] = alphabet[h % 27];
 	out[5] = 0;
+}
+
+void kp_claim_name(const char *ns, const char *pod, const char *claim, char *out, size_t size)
+{
+	size_t lp = strlen(pod), lc = strlen(claim), base = lp + 1 + lc + 1;
+	const size_t max_base = 57;   /* 63 less a '-' and the 5 characters */
+	char key[1024], suffix[6];
+	snprintf(key, sizeof key, "%s/%s", pod, claim);
+	kp_pod_suffix(ns, key, 0, suffix);
+	if (base <= max_base)
+		snprintf(out, size, "%s-%s-%s", pod, claim, suffix);
+	else
+		snprintf(out, size, "%.*s-%.*s%s", (int)(lp * max_base / base), pod, (int)(lc * max_base / base), claim,
+			 suffix);
 }

@@ -1,7 +1,8 @@
 /*
  * import.c — one import batch's life (import.h): begin (a transaction, the
- * batch's row, its statements prepared), finish (workloads expanded, claims
- * generated (store_storage.c), unused
+ * batch's row, its statements prepared), finish (workloads expanded, volume
+ * claims generated (store_storage.c), resource claims generated
+ * (store_dra.c), unused
  * pod classes dropped, the batch's counts written, COMMIT) and free
  * (ROLLBACK unless finished).
  *
@@ -66,7 +67,9 @@ int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp
 	    (rc = kp_db_add_column(db, "scheduler_config", "yaml_file", "TEXT", err)) ||
 	    /* the storage tables came later too (issue 16), and some of their columns later still */
 	    (rc = kp_db_schema_section(db, "storage", "storage tables", err)) ||
-	    (rc = add_storage_columns(db, err))) {
+	    (rc = add_storage_columns(db, err)) ||
+	    /* and the DRA tables (issue 17) */
+	    (rc = kp_db_schema_section(db, "dra", "DRA tables", err))) {
 		kp_import_free(imp);
 		return rc;
 	}
@@ -104,12 +107,15 @@ static void counts_json(const kp_import *imp, kp_sb *counts)
 		     "{\"nodes\":%ld,\"pods\":%ld,\"generated_pods\":%ld,\"workloads\":%ld,\"priority_classes\":%ld,"
 		     "\"pdbs\":%ld,\"services\":%ld,\"namespaces\":%ld,\"scheduler_configs\":%ld,\"invalid\":%ld,"
 		     "\"storage_classes\":%ld,\"pvs\":%ld,\"pvcs\":%ld,\"generated_pvcs\":%ld,\"csi_nodes\":%ld,"
-		     "\"csi_drivers\":%ld,\"csi_storage_capacities\":%ld,"
+		     "\"csi_drivers\":%ld,\"csi_storage_capacities\":%ld,\"device_classes\":%ld,"
+		     "\"resource_slices\":%ld,\"resource_claims\":%ld,\"generated_resource_claims\":%ld,"
+		     "\"resource_claim_templates\":%ld,"
 		     "\"files\":%ld,\"bytes\":%lld,\"skipped\":{",
 		     st->nodes, st->pods, st->generated_pods, st->workloads, st->priority_classes, st->pdbs,
 		     st->services, st->namespaces, st->scheduler_configs, st->invalid, st->storage_classes, st->pvs,
-		     st->pvcs, st->generated_pvcs, st->csi_nodes, st->csi_drivers, st->csi_capacities, st->files,
-		     st->bytes);
+		     st->pvcs, st->generated_pvcs, st->csi_nodes, st->csi_drivers, st->csi_capacities,
+		     st->device_classes, st->resource_slices, st->resource_claims, st->generated_claims,
+		     st->claim_templates, st->files, st->bytes);
 	/* "skipped": per kind (as before apiVersions were kept), summed over
 	 * apiVersions; "skipped_api": per "apiVersion Kind" */
 	int first = 1;
@@ -149,7 +155,8 @@ int kp_import_finish(kp_import *imp, kp_err *err)
 {
 	if (kp_interrupted)
 		return kp_err_set(err, KP_INTR, "interrupted");
-	if (kp_store_expand(imp, err) != KP_OK || kp_store_claims(imp, err) != KP_OK)
+	if (kp_store_expand(imp, err) != KP_OK || kp_store_claims(imp, err) != KP_OK ||
+	    kp_store_dra_claims(imp, err) != KP_OK)
 		return err->code;
 	kp_sb_addc(&imp->sources, ']');
 	kp_sb counts;

@@ -10,8 +10,11 @@
  * PodDisruptionBudget, Service, Namespace), k8s_config.c
  * (KubeSchedulerConfiguration, and a ConfigMap that carries one),
  * k8s_storage.c (StorageClass, PersistentVolume, PersistentVolumeClaim,
- * CSINode, CSIDriver, CSIStorageCapacity: any apiVersion), which call
- * the kp_import_* functions (store.h).  Other kinds are counted and skipped.
+ * CSINode, CSIDriver, CSIStorageCapacity: any apiVersion), k8s_dra.c and
+ * k8s_dra_claims.c (DeviceClass, ResourceSlice, ResourceClaim,
+ * ResourceClaimTemplate of resource.k8s.io v1, v1beta2, v1beta1; other
+ * versions refused), which call the kp_import_* functions (store.h).
+ * Other kinds are counted and skipped.
  * Objects without `kind` (client-go dumps) are recognised by shape:
  * spec.containers -> Pod, status.nodeInfo / status.capacity -> Node,
  * spec.persistentVolumeReclaimPolicy with spec.capacity -> PersistentVolume.
@@ -68,7 +71,8 @@ static int is_namespaced(const char *kind)
 {
 	return strcmp(kind, "Node") && strcmp(kind, "PriorityClass") && strcmp(kind, "Namespace") &&
 	       strcmp(kind, "KubeSchedulerConfiguration") && strcmp(kind, "PersistentVolume") &&
-	       strcmp(kind, "StorageClass") && strcmp(kind, "CSINode") && strcmp(kind, "CSIDriver");
+	       strcmp(kind, "StorageClass") && strcmp(kind, "CSINode") && strcmp(kind, "CSIDriver") &&
+	       strcmp(kind, "DeviceClass") && strcmp(kind, "ResourceSlice") && strcmp(kind, "DeviceTaintRule");
 }
 
 /* the storage kinds (k8s_storage.c) and their readers */
@@ -84,6 +88,36 @@ static int storage_reader(const char *kind)
 		if (!strcmp(kind, storage_kinds[i].kind))
 			return (int)i;
 	return -1;
+}
+
+/* the DRA kinds (k8s_dra.c, k8s_dra_claims.c) of group resource.k8s.io (or
+ * of no apiVersion: a typed list's items) and their readers */
+static const struct { const char *kind; int (*read)(kctx *, const objhead *); } dra_kinds[] = {
+	{ "DeviceClass", kp_k8s_read_device_class }, { "ResourceSlice", kp_k8s_read_resource_slice },
+	{ "ResourceClaim", kp_k8s_read_resource_claim }, { "ResourceClaimTemplate", kp_k8s_read_claim_template },
+};
+
+static int dra_reader(const objhead *h)
+{
+	if (h->api_version && strncmp(h->api_version, "resource.k8s.io/", 16) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof dra_kinds / sizeof *dra_kinds; i++)
+		if (!strcmp(h->kind, dra_kinds[i].kind))
+			return (int)i;
+	return -1;
+}
+
+/* DRA objects of the versions kplan reads: v1, v1beta2, v1beta1 */
+static int dra_dispatch(kctx *c, const objhead *h, int i)
+{
+	const char *v = h->api_version ? h->api_version + 16 : NULL;
+	if (v && strcmp(v, "v1") != 0 && strcmp(v, "v1beta2") != 0 && strcmp(v, "v1beta1") != 0)
+		return kp_k8s_bad(c, kp_ymap_get(h->obj, "apiVersion"),
+				  "apiVersion: '%s' is not supported (kplan reads resource.k8s.io/v1, v1beta2 and v1beta1%s)",
+				  h->api_version, !strcmp(v, "v1alpha2") ? "; v1alpha2 is classic DRA (resourceClassName, "
+				  "parametersRef), removed in Kubernetes 1.32" : !strcmp(v, "v1alpha3") ? "; v1alpha3 is the "
+				  "Kubernetes 1.31 form" : "");
+	return dra_kinds[i].read(c, h);
 }
 
 static int dispatch(kctx *c, objhead *h)
@@ -109,6 +143,9 @@ static int dispatch(kctx *c, objhead *h)
 	int st = storage_reader(k);
 	if (st >= 0)
 		return storage_kinds[st].read(c, h);
+	int dra = dra_reader(h);
+	if (dra >= 0)
+		return dra_dispatch(c, h, dra);
 	/* one level only: ConfigMaps nested in data would recurse, each level
 	 * parsing the text of all the levels inside it again */
 	if (!strcmp(k, "ConfigMap") && !c->in_configmap)
@@ -245,7 +282,8 @@ int kp_k8s_on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err 
 		    !strcmp(h.kind, "ReplicaSet") || !strcmp(h.kind, "StatefulSet") || !strcmp(h.kind, "Job") ||
 		    !strcmp(h.kind, "ReplicationController") || !strcmp(h.kind, "DaemonSet") ||
 		    !strcmp(h.kind, "PriorityClass") || !strcmp(h.kind, "PodDisruptionBudget") ||
-		    !strcmp(h.kind, "Service") || !strcmp(h.kind, "Namespace") || storage_reader(h.kind) >= 0;
+		    !strcmp(h.kind, "Service") || !strcmp(h.kind, "Namespace") || storage_reader(h.kind) >= 0 ||
+		    dra_reader(&h) >= 0;
 	if (is_namespaced(h.kind) && (!h.namespace_ || !h.namespace_[0]))
 		h.namespace_ = "default";
 	if (!is_namespaced(h.kind))

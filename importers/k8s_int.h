@@ -6,8 +6,10 @@
  * workloads), k8s_policy.c (PriorityClass, PodDisruptionBudget, Service,
  * Namespace), k8s_config.c (KubeSchedulerConfiguration, ConfigMap),
  * k8s_storage.c (StorageClass, PersistentVolume, PersistentVolumeClaim,
- * CSINode, CSIDriver, CSIStorageCapacity; pod volumes) — which
- * k8s.c dispatches to.
+ * CSINode, CSIDriver, CSIStorageCapacity; pod volumes), k8s_dra.c
+ * (DeviceClass, ResourceSlice; the DRA pieces both DRA files share) and
+ * k8s_dra_claims.c (ResourceClaim, ResourceClaimTemplate; pods'
+ * resourceClaims) — which k8s.c dispatches to.
  *
  * The accessors' rule: a field that is absent (or null) is fine and leaves
  * *out empty, a field of the wrong type or value is an error, located at the
@@ -40,6 +42,12 @@ typedef struct kctx {
 	size_t ylen;
 	unsigned yline, ycol;
 	const char *cm_label;    /* in a ConfigMap's literal block: "ConfigMap NS/NAME data.KEY" */
+	/* a forward cursor into ytext (k8s_dra.c: where CEL expressions start):
+	 * line ycur_line starts at byte ycur_off of ycur_text (reset when
+	 * ycur_text is not ytext) */
+	const char *ycur_text;
+	size_t ycur_off;
+	unsigned ycur_line;
 } kctx;
 
 /* One object: its mapping, the usual parts (NULL when absent), and its kind,
@@ -106,6 +114,39 @@ int kp_k8s_get_volumes(kctx *c, const kp_ynode *vols, kp_pod_in *pod);
 /* a StatefulSet's spec.volumeClaimTemplates (the seq) into w->claims */
 int kp_k8s_get_claim_templates(kctx *c, const kp_ynode *vct, kp_workload_in *w);
 
+/* ---- k8s_dra.c: what the DRA readers share ---- */
+
+/* 1: resource.k8s.io/v1beta1 (a device's fields under `basic`, a request's
+ * `exactly` fields in the request); 0: v1 or v1beta2; -1: no apiVersion
+ * (the reader tells by shape) */
+int kp_k8s_dra_beta1(const objhead *h);
+/* the selectors list m.selectors ([{cel: {expression}}]) with their positions */
+int kp_k8s_dra_selectors(kctx *c, const kp_ynode *m, const char *path, kp_cels *out);
+/* a quantity scalar in its base unit (rounded up) and its text */
+int kp_k8s_dra_quantity(kctx *c, const kp_ynode *q, const char *path, int64_t *value, const char **text);
+/* a QualifiedName split: "d.example.com/name" or "name" (in driver's domain;
+ * driver NULL: the domain stays NULL) */
+int kp_k8s_dra_qualify(kctx *c, const kp_ynode *at, const char *path, const char *name, const char *driver,
+		       const char **domain, const char **id);
+/* a v1.NodeSelector at m.key (*has = 0 when absent) */
+int kp_k8s_dra_node_selector(kctx *c, const kp_ynode *m, const char *key, const char *path, int *has,
+			     kp_node_term **terms, size_t *n);
+/* m.tolerations: DeviceTolerations (operator defaults to Equal) */
+int kp_k8s_dra_tolerations(kctx *c, const kp_ynode *m, const char *path, kp_toleration **out, size_t *n);
+/* n as compact JSON in c->a (NULL: no memory, c->err set) */
+const char *kp_k8s_dra_json(kctx *c, const kp_ynode *n);
+
+/* ---- k8s_dra_claims.c ---- */
+
+/* a config list (DeviceClass spec.config, claim spec.devices.config):
+ * each entry's opaque driver and parameters; with spec, its requests
+ * must name requests of spec */
+int kp_k8s_dra_config(kctx *c, const kp_ynode *seq, const char *path, const kp_device_claim *spec);
+/* a pod spec's resourceClaims and its containers' resources.claims */
+int kp_k8s_get_pod_claims(kctx *c, const kp_ynode *spec, kp_pod_in *pod);
+/* a pod's status.resourceClaimStatuses, onto pod->claims */
+int kp_k8s_get_claim_statuses(kctx *c, const kp_ynode *status, kp_pod_in *pod);
+
 /* ---- one reader per kind family: parse, then kp_import_* ---- */
 
 int kp_k8s_read_node(kctx *c, const objhead *h);              /* k8s_nodes.c */
@@ -123,5 +164,9 @@ int kp_k8s_read_pvc(kctx *c, const objhead *h);
 int kp_k8s_read_csi_node(kctx *c, const objhead *h);
 int kp_k8s_read_csi_driver(kctx *c, const objhead *h);
 int kp_k8s_read_csi_capacity(kctx *c, const objhead *h);
+int kp_k8s_read_device_class(kctx *c, const objhead *h);      /* k8s_dra.c */
+int kp_k8s_read_resource_slice(kctx *c, const objhead *h);
+int kp_k8s_read_resource_claim(kctx *c, const objhead *h);    /* k8s_dra_claims.c */
+int kp_k8s_read_claim_template(kctx *c, const objhead *h);
 
 #endif

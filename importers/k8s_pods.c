@@ -1,9 +1,9 @@
 /*
  * k8s_pods.c — the readers of the kinds that make pods: Pod (metadata,
- * spec, status.phase/nominatedNodeName/startTime) and the workloads
- * (Deployment, ReplicaSet, StatefulSet, Job, ReplicationController,
- * DaemonSet: their template, desired replicas and selector), stored with
- * kp_import_pod() and kp_import_workload().
+ * spec, status.phase/nominatedNodeName/startTime/resourceClaimStatuses)
+ * and the workloads (Deployment, ReplicaSet, StatefulSet, Job,
+ * ReplicationController, DaemonSet: their template, desired replicas and
+ * selector), stored with kp_import_pod() and kp_import_workload().
  *
  * Contract: a workload's replicas are what its controller wants now (a Job:
  * parallelism capped by completions, 0 when suspended; a DaemonSet: -1, one
@@ -36,7 +36,8 @@ int kp_k8s_read_pod(kctx *c, const objhead *h)
 	    kp_k8s_get_owner(c, h->meta, &p.owner) != KP_OK || read_pod_parts(c, h->meta, h->spec, &p) != KP_OK ||
 	    kp_k8s_get_str(c, h->status, "phase", "status.phase", &p.phase) != KP_OK ||
 	    kp_k8s_get_str(c, h->status, "nominatedNodeName", "status.nominatedNodeName", &p.nominated_node) != KP_OK ||
-	    kp_k8s_get_time(c, h->status, "startTime", "status.startTime", &p.start_time) != KP_OK)
+	    kp_k8s_get_time(c, h->status, "startTime", "status.startTime", &p.start_time) != KP_OK ||
+	    kp_k8s_get_claim_statuses(c, h->status, &p) != KP_OK)
 		return KP_PARSE;
 	del = kp_ymap_get(h->meta, "deletionTimestamp");
 	p.terminating = del != NULL;

@@ -3,7 +3,8 @@
  * workload template's): node name, scheduler, priority, containers (app,
  * init, sidecar) with requests, limits and host ports, overhead, node
  * selector, tolerations, node and pod (anti-)affinity, topology spread
- * constraints, scheduling gates and volumes (k8s_storage.c); and the controller
+ * constraints, scheduling gates, volumes (k8s_storage.c) and resource claims
+ * (k8s_dra_claims.c); and the controller
  * ownerReference of an object's metadata.
  *
  * Contract: kp_k8s_get_pod_spec() fills a kp_pod_in (model.h) in c->a,
@@ -428,7 +429,7 @@ int kp_k8s_get_pod_spec(kctx *c, const kp_ynode *spec, kp_pod_in *pod)
 	if (kp_k8s_get_resources(c, spec, "overhead", "spec.overhead", &pod->overhead) != KP_OK ||
 	    kp_k8s_get_kvs(c, spec, "nodeSelector", "spec.nodeSelector", &pod->node_selector) != KP_OK ||
 	    get_tolerations(c, spec, pod) != KP_OK || get_containers(c, spec, pod) != KP_OK ||
-	    get_spreads(c, spec, pod) != KP_OK)
+	    kp_k8s_get_pod_claims(c, spec, pod) != KP_OK || get_spreads(c, spec, pod) != KP_OK)
 		return KP_PARSE;
 	if (kp_k8s_get_map(c, spec, "affinity", "spec.affinity", &aff) != KP_OK)
 		return KP_PARSE;

@@ -132,6 +132,16 @@ typedef struct kp_volume {
 /* A StatefulSet's volumeClaimTemplate. */
 typedef struct kp_claim_template { const char *name; kp_claim_spec spec; } kp_claim_template;
 
+/* One entry of a pod spec's resourceClaims (DRA, issue 17; schema pod_resource_claim). */
+typedef struct kp_pod_claim {
+	const char *name;            /* resourceClaims[].name */
+	const char *claim_name;      /* resourceClaimName, NULL when a template */
+	const char *template_name;   /* resourceClaimTemplateName, NULL when a claim */
+	int has_status;              /* status.resourceClaimStatuses has an entry of this name */
+	const char *status_claim;    /* its resourceClaimName (NULL: no claim was needed) */
+	const char *containers;      /* JSON [{"container":C,"request":R|null}] of the containers' resources.claims naming it, NULL none */
+} kp_pod_claim;
+
 typedef struct kp_pod_in {
 	kp_pos pos;
 	const char *namespace_, *name, *uid;
@@ -150,6 +160,7 @@ typedef struct kp_pod_in {
 	int scheduling_gates;        /* count of spec.schedulingGates */
 	int pvc_volumes;             /* count of persistentVolumeClaim/ephemeral volumes */
 	kp_volume *volumes; size_t nvolumes;   /* the ones that matter to scheduling, in spec order */
+	kp_pod_claim *claims; size_t nclaims;  /* spec.resourceClaims, in spec order (DRA) */
 	kp_container *containers; size_t ncontainers;   /* app, init and sidecar, in spec order */
 	kp_ress overhead;
 	kp_kvs node_selector;
@@ -255,6 +266,119 @@ typedef struct kp_csi_capacity_in {
 	int has_capacity, has_maximum;
 	int64_t capacity, maximum;
 } kp_csi_capacity_in;
+
+/* ---- Dynamic Resource Allocation (issue 17): imported, not planned yet ---- */
+
+/* A CEL expression (selectors[].cel.expression), as written, and where its
+ * text starts in its file: block = 1 for a literal block scalar, whose line k
+ * is the file's line line + k at column col. */
+typedef struct kp_cel { const char *expr, *path; unsigned line, col; int block; } kp_cel;
+typedef struct kp_cels { kp_cel *v; size_t n; } kp_cels;
+
+/* A named quantity: base unit, rounded up as Quantity.Value(), and its text.
+ * domain NULL: the name as written (a claim's capacity request). */
+typedef struct kp_dra_qty { const char *domain, *name; int64_t value; const char *text; } kp_dra_qty;
+
+/* A counter of a counter set (sharedCounters, consumesCounters). */
+typedef struct kp_dra_counter { const char *set, *name; int64_t value; const char *text; } kp_dra_counter;
+
+/* A device attribute: type int, bool, string or version; ival for int and bool. */
+typedef struct kp_dra_attr { const char *domain, *name, *type, *sval; int64_t ival; } kp_dra_attr;
+
+/* A device capacity and its requestPolicy (consumable capacity). */
+typedef struct kp_dra_capacity {
+	kp_dra_qty q;
+	int has_default, has_min, has_max, has_step, has_valid;
+	int64_t def, min, max, step;
+	int64_t *valid; size_t nvalid;   /* validValues, in order */
+} kp_dra_capacity;
+
+typedef struct kp_dra_taint { const char *key, *value, *effect; int64_t time_added; /* INT64_MIN absent */ } kp_dra_taint;
+
+typedef struct kp_dra_device {
+	const char *name;
+	kp_dra_attr *attrs; size_t nattrs;
+	kp_dra_capacity *caps; size_t ncaps;
+	kp_dra_counter *counters; size_t ncounters;   /* consumesCounters, flattened */
+	kp_dra_taint *taints; size_t ntaints;
+	int allow_multiple, binds_to_node;
+	/* perDeviceNodeSelection: exactly one of these */
+	const char *node_name;
+	int all_nodes, has_selector;
+	kp_node_term *terms; size_t nterms;
+} kp_dra_device;
+
+typedef struct kp_resource_slice_in {
+	kp_pos pos;
+	const char *name, *api_version, *driver, *pool;
+	int64_t generation, slice_count;
+	const char *node_name;
+	int all_nodes, per_device, has_selector;
+	kp_node_term *terms; size_t nterms;
+	kp_dra_counter *counters; size_t ncounters;   /* sharedCounters, flattened */
+	kp_dra_device *devices; size_t ndevices;
+} kp_resource_slice_in;
+
+typedef struct kp_device_class_in {
+	kp_pos pos;
+	const char *name, *api_version;
+	const char *extended_resource;   /* spec.extendedResourceName, NULL absent */
+	const char *config;              /* spec.config as JSON, NULL absent */
+	kp_cels selectors;
+} kp_device_class_in;
+
+/* One request or subrequest of a claim spec, converted to v1's form:
+ * sub "" is the request itself (first_available: its subrequests follow). */
+typedef struct kp_dra_request {
+	const char *name, *sub;
+	int64_t seq, sub_seq;
+	int first_available;
+	const char *device_class, *mode;   /* NULL on a firstAvailable request */
+	int64_t count;                     /* ExactCount: >= 1; All: 0 */
+	int admin_access;
+	kp_cels selectors;
+	kp_toleration *tols; size_t ntols;
+	kp_dra_qty *caps; size_t ncaps;    /* capacity.requests (names as written) */
+} kp_dra_request;
+
+typedef struct kp_dra_constraint {
+	kp_strs requests;                  /* none: every request */
+	const char *match, *distinct;      /* matchAttribute, distinctAttribute */
+} kp_dra_constraint;
+
+/* spec.devices of a ResourceClaim or of a ResourceClaimTemplate's claim. */
+typedef struct kp_device_claim {
+	kp_dra_request *reqs; size_t nreqs;
+	kp_dra_constraint *cons; size_t ncons;
+	const char *config;                /* JSON, NULL absent */
+} kp_device_claim;
+
+typedef struct kp_dra_result {
+	const char *request, *driver, *pool, *device, *share_id;
+	int admin_access;
+	const char *tolerations;           /* JSON copy, NULL none */
+	kp_dra_qty *consumed; size_t nconsumed;   /* consumedCapacity, qualified by the driver */
+} kp_dra_result;
+
+typedef struct kp_dra_consumer { const char *api_group, *resource, *name, *uid; } kp_dra_consumer;
+
+typedef struct kp_resource_claim_in {
+	kp_pos pos;
+	const char *namespace_, *name, *uid, *api_version;
+	kp_device_claim spec;
+	kp_owner owner;
+	const char *pod_claim;             /* annotation resource.kubernetes.io/pod-claim-name */
+	int deleting, allocated, has_selector;
+	kp_node_term *terms; size_t nterms;   /* status.allocation.nodeSelector */
+	kp_dra_result *results; size_t nresults;
+	kp_dra_consumer *reserved; size_t nreserved;
+} kp_resource_claim_in;
+
+typedef struct kp_resource_claim_template_in {
+	kp_pos pos;
+	const char *namespace_, *name, *api_version;
+	kp_device_claim spec;
+} kp_resource_claim_template_in;
 
 typedef struct kp_priority_class_in {
 	kp_pos pos;

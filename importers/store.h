@@ -33,6 +33,10 @@ typedef struct kp_import_stats {
 	/* storage (issue 16): imported, not planned yet; generated_pvcs: claims
 	 * made as the StatefulSet and ephemeral volume controllers would */
 	long storage_classes, pvs, pvcs, generated_pvcs, csi_nodes, csi_drivers, csi_capacities;
+	/* Dynamic Resource Allocation (issue 17): imported, not planned yet;
+	 * generated_claims: ResourceClaims made from templates for pods, as the
+	 * resourceclaim controller would */
+	long device_classes, resource_slices, resource_claims, generated_claims, claim_templates;
 	long long bytes;
 	/* the skipped objects per "apiVersion Kind", most first (set before
 	 * before_commit is called) */
@@ -96,6 +100,11 @@ int kp_import_pvc(kp_import *imp, const char *file, const kp_pvc_in *pvc, kp_err
 int kp_import_csi_node(kp_import *imp, const char *file, const kp_csi_node_in *n, kp_err *err);
 int kp_import_csi_driver(kp_import *imp, const char *file, const kp_csi_driver_in *d, kp_err *err);
 int kp_import_csi_capacity(kp_import *imp, const char *file, const kp_csi_capacity_in *c, kp_err *err);
+/* DRA objects (store_dra.c) */
+int kp_import_device_class(kp_import *imp, const char *file, const kp_device_class_in *d, kp_err *err);
+int kp_import_resource_slice(kp_import *imp, const char *file, const kp_resource_slice_in *s, kp_err *err);
+int kp_import_resource_claim(kp_import *imp, const char *file, const kp_resource_claim_in *rc, kp_err *err);
+int kp_import_claim_template(kp_import *imp, const char *file, const kp_resource_claim_template_in *t, kp_err *err);
 
 /* An object could not be read.  With skip_invalid: report it through the
  * warn callback, count it, clear err and return KP_OK; otherwise return

@@ -228,6 +228,10 @@ static void class_spec(kp_sb *sb, const kp_pod_in *p, const class_info *ci)
 		kp_sb_printf(sb, ",\"schedulingGates\":%d", p->scheduling_gates);
 	if (p->pvc_volumes)
 		kp_sb_printf(sb, ",\"pvcVolumes\":%d", p->pvc_volumes);
+	/* pods with DRA claims never share a class with pods without (their
+	 * claims are per pod: pod_resource_claim) */
+	if (p->nclaims)
+		kp_sb_printf(sb, ",\"resourceClaims\":%zu", p->nclaims);
 	if (p->host_network)
 		kp_sb_adds(sb, ",\"hostNetwork\":true");
 	kp_sb_adds(sb, ",\"requests\":");

@@ -33,6 +33,15 @@ enum {
 	S_STC_FIND, S_STC_UPSERT, S_PV_FIND, S_PV_UPSERT, S_PV_DEL_LABEL, S_PV_LABEL, S_PVC_FIND, S_PVC_UPSERT,
 	S_CSIN_FIND, S_CSIN_INFO, S_CSIN_DEL, S_CSIN_INS, S_CSID_FIND, S_CSID_UPSERT, S_CSIC_FIND, S_CSIC_UPSERT,
 	S_PODVOL_DEL, S_PODVOL_INS, S_WLVOL_DEL, S_WLVOL_INS, S_VCT_DEL, S_VCT_INS, S_PODVOL_TMPL, S_PODVOL_CLAIMS,
+	/* DRA (store_dra.c); the *_DEL ranges run in this order */
+	S_DRA_CLASS_FIND, S_DRA_CLASS_UPSERT, S_DRA_CLASS_SEL_DEL, S_DRA_CLASS_SEL_INS,
+	S_DRA_SLICE_FIND, S_DRA_SLICE_UPSERT, S_DRA_SLICE_DEL_ATTR, S_DRA_SLICE_DEL_CAP, S_DRA_SLICE_DEL_CNT,
+	S_DRA_SLICE_DEL_TAINT, S_DRA_SLICE_DEL_DEV, S_DRA_SLICE_DEL_SHARED, S_DRA_SLICE_CNT_INS, S_DRA_DEV_INS,
+	S_DRA_DEV_ATTR_INS, S_DRA_DEV_CAP_INS, S_DRA_DEV_CNT_INS, S_DRA_DEV_TAINT_INS,
+	S_DRA_SPEC_INS, S_DRA_REQ_INS, S_DRA_REQ_SEL_INS, S_DRA_REQ_TOL_INS, S_DRA_REQ_CAP_INS, S_DRA_CONS_INS,
+	S_DRA_CLAIM_FIND, S_DRA_CLAIM_UPSERT, S_DRA_CLAIM_DEL_RES, S_DRA_CLAIM_DEL_CONS, S_DRA_CLAIM_DEL_RSV,
+	S_DRA_CLAIM_RES_INS, S_DRA_CLAIM_CONS_INS, S_DRA_CLAIM_RSV_INS, S_DRA_TMPL_FIND, S_DRA_TMPL_UPSERT,
+	S_DRA_POD_DEL, S_DRA_POD_INS, S_DRA_WL_DEL, S_DRA_WL_INS, S_DRA_WL_CLAIMS,
 	S_COUNT
 };
 
@@ -156,6 +165,30 @@ int kp_store_pod_volumes_from(kp_import *imp, int64_t pod_id, const char *pod_na
 /* After the expansion: the claims the controllers would make, generated
  * where no claim of that name exists; generated ones nobody wants go. */
 int kp_store_claims(kp_import *imp, kp_err *err);
+
+/* JSON of node selector terms (key names the expression list) in imp->scratch */
+const char *kp_store_terms_json(kp_import *imp, const kp_node_term *t, size_t n, const char *key);
+
+/* ---- store_dra.c ---- */
+
+/* Write the resource claims of pod owner_id (workload = 0: pod_resource_claim,
+ * a template's claim named as its status says or as kp_claim_name makes it)
+ * or of workload owner_id's template (workload = 1); replace: delete the
+ * rows it had first.  KP_OK or an error. */
+int kp_store_pod_claims(kp_import *imp, int64_t owner_id, int workload, int replace, const kp_pod_in *p,
+			kp_err *err);
+/* A workload template's resource claims (workload_resource_claim), for its
+ * generated pods: loaded once per expansion (kp_free_wl_claims). */
+typedef struct kp_wl_claim { char *name, *claim_name, *template_name, *containers; } kp_wl_claim;
+int kp_store_wl_claims(kp_import *imp, int64_t workload_id, kp_wl_claim **out, size_t *n, kp_err *err);
+void kp_free_wl_claims(kp_wl_claim *v, size_t n);
+/* Generated pod pod_id (ns/name) gets its workload's claims v. */
+int kp_store_pod_claims_from(kp_import *imp, int64_t pod_id, const char *ns, const char *name, int replace,
+			     const kp_wl_claim *v, size_t n, kp_err *err);
+/* After the expansion: the claims the resourceclaim controller would make
+ * from templates, generated where none exists; generated ones nobody wants
+ * go; claim specs nobody uses go. */
+int kp_store_dra_claims(kp_import *imp, kp_err *err);
 
 /* ---- store_expand.c ---- */
 

@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* JSON of node selector terms (key names the expression list) in imp->scratch */
-static const char *terms_json(kp_import *imp, const kp_node_term *t, size_t n, const char *key)
+/* JSON of node selector terms in imp->scratch (store_int.h; also store_dra.c's) */
+const char *kp_store_terms_json(kp_import *imp, const kp_node_term *t, size_t n, const char *key)
 {
 	kp_sb_reset(&imp->json);
 	kp_sb_addc(&imp->json, '[');
@@ -71,7 +71,7 @@ int kp_import_storage_class(kp_import *imp, const char *file, const kp_storage_c
 	bind_text(s, 3, sc->binding_mode ? sc->binding_mode : "Immediate");
 	sqlite3_bind_int(s, 4, sc->is_default);
 	if (sc->has_topologies)
-		bind_text(s, 5, terms_json(imp, sc->topologies, sc->ntopologies, "matchLabelExpressions"));
+		bind_text(s, 5, kp_store_terms_json(imp, sc->topologies, sc->ntopologies, "matchLabelExpressions"));
 	bind_text(s, 6, file);
 	sqlite3_bind_int(s, 7, (int)sc->pos.line);
 	sqlite3_bind_int64(s, 8, imp->batch_id);
@@ -101,7 +101,7 @@ int kp_import_pv(kp_import *imp, const char *file, const kp_pv_in *pv, kp_err *e
 	bind_text(s, 11, pv->driver);
 	bind_text(s, 12, pv->handle);
 	if (pv->has_affinity)
-		bind_text(s, 13, terms_json(imp, pv->terms, pv->nterms, "matchExpressions"));
+		bind_text(s, 13, kp_store_terms_json(imp, pv->terms, pv->nterms, "matchExpressions"));
 	bind_text(s, 14, file);
 	sqlite3_bind_int(s, 15, (int)pv->pos.line);
 	sqlite3_bind_int64(s, 16, imp->batch_id);

@@ -5,5 +5,7 @@ DELETE FROM pod_label WHERE pod_id IN (SELECT id FROM pod WHERE workload_id IS N
 workload_id NOT IN (SELECT id FROM workload));
 DELETE FROM pod WHERE workload_id IS NOT NULL AND workload_id NOT IN (SELECT id FROM workload);
 DELETE FROM pod_volume WHERE pod_id NOT IN (SELECT id FROM pod);
+DELETE FROM pod_resource_claim WHERE pod_id NOT IN (SELECT id FROM pod);
+DELETE FROM workload_resource_claim WHERE workload_id NOT IN (SELECT id FROM workload);
 DELETE FROM workload_volume WHERE workload_id NOT IN (SELECT id FROM workload);
 DELETE FROM workload_claim_template WHERE workload_id NOT IN (SELECT id FROM workload);

@@ -3,7 +3,7 @@
 # "counts that agree"): the skipped objects per apiVersion and kind, equal to
 # import_batch.counts; a warning with the position for a skipped kind that
 # makes pods (a pod template: a CRD workload, a CronJob); a hint for an
-# unrendered Helm template.
+# unrendered Helm template; DRA kinds counted as themselves (issue 17).
 . "$(dirname "$0")/../lib.sh"
 
 cat >"$T/mixed.yaml" <<'YAML'
@@ -63,6 +63,39 @@ is "$(printf '%s\n' "$err" | grep -c 'warning')" 2 "no warning for the ConfigMap
 run "$KPLAN" import -q "$T/b.db" "$T/mixed.yaml"
 is "$out" "" "-q: no summary"
 like "$err" "Rollout shop/web: skipped" "-q: the warnings are still printed"
+
+# DRA kinds (issue 17) are counted as what they are, not skipped; a DRA
+# kind kplan does not read (DeviceTaintRule) is skipped with its apiVersion
+cat >"$T/dra.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+---
+apiVersion: resource.k8s.io/v1beta2
+kind: DeviceTaintRule
+metadata: {name: broken}
+spec: {taint: {key: k, effect: NoSchedule}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one, namespace: ml}
+spec: {spec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu.example.com}}]}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ml}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: g, resourceClaimTemplateName: one}]
+YAML
+run "$KPLAN" import "$T/dra.db" "$T/dra.yaml"
+like "$out" "1 pod, 1 device class, 1 resource claim generated, 1 resource claim template; 1 file" \
+	"DRA kinds: counted in the summary"
+like "$out" "; 1 object of other kinds skipped (1 resource.k8s.io/v1beta2 DeviceTaintRule)" "DRA: DeviceTaintRule is skipped"
+is "$(q "$T/dra.db" "SELECT json_extract(counts, '\$.device_classes') || ' ' || json_extract(counts, '\$.resource_claim_templates') || ' ' ||
+	json_extract(counts, '\$.generated_resource_claims') || ' ' || json_extract(counts, '\$.resource_claims') || ' ' ||
+	json_extract(counts, '\$.resource_slices') || ' ' || json_extract(counts, '\$.skipped.DeviceTaintRule') FROM import_batch")" "1 1 1 0 0 1" \
+	"DRA: import_batch.counts agrees"
 
 # an unrendered Helm template
 printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Values.name }}\n' >"$T/helm.yaml"

@@ -507,7 +507,7 @@ bad "migrated-plugins annotation a list" "$T/bad11.yaml" "kplan: $T/bad11.yaml:5
 # the realworld2 corpus: every file holding storage objects
 R=$KP_SHARED_DATA/realworld2
 if [ ! -d "$R" ]; then
-	skip "shared data absent ($R)" 39
+	skip "shared data absent ($R)" 40
 	done_testing
 fi
 rw() { # rw FILE SQL WANT: imports alone, exit 0, SQL gives WANT
@@ -571,9 +571,10 @@ is "$(ql "$T/rw.db" "SELECT group_concat(pod || ':' || action || ':' || COALESCE
 is "$(ql "$T/rw.db" "SELECT claim || ':' || action || ':' || (SELECT name FROM node WHERE id = node_id) FROM volume_decision")" \
 	"my-csi-app-inline-volume-my-csi-volume:provision:my-node" "realworld2: the run's volume decision"
 
-# DRA kinds stay skipped kinds
+# DRA kinds are imported now (issue 17, tests/t/15-import-dra.t), not skipped
 rm -f "$T/rw.db"*
 run "$KPLAN" import "$T/rw.db" "$R/intel_gpu_deviceclasses.yaml"
-like "$out" "2 objects of other kinds skipped (2 resource.k8s.io/v1 DeviceClass)" "realworld2: DeviceClass is still a skipped kind"
+like "$out" "2 device classes;" "realworld2: DeviceClass is imported"
+unlike "$out" "skipped" "realworld2: DeviceClass is no longer a skipped kind"
 
 done_testing

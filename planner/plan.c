@@ -369,20 +369,21 @@ static void teardown(planner *pl)
 
 /* pending pods kplan does not plan or plans with a caveat, for the warnings */
 typedef struct pod_counts {
-	long gated, volumes, missing_pc, other_sched, not_run;
+	long gated, volumes, claims, missing_pc, other_sched, not_run;
 	int volumes_partial;         /* out of memory reading pod_volume: counted from the classes only */
+	int claims_partial;          /* out of memory reading pod_resource_claim */
 } pod_counts;
 
-/* The ids of the pods with rows in pod_volume, sorted, into *ids (the
- * caller frees it).  0, or -1 out of memory; a database without the table
- * (imported before storage was) has none. */
-static int volume_pods(sqlite3 *db, int64_t **ids, size_t *n)
+/* The pod ids sql returns, sorted, into *ids (the caller frees it): the
+ * pods with rows in pod_volume or pod_resource_claim.  0, or -1 out of
+ * memory; a database without the table (imported before it was) has none. */
+static int pod_ids(sqlite3 *db, const char *sql, int64_t **ids, size_t *n)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0;
 	*ids = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db, kp_sql_plan_volume_pods, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	int rc = 0;
 	while (sqlite3_step(st) == SQLITE_ROW)
@@ -423,7 +424,10 @@ static void triage_pods(planner *pl, kp_plan_result *r, pod_counts *n)
 	kp_snap *s = &pl->s;
 	int64_t *vol;
 	size_t nvol;
-	n->volumes_partial = volume_pods(pl->db, &vol, &nvol) != 0;
+	n->volumes_partial = pod_ids(pl->db, kp_sql_plan_volume_pods, &vol, &nvol) != 0;
+	int64_t *dra;
+	size_t ndra;
+	n->claims_partial = pod_ids(pl->db, kp_sql_plan_dra_pods, &dra, &ndra) != 0;
 	for (int i = 0; i < s->npods; i++) {
 		kp_pod *p = &s->pods[i];
 		pod_out *po = &pl->out[i];
@@ -476,12 +480,15 @@ static void triage_pods(planner *pl, kp_plan_result *r, pod_counts *n)
 		}
 		if (c->pvc || kp_find_i64(vol, nvol, p->db_id) >= 0)
 			n->volumes++;
+		if (kp_find_i64(dra, ndra, p->db_id) >= 0)
+			n->claims++;
 		if (c->missing_pc)
 			n->missing_pc++;
 		c->needed = 1;
 		pl->queue[pl->nqueue++] = i;
 	}
 	kp_free(vol);
+	kp_free(dra);
 }
 
 /* static filters per profile, over the classes with pending pods it
@@ -643,6 +650,10 @@ static void add_warnings(const planner *pl, kp_plan_result *r, const pod_counts 
 			       "Score (StorageCapacityScoring, on by default from 1.37), VolumeLimitScaling (1.37), CSI migration of "
 			       "vSphere, Azure File and Portworx volumes (docs/limits.md)",
 			    n->volumes_partial ? "at least " : "", n->volumes);
+	if (n->claims)
+		add_warning(r, "dra: %s%ld pending pod(s) name ResourceClaims (Dynamic Resource Allocation): the DynamicResources "
+			       "plugin is not modelled yet, they were placed as if they had no claims (docs/limits.md)",
+			    n->claims_partial ? "at least " : "", n->claims);
 	if (n->missing_pc)
 		add_warning(r, "priorityclass: %ld pending pod(s) name a PriorityClass that was not imported: priority 0 "
 			       "used (the API server would reject them)", n->missing_pc);

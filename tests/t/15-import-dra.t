@@ -770,6 +770,9 @@ like "$out" "5 device classes, 3 resource claims, 13 resource claims generated, 
 is "$(q "$T/all.db" "SELECT count(*) FROM pod_resource_claim WHERE claim_from = 'generated' AND claim NOT IN (SELECT name FROM resource_claim)")" 0 \
 	"realworld2 DRA corpus: every template claim has its generated claim"
 run "$KPLAN" plan -q "$T/all.db"
-is "$rc" 0 "realworld2 DRA corpus: plan exit 0${err:+ ($err)}"
+is "$rc" 0 "realworld2 DRA corpus: plan exit 0"
+like "$err" "kplan: warning: dra: " "realworld2 DRA corpus: plan warns that the claims were not judged"
+is "$(q "$T/all.db" "SELECT pods = (SELECT count(DISTINCT r.pod_id) FROM pod_resource_claim r JOIN placement pl ON pl.pod_id = r.pod_id AND pl.run_id = 1 WHERE pl.action IN ('bind', 'unschedulable')) FROM run_warning WHERE kind = 'dra'")" 1 \
+	"realworld2 DRA corpus: the warning counts the pending pods with claims (run_warning.pods)"
 
 done_testing

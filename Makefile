@@ -153,7 +153,7 @@ valgrind: all
 	@sh scripts/deps.sh valgrind
 	KPLAN=$(BUILD)/kplan sh scripts/valgrind.sh
 
-# libFuzzer (clang) on the YAML/JSON, CSV, quantity and scheduler-config parsers;
+# libFuzzer (clang) on the YAML/JSON, CSV, quantity, scheduler-config and CEL parsers;
 # FUZZ_SECONDS per target (default 600), two at a time
 FUZZ_SECONDS ?= 600
 fuzz: all
@@ -203,7 +203,7 @@ help:
 	@echo "make install [PREFIX=/usr/local] [DESTDIR=]  kplan, kplan.so, man page, bash completion"
 	@echo "make uninstall [PREFIX=/usr/local] [DESTDIR=]"
 	@echo "make valgrind       the main paths under valgrind --leak-check=full"
-	@echo "make fuzz [FUZZ_SECONDS=600]  libFuzzer on the four parsers (clang)"
+	@echo "make fuzz [FUZZ_SECONDS=600]  libFuzzer on the five parsers (clang)"
 	@echo "make screenshot     docs/report.png: the HTML report of examples/ in headless Chromium"
 	@echo "make bench [BENCH_RUNS=5] [BENCH_SCALE=1]  benchmarks; writes bench/RESULTS.md"
 	@echo "make clean"

@@ -2,13 +2,14 @@
 # fuzz.sh [SECONDS] — build kplan's libFuzzer targets and run each for SECONDS
 # (default 600) under ASan + UBSan, two at a time.
 #
-#   scripts/fuzz.sh          # 4 targets x 10 min, about 20 min on 2 cores
+#   scripts/fuzz.sh          # 5 targets x 10 min, about 30 min on 2 cores
 #   scripts/fuzz.sh 60       # a quick pass
 #   FUZZ_TARGETS="yaml config" scripts/fuzz.sh 300
 #
 # Targets (tests/fuzz/fuzz_<t>.c): yaml (YAML/JSON import), csv (CSV and
 # openb import), quantity (kp_quantity_parsen and its invariants), config
-# (kp_config_parse).  Each starts from its seeds in tests/fuzz/corpus/<t>/ and
+# (kp_config_parse), cel (DRA selectors: kp_cel_compile, kp_cel_eval and
+# their invariants).  Each starts from its seeds in tests/fuzz/corpus/<t>/ and
 # the inputs found by earlier runs in build/fuzz/corpus/<t>/ (new inputs go
 # there; the seed directory is never written).  Crashes, leaks, timeouts and
 # out-of-memory inputs land in build/fuzz/artifacts/<t>/; libFuzzer's log is
@@ -24,7 +25,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
 OUT=build/fuzz
 CLANG=${CLANG:-clang}
-TARGETS=${FUZZ_TARGETS:-yaml csv quantity config}
+TARGETS=${FUZZ_TARGETS:-yaml csv quantity config cel}
 FLAGS="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -fno-omit-frame-pointer"
 CFLAGS_FUZZ="-std=c11 -D_DEFAULT_SOURCE -DSQLITE_CORE -I. -I$OUT/gen -Wall -Wextra $FLAGS"
 

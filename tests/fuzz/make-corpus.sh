@@ -8,6 +8,8 @@
 #              KubeSchedulerConfiguration documents of tests/data/import and
 #              tests/e2e (the first document of a file, comments dropped)
 #   quantity/  every input of the case table in tests/unit/test_quantity.c
+#   cel/       every expression of the case tables in tests/unit/test_cel.c
+#              (kube's test cases, the realworld2 selectors, the refusals)
 # Run from anywhere: tests/fuzz/make-corpus.sh.  Seeds are named after their
 # source, so a rerun replaces them instead of adding copies.
 set -eu
@@ -15,7 +17,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 C=$ROOT/tests/fuzz/corpus
 cd "$ROOT"
 rm -rf "$C"
-mkdir -p "$C/yaml" "$C/csv" "$C/config" "$C/quantity"
+mkdir -p "$C/yaml" "$C/csv" "$C/config" "$C/quantity" "$C/cel"
 
 name() { echo "$1" | sed -e 's|^tests/||' -e 's|/|_|g'; }
 
@@ -99,12 +101,44 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -I. -w -o "$tmp/dump" "$tmp/dump.c" common/kp.c importers/quantity.c
+${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -I. -w -o "$tmp/dump" "$tmp/dump.c" common/kp.c common/quantity.c
 "$tmp/dump" "$C/quantity"
 # identical inputs (the table checks both units) collapse to one seed
 (cd "$C/quantity" && sha256sum * | sort | awk 'seen[$1]++ { print $2 }' | xargs -r rm -f)
 
-for d in yaml csv config quantity; do
+# cel: the same for the expressions of test_cel.c
+cat >"$tmp/dump_cel.c" <<'C'
+#include <stdio.h>
+#define main kp_unit_main
+#include "tests/unit/test_cel.c"
+#undef main
+static int put(const char *dir, const char *kind, size_t i, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/unit_cel_%s_%03zu", dir, kind, i);
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return 1;
+	fputs(text, f);
+	return fclose(f) != 0;
+}
+int main(int argc, char **argv)
+{
+	(void)argc;
+	int bad = 0;
+	for (size_t i = 0; i < sizeof eval_cases / sizeof eval_cases[0]; i++)
+		bad |= put(argv[1], "eval", i, eval_cases[i].expr);
+	for (size_t i = 0; i < sizeof compile_cases / sizeof compile_cases[0]; i++)
+		bad |= put(argv[1], "refused", i, compile_cases[i].expr);
+	return bad;
+}
+C
+${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -I. -w -o "$tmp/dump_cel" "$tmp/dump_cel.c" common/cel.c common/cel_check.c \
+	common/cel_eval.c common/cel_lib.c common/kp.c common/quantity.c common/ydom.c -lyaml
+"$tmp/dump_cel" "$C/cel"
+(cd "$C/cel" && sha256sum * | sort | awk 'seen[$1]++ { print $2 }' | xargs -r rm -f)
+
+for d in yaml csv config quantity cel; do
 	echo "$d: $(ls "$C/$d" | wc -l) seeds, $(du -sk "$C/$d" | cut -f1) KB"
 done
 echo "total: $(du -sk "$C" | cut -f1) KB"

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # 60-fuzz-regressions.t — every input a fuzzer (tests/fuzz/, scripts/fuzz.sh)
 # crashed, leaked or hung on, kept in tests/fuzz/regressions/<target>/ once
-# fixed, and every seed of the four fuzz corpora (tests/fuzz/corpus/<target>/),
+# fixed, and every seed of the five fuzz corpora (tests/fuzz/corpus/<target>/),
 # goes through the command line the way a user would feed it:
 #   yaml      kplan import DB FILE, and again with --skip-invalid
 #   csv       kplan import DB FILE.csv, and again with --format openb
 #   config    kplan plan --config FILE DB
 #   quantity  kplan query DB "SELECT kplan_quantity(TEXT)" and (TEXT, 'cpu')
+#   cel       test_cel --replay FILE: kp_cel_compile, then kp_cel_eval on the
+#             unit test's fixture devices (no command reads CEL yet; the
+#             unit binary is the build's own, under SAN=1 the sanitized one)
 # Each run must end with exit status 0 or 1: no signal, no sanitizer report
 # (under `make test SAN=1` the CLI is the ASan+UBSan build), and no hang
 # (60 s each when coreutils' timeout is there).
@@ -51,8 +54,11 @@ inputs() { # inputs TARGET: regression files, then corpus seeds
 	done
 }
 
+# the unit test binary of the same build as $KPLAN (build/ or build/san/)
+TEST_CEL=$(dirname "$KPLAN")/tests/test_cel
+
 n_inputs=0
-for target in yaml csv config quantity; do
+for target in yaml csv config quantity cel; do
 	while IFS= read -r f; do
 		n_inputs=$((n_inputs + 1))
 		what="$target ${f#"$FUZZ"/}"
@@ -82,6 +88,13 @@ for target in yaml csv config quantity; do
 				"SELECT kplan_quantity(CAST(X'$x' AS TEXT))"
 			check "$what: kplan_quantity cpu" "$KPLAN" query "$T/template.db" \
 				"SELECT kplan_quantity(CAST(X'$x' AS TEXT), 'cpu')"
+			;;
+		cel)
+			if [ -x "$TEST_CEL" ]; then
+				check "$what: compile and evaluate" "$TEST_CEL" --replay "$f"
+			else
+				skip "$TEST_CEL not built (make $TEST_CEL)"
+			fi
 			;;
 		esac
 	done < <(inputs "$target")

@@ -156,7 +156,7 @@ int kp_import_finish(kp_import *imp, kp_err *err)
 	if (kp_interrupted)
 		return kp_err_set(err, KP_INTR, "interrupted");
 	if (kp_store_expand(imp, err) != KP_OK || kp_store_claims(imp, err) != KP_OK ||
-	    kp_store_dra_claims(imp, err) != KP_OK)
+	    kp_store_dra_claims(imp, err) != KP_OK || kp_import_check_cel(imp, err) != KP_OK)
 		return err->code;
 	kp_sb_addc(&imp->sources, ']');
 	kp_sb counts;

@@ -189,6 +189,9 @@ int kp_store_pod_claims_from(kp_import *imp, int64_t pod_id, const char *ns, con
  * from templates, generated where none exists; generated ones nobody wants
  * go; claim specs nobody uses go. */
 int kp_store_dra_claims(kp_import *imp, kp_err *err);
+/* dra_cel_check.c: every imported DRA selector compiles with kplan's CEL
+ * subset, else KP_PARSE with FILE:LINE:COL and what is wrong */
+int kp_import_check_cel(kp_import *imp, kp_err *err);
 
 /* ---- store_expand.c ---- */
 

@@ -761,6 +761,39 @@ sed -e 36d -e 100,112d -e 117,122d "$R/k8s-api-testdata_resourceslice_v1_allfiel
 run "$KPLAN" import "$T/rf2.db" "$T/fixture.yaml"
 like "$err" "fixture.yaml:41:9: ResourceSlice nameValue: spec.devices[0].attributes.attributesKey: exactly one of int, bool, string, version must be set, got 8" \
 	"realworld2 v1 fixture, without sharedCounters: an attribute of 8 values refused"
+# a selector outside kplan's CEL subset, or not CEL, is refused at import
+# with its position (the expression's own plus the error's within it)
+cat >"$T/badcel.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: bad}
+spec:
+  selectors:
+  - cel: {expression: 'device.attributes["x"].all(a, a > 1)'}
+YAML
+rm -f "$T/badcel.db"*
+run "$KPLAN" import "$T/badcel.db" "$T/badcel.yaml"
+is "$rc" 1 "a CEL macro outside the subset: refused"
+like "$err" "badcel.yaml:6:47: DeviceClass bad: spec.selectors[0].cel.expression: CEL: unsupported: the macro 'all'" \
+	"... with file, line and column of the construct"
+is "$([ -e "$T/badcel.db" ] && q "$T/badcel.db" "SELECT count(*) FROM device_class" || echo none)" none "... and nothing imported"
+cat >"$T/badcel2.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: r
+      exactly:
+        deviceClassName: gpu
+        selectors:
+        - cel: {expression: 'noSuchVar == 1'}
+YAML
+run "$KPLAN" import "$T/badcel.db" "$T/badcel2.yaml"
+like "$err" "badcel2.yaml:11:30: ResourceClaim default/c: spec.devices.requests[0].exactly.selectors[0].cel.expression: CEL: undeclared reference to 'noSuchVar'" \
+	"an unknown variable: refused where it is"
+
 # the corpus together (but the refused), and a plan of it
 rm -f "$T/all.db"*
 set -- $(cd "$R" && ls autoscaler_e2e_dra_* dra-example-driver_* dranet_* intel_* k8s-scheduler-perf_deviceclass_* nvidia-dra_*.yaml | grep -v mig_mps)

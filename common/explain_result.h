@@ -90,6 +90,8 @@ typedef struct kp_explain {
 	int scoring;                 /* 0: one feasible node or none, no scoring */
 	char message[4096];
 	char preemption[8192];       /* DefaultPreemption's candidates and choice, when it ran */
+	char devices[4096];          /* the pod's ResourceClaims: allocated, or what they ask and the devices
+	                              * the allocator takes on the chosen node; "" without claims */
 	char volumes[4096];          /* the pod's volumes: each claim, the PV behind it or what VolumeBinding
 	                              * would do on the chosen node; "" for a pod without volumes */
 	char from_node[256];         /* the node it was on before the attempt (bound, or taken off by the scenario) */

@@ -37,6 +37,7 @@ typedef struct kp_device {
 	kp_dcounter *consumes;
 	kp_dtaint *taints;
 	uint8_t allow_multiple;
+	uint8_t binds_to_node;       /* bindsToNode: its allocation is for the node it was made on */
 	/* per-device node selection (perDeviceNodeSelection slices) */
 	int32_t node;                /* nodeName's node, -1 */
 	uint8_t all_nodes;
@@ -65,6 +66,8 @@ typedef struct kp_dpool {
 
 typedef struct kp_dclass {
 	kp_sid name;
+	int32_t bad_selector;        /* a selector kplan cannot compile: its index, -1 none (msg in bad_msg) */
+	const char *bad_msg;
 	uint32_t nselectors;
 	kp_cel **selectors;
 } kp_dclass;
@@ -73,7 +76,10 @@ typedef struct kp_dtol { kp_sid key, value; uint8_t exists, effect; } kp_dtol;
 
 /* one request, or one subrequest of a firstAvailable request */
 typedef struct kp_dreq {
+	int32_t id;                  /* index over every request of every claim (the selection cache's key) */
 	kp_sid name;                 /* "req" or "req/sub" */
+	int32_t bad_selector;        /* as kp_dclass */
+	const char *bad_msg;
 	int32_t cls;                 /* kp_dra.classes index, -1 not found */
 	kp_sid cls_name;
 	uint32_t nselectors;
@@ -103,7 +109,8 @@ typedef struct kp_dclaim {
 	int64_t db_id;
 	kp_sid ns, name;
 	uint8_t deleting, generated;
-	kp_sid owner_pod;            /* a claim made from a template: the pod it is for, -1 */
+	kp_sid owner_kind, owner_name;   /* the controller ownerReference (a template's claim: Pod) */
+	uint8_t capacity_requests;   /* some request asks for capacity (consumable capacity: not modelled) */
 	uint32_t nrequests, nconstraints;
 	kp_drequest *requests;
 	kp_dconstraint *constraints;
@@ -127,12 +134,39 @@ typedef struct kp_dra {
 	/* per pod: its claims, claim[claim_off[i] .. claim_off[i + 1]) (index into claims, -1 missing) */
 	int32_t *claim_off, *claim;
 	kp_sid *claim_name;          /* the name the pod uses, for messages */
-	uint8_t *claim_err;          /* per pod claim: 0 ok, 1 not created yet (template without status) */
+	uint8_t *claim_err;          /* per pod claim: bit 0 not created yet (template not imported), bit 1 made from a template */
 	/* devices in use: allocations of imported claims and of this run (non-admin) */
 	int32_t *in_use;             /* per device: count */
-	/* the run's allocations, in order */
-	int32_t *run_claims;
+	/* the run's allocations, in order: (pod, claim, node) */
+	struct kp_dalloc { int32_t pod, claim, node; } *run;
 	int nrun, cap_run;
+	/* consumption of each pool counter by the devices in use: per device, its
+	 * consumes[] against the pool's counters (dra.c) */
+	int64_t *pool_used;          /* per pool counter (counter_off[pool] .. ) */
+	int32_t *counter_off;        /* per pool: first index into pool_used (npools + 1) */
+	int nreqs;                   /* kp_dreq ids */
+	void *cache;                 /* dra.c: the selection cache ((request, device) -> match) */
+	/* the allocator's scratch (dra.c) */
+	void *scratch;
+	/* well-known strings */
+	kp_sid s_pods;
 } kp_dra;
+
+/* dra.c */
+struct kp_cycle;
+/* the pod's claims as PreFilter finds them: KP_OK, KP_SKIP (no claims), or
+ * KP_PREFILTER_FAIL with *msg (arena of the cycle) */
+int kp_dra_prefilter(struct kp_cycle *cy, const char **msg);
+/* Filter: 0 the node can take the pod's claims (allocated ones' node
+ * selectors, the others allocated by the structured allocator); 1 with
+ * *msg: kube's reason; -1 out of memory */
+int kp_dra_filter(struct kp_cycle *cy, int node, const char **msg);
+/* Reserve: the pod pi was bound to node n: its unallocated claims take the
+ * devices the allocator finds there; recorded in run.  KP_OK or KP_NOMEM. */
+int kp_dra_reserve(kp_snap *s, int32_t pi, int n, struct kp_cycle *cy);
+/* explain's "devices:" block for the cycle's pod (node: the chosen one, -1
+ * none): each claim, allocated or what it asks, and the devices the
+ * allocator takes on the node.  KP_OK or KP_NOMEM. */
+int kp_dra_explain(struct kp_cycle *cy, int node, kp_sb *sb);
 
 #endif

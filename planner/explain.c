@@ -22,6 +22,7 @@
 #include "cycle.h"
 #include "preemption.h"
 #include "storage.h"
+#include "dra.h"
 #include "../common/quantity.h"
 #include "decisive.h"
 
@@ -472,6 +473,21 @@ static void node_verdict(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int
 
 static int capture_volumes(kp_explain *ex, kp_cycle *cy, int chosen);
 
+/* the pod's ResourceClaims (ex->devices, dra.c kp_dra_explain) */
+static int capture_devices(kp_explain *ex, kp_cycle *cy, int chosen)
+{
+	kp_sb sb;
+	kp_sb_init(&sb);
+	ex->devices[0] = 0;
+	if (kp_dra_explain(cy, chosen, &sb) || !kp_sb_ok(&sb)) {
+		kp_sb_release(&sb);
+		return KP_NOMEM;
+	}
+	snprintf(ex->devices, sizeof ex->devices, "%s", kp_sb_str(&sb) ? kp_sb_str(&sb) : "");
+	kp_sb_release(&sb);
+	return KP_OK;
+}
+
 void kp_explain_capture(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int chosen, int scoring,
 			int64_t *const *raw, int64_t *const *norm, const int64_t *total, const uint8_t *avoid)
 {
@@ -517,7 +533,7 @@ void kp_explain_capture(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int 
 	}
 	kp_free(in_feas);
 	if (capture_fit(ex, cy, pf) || capture_spread(ex, cy, pf) || capture_matches(ex, cy, pf) ||
-	    capture_decisive(ex, cy, avoid) || capture_volumes(ex, cy, chosen)) {
+	    capture_decisive(ex, cy, avoid) || capture_volumes(ex, cy, chosen) || capture_devices(ex, cy, chosen)) {
 		clear_details(ex);   /* none rather than some: the verdicts stay */
 		ex->nomem = 1;
 	}

@@ -651,8 +651,10 @@ static void add_warnings(const planner *pl, kp_plan_result *r, const pod_counts 
 			       "vSphere, Azure File and Portworx volumes (docs/limits.md)",
 			    n->volumes_partial ? "at least " : "", n->volumes);
 	if (n->claims)
-		add_warning(r, "dra: %s%ld pending pod(s) name ResourceClaims (Dynamic Resource Allocation): the DynamicResources "
-			       "plugin is not modelled yet, they were placed as if they had no claims (docs/limits.md)",
+		add_warning(r, "dra: %s%ld pending pod(s) name ResourceClaims; DynamicResources judged them; not modelled: "
+			       "consumable capacity (shares of allowMultipleAllocations devices, capacity requests, "
+			       "distinctAttribute), DRA-backed extended resources, DeviceTaintRule objects, its Score "
+			       "(firstAvailable preferences) and its PostFilter message (docs/limits.md)",
 			    n->claims_partial ? "at least " : "", n->claims);
 	if (n->missing_pc)
 		add_warning(r, "priorityclass: %ld pending pod(s) name a PriorityClass that was not imported: priority 0 "

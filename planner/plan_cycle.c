@@ -24,6 +24,7 @@
 #include "static.h"
 #include "preemption.h"
 #include "storage.h"
+#include "dra.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +195,32 @@ static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int expla
 	return join_preemption_message(pl, po, &pr, explaining);
 }
 
+/* A filter returned an Error status (cy->abort_msg): kube's cycle ends with
+ * that error, not a FitError, whatever the other nodes said, and no
+ * PostFilter runs; the pod stays pending with the error as its message. */
+static int cycle_error(planner *pl, pod_out *po, int profile_idx, int explaining)
+{
+	kp_snap *s = &pl->s;
+	kp_cycle *cy = &pl->cy;
+	po->action = A_UNSCHED;
+	po->feasible = 0;
+	po->has_score = 0;
+	int r = kp_reason_intern(s, kp_plugin_names[KP_P_DYNAMIC_RESOURCES], cy->abort_msg, 1);
+	kp_free(po->fails);
+	po->fails = kp_malloc(sizeof *po->fails);
+	kp_free(po->message);
+	po->message = kp_strdup(cy->abort_msg);
+	if (r < 0 || !po->fails || !po->message)
+		return kp_plan_nomem(pl);
+	po->fails[0] = (fail_item){ r, s->nnodes };
+	po->nfails = 1;
+	if (explaining) {
+		explain_capture(pl, profile_idx, -1, 0, NULL, NULL);
+		snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);
+	}
+	return KP_OK;
+}
+
 /* kp_plan_bind_pod (plan_int.h) */
 int kp_plan_bind_pod(planner *pl, int32_t pi, int node)
 {
@@ -201,7 +228,8 @@ int kp_plan_bind_pod(planner *pl, int32_t pi, int node)
 	/* VolumeBinding's Reserve: the PVs chosen on this node are taken, the
 	 * claims to provision are pinned to it (before the pod lands: the
 	 * attach counts key a claim by how it is bound) */
-	if (kp_storage_reserve(&pl->s, pi, node) || kp_snap_add_pod(&pl->s, pi, node))
+	if (kp_storage_reserve(&pl->s, pi, node) || kp_dra_reserve(&pl->s, pi, node, &pl->cy) ||
+	    kp_snap_add_pod(&pl->s, pi, node))
 		return kp_plan_nomem(pl);
 	if (pl->s.classes[pl->s.pods[pi].cls].npterms && kp_cycle_add_affinity_pod(&pl->cy, pi))
 		return kp_plan_nomem(pl);
@@ -434,6 +462,7 @@ static int begin_cycle(planner *pl, int32_t pi, const kp_profile *pf)
 	cy->spread_built = 0;
 	cy->restrict_nodes = 0;
 	cy->prefilter_msg = NULL;
+	cy->abort_msg = NULL;
 	memset(cy->skip, 0, sizeof cy->skip);
 	memset(cy->fail, -1, (size_t)s->nnodes);
 	memset(cy->unres, 0, (size_t)s->nnodes);
@@ -672,6 +701,8 @@ int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
 	/* Filter */
 	int fast = pl->cache && !explaining && pf->pct_nodes_to_score < 0 && p->daemon_node < 0 && !pl->avoid;
 	filter_nodes(pl, profile_idx, fast);
+	if (cy->abort_msg)
+		return cycle_error(pl, po, profile_idx, explaining);
 	if (cy->nfeas == 0)
 		return no_fit(pl, pi, profile_idx, explaining);
 	/* with two or more feasible nodes: Score, and the highest total wins */

@@ -17,6 +17,7 @@
 #include "decisive.h"
 #include "quality.h"
 #include "storage.h"
+#include "dra.h"
 #include "../common/db.h"
 
 #include <stdio.h>
@@ -258,6 +259,46 @@ static int write_volume_decisions(planner *pl, int64_t run_id)
 	return rc;
 }
 
+/* the devices the run allocated (dra_allocation); the table is made on a
+ * database from before it (a dry run writes only into its TEMP copy) */
+static int write_dra_allocations(planner *pl, int64_t run_id)
+{
+	const kp_snap *s = &pl->s;
+	const kp_dra *d = s->dra;
+	if (!d || !d->nrun)
+		return KP_OK;
+	if (!pl->o->dry_run && kp_db_schema_section(pl->db, "dra", "DRA tables", pl->err))
+		return pl->err->code;
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(pl->db, kp_sql_plan_dra_allocation_insert, -1, &q, NULL) != SQLITE_OK)
+		return pl->o->dry_run ? KP_OK : db_fail(pl, "dra_allocation");
+	int rc = KP_OK, seq = 0;
+	for (int i = 0; i < d->nrun && !rc; i++) {
+		const kp_dclaim *c = &d->claims[d->run[i].claim];
+		for (uint32_t k = 0; k < c->nresults && !rc; k++) {
+			const kp_device *v = &d->devices[c->results[k].device];
+			const kp_dpool *p = &d->pools[v->pool];
+			sqlite3_reset(q);
+			sqlite3_bind_int64(q, 1, run_id);
+			sqlite3_bind_int(q, 2, ++seq);
+			sqlite3_bind_int64(q, 3, s->pods[d->run[i].pod].db_id);
+			sqlite3_bind_int64(q, 4, c->db_id);
+			sqlite3_bind_text(q, 5, kp_str(&s->strs, c->ns), -1, SQLITE_STATIC);
+			sqlite3_bind_text(q, 6, kp_str(&s->strs, c->name), -1, SQLITE_STATIC);
+			sqlite3_bind_text(q, 7, kp_str(&s->strs, c->results[k].request), -1, SQLITE_STATIC);
+			sqlite3_bind_text(q, 8, kp_str(&s->strs, p->driver), -1, SQLITE_STATIC);
+			sqlite3_bind_text(q, 9, kp_str(&s->strs, p->name), -1, SQLITE_STATIC);
+			sqlite3_bind_text(q, 10, kp_str(&s->strs, v->name), -1, SQLITE_STATIC);
+			sqlite3_bind_int(q, 11, c->results[k].admin);
+			sqlite3_bind_int64(q, 12, s->node_db_id[d->run[i].node]);
+			if (sqlite3_step(q) != SQLITE_DONE)
+				rc = db_fail(pl, "dra_allocation");
+		}
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
 /* the run_warning rows: "kind: message" (the message's leading number is
  * the pods it is about) */
 static int write_warnings(planner *pl, const kp_plan_result *r)
@@ -367,6 +408,8 @@ int kp_plan_write_run(planner *pl, kp_plan_result *r, double t0)
 		rc = write_evictions(pl, r->run_id);
 	if (!rc)
 		rc = write_volume_decisions(pl, r->run_id);
+	if (!rc)
+		rc = write_dra_allocations(pl, r->run_id);
 	if (!rc)
 		rc = write_warnings(pl, r);
 	if (!rc)

@@ -20,11 +20,10 @@
 #include <sys/stat.h>
 
 /* In-tree plugins kplan accepts but that do nothing for the pods it plans:
- * the gates (gated pods are reported by the planner), the cloud volume
- * limits kube's newer profiles dropped for NodeVolumeLimits, and
- * DynamicResources (not modelled; the planner warns). */
+ * the gates (gated pods are reported by the planner) and the cloud volume
+ * limits kube's newer profiles dropped for NodeVolumeLimits. */
 static const char *const noop_plugins[] = {
-	"SchedulingGates", "EBSLimits", "GCEPDLimits", "AzureDiskLimits", "DynamicResources", NULL,
+	"SchedulingGates", "EBSLimits", "GCEPDLimits", "AzureDiskLimits", NULL,
 };
 
 void kp_profile_default(kp_profile *p)

@@ -84,7 +84,7 @@ static int ensure_tables(sqlite3 *db, kp_err *err)
 }
 
 static const char *const dry_tables[] = { "run", "placement", "pod_failure", "eviction", "run_warning", "plan_quality",
-					  "plan_stranded", "volume_decision" };
+					  "plan_stranded", "volume_decision", "dra_allocation" };
 
 void kp_quality_dry_drop(sqlite3 *db)
 {

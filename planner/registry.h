@@ -45,6 +45,7 @@
 	X(VOLUME_ZONE, volume_zone) \
 	X(POD_TOPOLOGY_SPREAD, pod_topology_spread) \
 	X(INTER_POD_AFFINITY, inter_pod_affinity) \
+	X(DYNAMIC_RESOURCES, dynamic_resources) \
 	X(DEFAULT_PREEMPTION, default_preemption) \
 	X(BALANCED_ALLOCATION, balanced_allocation) \
 	X(IMAGE_LOCALITY, image_locality) \

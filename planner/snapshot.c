@@ -135,6 +135,7 @@ void kp_snap_remove_pod(kp_snap *s, int32_t pi)
 void kp_snap_release(kp_snap *s)
 {
 	kp_snap_storage_release(s);
+	kp_snap_dra_release(s);
 	for (int i = 0; i < s->nnodes; i++) {
 		if (s->ports)
 			kp_free(s->ports[i]);

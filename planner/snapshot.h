@@ -234,6 +234,8 @@ typedef struct kp_snap {
 	uint32_t *node_ver;
 	/* volumes (storage.h), NULL when no pod has one and no CSINode was imported */
 	struct kp_storage *st;
+	/* Dynamic Resource Allocation (dra.h), NULL when no pod names a claim and no slice was imported */
+	struct kp_dra *dra;
 	/* warnings met while loading (unsupported features) */
 	int warn_pvc, warn_gated, warn_daemonset, warn_missing_pc, warn_unknown_node;
 } kp_snap;
@@ -259,6 +261,8 @@ void kp_snap_remove_pod(kp_snap *s, int32_t pod);
  * kp_snap_storage_release frees the run's storage state (kp_snap_release). */
 int kp_snap_volumes_moved(kp_snap *s, int32_t pi, int n, int delta);
 void kp_snap_storage_release(kp_snap *s);
+/* dra.c: frees the DRA part's run state and compiled selectors (kp_snap_release) */
+void kp_snap_dra_release(kp_snap *s);
 
 /* Topology counters (counters.h, snapshot_counters.c): the counter for
  * (ns, sel), created (and filled by one scan) when new; returns its index

@@ -74,6 +74,11 @@ int kp_snap_load_classes(kp_loader *L);
 
 /* snapshot_storage.c: the volumes (storage.h) into s->st, or nothing */
 int kp_snap_load_storage(kp_loader *L);
+/* node selector terms JSON ([{"matchExpressions":[[k, op, [v]]], "matchFields":
+ * [...]}], or "matchLabelExpressions") -> terms in the arena; ctx names it */
+int kp_ld_terms(kp_loader *L, const char *text, kp_nterm **out, uint32_t *n, const char *ctx);
+/* snapshot_dra.c: Dynamic Resource Allocation (dra.h) into s->dra, or nothing */
+int kp_snap_load_dra(kp_loader *L);
 
 /* snapshot_match.c */
 /* 1 and *out when s is a whole decimal int64, else 0 */

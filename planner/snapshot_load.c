@@ -757,6 +757,8 @@ int kp_snap_load(sqlite3 *db, kp_snap *s, kp_err *err)
 	}
 	if (!rc)
 		rc = kp_snap_load_storage(&L);
+	if (!rc)
+		rc = kp_snap_load_dra(&L);
 	/* bound pods take their room */
 	for (int i = 0; i < s->npods && !rc; i++)
 		if (!s->pods[i].ignored && s->pods[i].orig_node >= 0 && kp_snap_add_pod(s, i, s->pods[i].orig_node))

@@ -50,9 +50,8 @@ static int count_rows(kp_loader *L, const char *table, int *n)
 	return kp_ld_count(L, sql, n);
 }
 
-/* node selector terms JSON ([{"matchExpressions":[...],"matchFields":[...]}]
- * or matchLabelExpressions) -> terms */
-static int load_terms(kp_loader *L, const char *text, kp_nterm **out, uint32_t *n, const char *ctx)
+/* kp_ld_terms (snapshot_int.h) */
+int kp_ld_terms(kp_loader *L, const char *text, kp_nterm **out, uint32_t *n, const char *ctx)
 {
 	*out = NULL;
 	*n = 0;
@@ -126,7 +125,7 @@ static int load_classes(kp_loader *L, kp_storage *st, kp_sid *default_class)
 		c->csi_driver = c->intree >= 0 ? kp_strtab_intern(&L->s->strs, it_driver[c->intree]) : c->provisioner;
 		if (sqlite3_column_int(q, 5))
 			*default_class = c->name;
-		rc = load_terms(L, kp_ld_col(q, 3), &c->terms, &c->nterms, "allowedTopologies");
+		rc = kp_ld_terms(L, kp_ld_col(q, 3), &c->terms, &c->nterms, "allowedTopologies");
 		if (!rc && (c->name < 0 || c->provisioner < 0 || c->csi_driver < 0))
 			rc = kp_ld_nomem(L);
 	}
@@ -232,7 +231,7 @@ static int pv_row(kp_loader *L, kp_storage *st, kp_pv *pv, sqlite3_stmt *q)
 	if (pv->name < 0 || pv->unique < 0)
 		return kp_ld_nomem(L);
 	(void)st;
-	return load_terms(L, kp_ld_col(q, 12), &pv->terms, &pv->nterms, "PV node affinity");
+	return kp_ld_terms(L, kp_ld_col(q, 12), &pv->terms, &pv->nterms, "PV node affinity");
 }
 
 static int load_pvs(kp_loader *L, kp_storage *st, kp_dmap *pv_by_name)

@@ -253,6 +253,8 @@ int kp_report_explain_text(const kp_report_explain *e, kp_sb *sb)
 			kp_sb_printf(sb, "\n%s", x->ex.preemption);
 		if (x->ex.volumes[0])
 			kp_sb_printf(sb, "\n%s", x->ex.volumes);
+		if (x->ex.devices[0])
+			kp_sb_printf(sb, "\n%s", x->ex.devices);
 		text_spread(sb, &x->ex);
 		text_nodes(sb, e);
 		text_why(sb, x);
@@ -415,6 +417,8 @@ int kp_report_explain_json(const kp_report_explain *e, kp_sb *sb)
 	kp_sb_add_json_str(sb, ex->found && ex->chosen < 0 && ex->decisive[0] ? ex->decisive : NULL);
 	kp_sb_adds(sb, ",\"preemption\":");
 	kp_sb_add_json_str(sb, ex->preemption[0] ? ex->preemption : NULL);
+	kp_sb_adds(sb, ",\"devices\":");
+	kp_sb_add_json_str(sb, ex->devices[0] ? ex->devices : NULL);
 	kp_sb_adds(sb, ",\"volumes\":");
 	kp_sb_add_json_str(sb, ex->volumes[0] ? ex->volumes : NULL);
 	json_spread(sb, ex);

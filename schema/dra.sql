@@ -316,4 +316,24 @@ FROM device_class_selector s JOIN device_class c ON c.id = s.class_id
 UNION ALL
 SELECT p.kind, p.namespace, p.name, s.path, s.expression, p.source, s.expr_line, s.expr_col, s.expr_block
 FROM claim_request_selector s JOIN claim_spec p ON p.id = s.spec_id;
+
+-- The devices a plan run allocated (the DynamicResources plugin's Reserve,
+-- for a batch plan): one row per device of each claim a pod placed by the
+-- run allocated; later pods of the run see them in use and the claim
+-- allocated.  Claims allocated before the run keep resource_claim_result.
+CREATE TABLE IF NOT EXISTS dra_allocation(
+  run_id       INTEGER NOT NULL REFERENCES run(id),
+  seq          INTEGER NOT NULL,          -- order within the run
+  pod_id       INTEGER NOT NULL,          -- the pod whose placement allocated it
+  claim_id     INTEGER NOT NULL,          -- resource_claim.id
+  namespace    TEXT NOT NULL,
+  claim        TEXT NOT NULL,
+  request      TEXT NOT NULL,             -- the request, or request/subrequest (firstAvailable)
+  driver       TEXT NOT NULL,
+  pool         TEXT NOT NULL,
+  device       TEXT NOT NULL,
+  admin_access INTEGER NOT NULL DEFAULT 0,
+  node_id      INTEGER NOT NULL,          -- the node the pod was placed on
+  PRIMARY KEY(run_id, seq)
+) WITHOUT ROWID;
 -- end of dra

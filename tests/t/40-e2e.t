@@ -53,6 +53,7 @@ for f in $cases; do
 		got_reason=$(echo "$row" | cut -d, -f4-)
 		got_reason=${got_reason#\"}
 		got_reason=${got_reason%\"}
+		got_reason=${got_reason//\"\"/\"}   # CSV doubles the quotes inside a quoted field
 		case "$action" in
 		bind|keep|move)
 			if [ "${arg%% *}" = "one-of" ]; then

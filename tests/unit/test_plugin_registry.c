@@ -38,6 +38,7 @@ static const want_plugin wants[] = {
 	{KP_P_VOLUME_ZONE, "VolumeZone", 0, 1, 0, 0, 0, 0},
 	{KP_P_POD_TOPOLOGY_SPREAD, "PodTopologySpread", 2, 1, 1, 0, 0, 0},
 	{KP_P_INTER_POD_AFFINITY, "InterPodAffinity", 2, 1, 1, 0, 0, 0},
+	{KP_P_DYNAMIC_RESOURCES, "DynamicResources", 0, 1, 0, 0, 0, 0},   /* Score (1.35+) not run */
 	{KP_P_DEFAULT_PREEMPTION, "DefaultPreemption", 0, 0, 0, 1, 0, 0},
 	{KP_P_BALANCED_ALLOCATION, "NodeResourcesBalancedAllocation", 1, 0, 1, 0, 0, 1},
 	{KP_P_IMAGE_LOCALITY, "ImageLocality", 1, 0, 1, 0, 0, 1},
@@ -101,7 +102,7 @@ int main(void)
 	const char *json = cfg.json ? cfg.json : "";
 	TAP_OK(strstr(json, "\"filter\":[\"NodeUnschedulable\",\"NodeName\",\"TaintToleration\",\"NodeAffinity\","
 			    "\"NodePorts\",\"NodeResourcesFit\",\"VolumeRestrictions\",\"NodeVolumeLimits\",\"VolumeBinding\","
-			    "\"VolumeZone\",\"PodTopologySpread\",\"InterPodAffinity\"]") != NULL,
+			    "\"VolumeZone\",\"PodTopologySpread\",\"InterPodAffinity\",\"DynamicResources\"]") != NULL,
 	       "JSON: the filters in kube's order (%s)", json);
 	TAP_OK(strstr(json, "\"score\":{\"TaintToleration\":3,\"NodeAffinity\":2,\"NodeResourcesFit\":1,"
 			    "\"PodTopologySpread\":2,\"InterPodAffinity\":2,\"NodeResourcesBalancedAllocation\":1,"

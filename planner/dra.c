@@ -1,0 +1,727 @@
+/*
+ * dra.c — the DynamicResources plugin's rules (dra.h; kube-scheduler-semantics.md
+ * §16.3–16.6): the pod's claims (PreFilter), the structured allocator for one
+ * node (Filter: kubernetes/kubernetes staging/src/k8s.io/dynamic-resource-allocation/
+ * structured, allocator.go and its incubating variant), and Reserve for a batch
+ * run (the allocation is recorded at once; PreBind's API writes are the run's
+ * rows).
+ *
+ * The search is kube's: depth first, claims to allocate in the pod's order,
+ * requests in spec order (a firstAvailable request tries its subrequests in
+ * order, anew for every partial solution of the earlier ones), each device
+ * slot taking the first candidate that passes every check, backtracking on
+ * failure; candidates in pool order (driver, pool name — kube's is a Go
+ * map's: kplan's documented choice), slice order (name), spec order.  A
+ * candidate: visible on the node, of a complete and valid pool, not in use
+ * (unless admin access) nor already in the solution, selected by the
+ * class's and the request's CEL selectors, its NoSchedule/NoExecute taints
+ * tolerated, its counters available in the pool, every matchAttribute
+ * constraint kept.
+ */
+#include "dra.h"
+#include "cycle.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- the device as CEL sees it ---- */
+
+typedef struct celctx { const kp_snap *s; const kp_device *v; } celctx;
+
+static int lookup(void *ctx, int map, const char *domain, const char *name, kp_cel_val *out)
+{
+	const celctx *c = ctx;
+	const kp_device *v = c->v;
+	const kp_dattr *a = map ? v->caps : v->attrs;
+	uint32_t n = map ? v->ncaps : v->nattrs;
+	for (uint32_t i = 0; i < n; i++) {
+		if (strcmp(kp_str(&c->s->strs, a[i].domain), domain))
+			continue;
+		if (!name)
+			return 1;
+		if (!strcmp(kp_str(&c->s->strs, a[i].name), name)) {
+			*out = a[i].v;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* every selector of e[0..n) true for device v: 1, 0 no, -1 error (msg) */
+static int eval_all(const kp_snap *s, kp_cel *const *e, uint32_t n, const char *bad_msg, const kp_device *v,
+		    const char *what, char *msg, size_t size)
+{
+	const kp_dra *d = s->dra;
+	celctx c = { s, v };
+	kp_cel_device dev = { kp_str(&s->strs, d->pools[v->pool].driver), v->allow_multiple, lookup, &c };
+	for (uint32_t i = 0; i < n; i++) {
+		char m[256];
+		if (!e[i]) {
+			snprintf(msg, size, "%s: %s", what, bad_msg ? bad_msg : "selector: CEL compile error");
+			return -1;
+		}
+		int r = kp_cel_eval(e[i], &dev, m, sizeof m);
+		if (r < 0) {
+			snprintf(msg, size, "%s: selector #%u: CEL runtime error: %s", what, i, m);
+			return -1;
+		}
+		if (!r)
+			return 0;
+	}
+	return 1;
+}
+
+/* ---- the allocator's state for one pod and node ---- */
+
+typedef struct pick { int32_t device, claim; kp_sid request; uint8_t admin; } pick;
+
+typedef struct search {
+	kp_cycle *cy;
+	kp_snap *s;
+	kp_dra *d;
+	int node;
+	const int32_t *claims;       /* the claims to allocate, in order */
+	int nclaims;
+	pick *sol;                   /* the solution so far */
+	int nsol, cap;
+	int32_t *cand;               /* the node's candidate devices, in search order */
+	int ncand;
+	char *err;                   /* an allocator error (CEL): the search stops */
+	size_t err_size;
+	int failed_err;
+} search;
+
+static int visible(const kp_snap *s, const kp_dra *d, const kp_device *v, int n)
+{
+	const kp_dslice *sl = &d->slices[v->slice];
+	if (sl->per_device) {
+		if (v->all_nodes || v->node == n)
+			return 1;
+		for (uint32_t t = 0; t < v->nterms; t++)
+			if (kp_nterm_matches(s, &v->terms[t], n))
+				return 1;
+		return 0;
+	}
+	if (sl->all_nodes || sl->node == n)
+		return 1;
+	if (!sl->has_selector)
+		return 0;
+	for (uint32_t t = 0; t < sl->nterms; t++)
+		if (kp_nterm_matches(s, &sl->terms[t], n))
+			return 1;
+	return 0;
+}
+
+/* the devices of complete, valid pools visible on node n, in search order */
+static int candidates(search *x)
+{
+	const kp_dra *d = x->d;
+	x->ncand = 0;
+	x->cand = kp_arena_alloc(&x->cy->arena, ((size_t)d->ndevices + 1) * sizeof *x->cand);
+	if (!x->cand)
+		return KP_NOMEM;
+	for (int i = 0; i < d->ndevices; i++) {
+		const kp_device *v = &d->devices[i];
+		const kp_dpool *p = &d->pools[v->pool];
+		if (!p->incomplete && !p->invalid && visible(x->s, d, v, x->node))
+			x->cand[x->ncand++] = i;
+	}
+	return KP_OK;
+}
+
+static int in_solution(const search *x, int32_t dev)
+{
+	for (int i = 0; i < x->nsol; i++)
+		if (x->sol[i].device == dev)
+			return 1;
+	return 0;
+}
+
+static int tolerated(const kp_dreq *r, const kp_dtaint *t)
+{
+	if (t->effect != KP_EFFECT_NOSCHEDULE && t->effect != KP_EFFECT_NOEXECUTE)
+		return 1;   /* None (and unknown effects) block nothing */
+	for (uint32_t i = 0; i < r->ntols; i++) {
+		const kp_dtol *o = &r->tols[i];
+		if (o->effect != KP_EFFECT_ANY && o->effect != t->effect)
+			continue;
+		if (o->key >= 0 && o->key != t->key)
+			continue;
+		if (o->key < 0 && !o->exists)
+			continue;
+		if (o->exists || o->value == t->value)
+			return 1;
+	}
+	return 0;
+}
+
+/* the pool's counters let the device in, with the solution's devices */
+static int counters_fit(const search *x, const kp_device *v)
+{
+	const kp_dra *d = x->d;
+	const kp_dpool *p = &d->pools[v->pool];
+	for (uint32_t k = 0; k < v->nconsumes; k++) {
+		const kp_dcounter *c = &v->consumes[k];
+		for (uint32_t j = 0; j < p->ncounters; j++) {
+			if (p->counters[j].set != c->set || p->counters[j].name != c->name)
+				continue;
+			int64_t used = d->pool_used ? d->pool_used[d->counter_off[v->pool] + (int32_t)j] : 0;
+			for (int i = 0; i < x->nsol; i++) {
+				const kp_device *u = &d->devices[x->sol[i].device];
+				if (u->pool != v->pool || x->sol[i].admin)
+					continue;
+				for (uint32_t m = 0; m < u->nconsumes; m++)
+					if (u->consumes[m].set == c->set && u->consumes[m].name == c->name)
+						used += u->consumes[m].value;
+			}
+			if (used + c->value > p->counters[j].value)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+static const kp_dattr *attr_of(const kp_device *v, kp_sid domain, kp_sid name)
+{
+	for (uint32_t i = 0; i < v->nattrs; i++)
+		if (v->attrs[i].name == name && (domain < 0 || v->attrs[i].domain == domain))
+			return &v->attrs[i];
+	return NULL;
+}
+
+static int constraint_applies(const kp_dconstraint *k, const kp_snap *s, kp_sid request)
+{
+	if (!k->nreqs)
+		return 1;
+	const char *rq = kp_str(&s->strs, request);
+	for (uint32_t i = 0; i < k->nreqs; i++) {
+		const char *want = kp_str(&s->strs, k->reqs[i]);
+		size_t l = strlen(want);
+		if (!strncmp(rq, want, l) && (rq[l] == 0 || rq[l] == '/'))
+			return 1;   /* the request, or a subrequest of it */
+	}
+	return 0;
+}
+
+static int same_value(const kp_cel_val *a, const kp_cel_val *b)
+{
+	if (a->type != b->type)
+		return 0;
+	if (a->type == KP_CEL_INT || a->type == KP_CEL_QUANTITY)
+		return a->i == b->i;
+	if (a->type == KP_CEL_BOOL)
+		return a->b == b->b;
+	return a->s && b->s && !strcmp(a->s, b->s);
+}
+
+/* matchAttribute: the device has the attribute with the value the claim's
+ * earlier devices under the constraint fixed */
+static int constraints_ok(const search *x, int32_t claim, kp_sid request, const kp_device *v)
+{
+	const kp_dclaim *c = &x->d->claims[claim];
+	for (uint32_t k = 0; k < c->nconstraints; k++) {
+		const kp_dconstraint *ct = &c->constraints[k];
+		if (!constraint_applies(ct, x->s, request))
+			continue;
+		const kp_dattr *a = attr_of(v, ct->domain, ct->attr);
+		if (!a)
+			return 0;
+		for (int i = 0; i < x->nsol; i++) {
+			if (x->sol[i].claim != claim || !constraint_applies(ct, x->s, x->sol[i].request))
+				continue;
+			const kp_dattr *b = attr_of(&x->d->devices[x->sol[i].device], ct->domain, ct->attr);
+			if (!b || !same_value(&a->v, &b->v))
+				return 0;
+			break;   /* the first fixed the value */
+		}
+	}
+	return 1;
+}
+
+/* the device passes the request's class and own selectors: 1, 0, -1 error (x->err) */
+static int selected(search *x, int32_t ci, const kp_dreq *r, int32_t dev)
+{
+	kp_dmap *cache = x->d->cache;
+	int64_t key = kp_pair_key(r->id, dev);
+	int64_t *hit = cache ? kp_dmap_get(cache, key) : NULL;
+	if (hit && *hit != 2)
+		return (int)*hit;
+	const kp_device *v = &x->d->devices[dev];
+	const kp_dclass *cls = &x->d->classes[r->cls];
+	char what[600];
+	snprintf(what, sizeof what, "class %s", kp_str(&x->s->strs, cls->name));
+	int ok = eval_all(x->s, cls->selectors, cls->nselectors, cls->bad_msg, v, what, x->err, x->err_size);
+	if (ok == 1) {
+		const kp_dclaim *c = &x->d->claims[ci];
+		snprintf(what, sizeof what, "claim %s/%s", kp_str(&x->s->strs, c->ns), kp_str(&x->s->strs, c->name));
+		ok = eval_all(x->s, r->selectors, r->nselectors, r->bad_msg, v, what, x->err, x->err_size);
+	}
+	int64_t *slot = cache ? kp_dmap_put(cache, key) : NULL;
+	if (slot)
+		*slot = ok < 0 ? 2 : ok;
+	return ok;
+}
+
+/* can device dev take a slot of request r of claim ci now? 1 yes, 0 no, -1 error */
+static int fits(search *x, int32_t ci, const kp_dreq *r, int32_t dev)
+{
+	const kp_device *v = &x->d->devices[dev];
+	if (in_solution(x, dev) || (!r->admin && x->d->in_use[dev] > 0))
+		return 0;
+	int sel = selected(x, ci, r, dev);
+	if (sel <= 0)
+		return sel;
+	for (uint32_t t = 0; t < v->ntaints; t++)
+		if (!tolerated(r, &v->taints[t]))
+			return 0;
+	if (!r->admin && !counters_fit(x, v))
+		return 0;
+	return constraints_ok(x, ci, r->name, v);
+}
+
+static int push(search *x, int32_t dev, int32_t ci, const kp_dreq *r)
+{
+	if (KP_GROW(x->sol, x->nsol, x->cap, 16))
+		return KP_NOMEM;
+	x->sol[x->nsol++] = (pick){ dev, ci, r->name, r->admin };
+	return KP_OK;
+}
+
+static int alloc_request(search *x, int ci_pos, uint32_t ri);
+
+/* k more devices for alternative r of request ri of the claim at ci_pos,
+ * from candidate index from on; then the rest.  1 found, 0 not, < 0 error */
+static int alloc_devices(search *x, int ci_pos, uint32_t ri, const kp_dreq *r, int64_t k, int from)
+{
+	if (k == 0)
+		return alloc_request(x, ci_pos, ri + 1);
+	int32_t ci = x->claims[ci_pos];
+	for (int i = from; i < x->ncand; i++) {
+		int f = fits(x, ci, r, x->cand[i]);
+		if (f < 0)
+			return -1;
+		if (!f)
+			continue;
+		if (push(x, x->cand[i], ci, r))
+			return KP_NOMEM;
+		int rc = alloc_devices(x, ci_pos, ri, r, k - 1, i + 1);
+		if (rc)
+			return rc;
+		x->nsol--;
+	}
+	return 0;
+}
+
+/* mode All over a pool being updated (incomplete) or invalid: kube's error */
+static int all_pools_ok(search *x, int32_t ci, const kp_dreq *r)
+{
+	const kp_dra *d = x->d;
+	for (int i = 0; i < d->ndevices; i++) {
+		const kp_device *v = &d->devices[i];
+		const kp_dpool *p = &d->pools[v->pool];
+		if ((!p->incomplete && !p->invalid) || !visible(x->s, d, v, x->node))
+			continue;
+		int sel = selected(x, ci, r, i);
+		if (sel < 0)
+			return -1;
+		if (!sel)
+			continue;
+		const kp_dclaim *c = &d->claims[ci];
+		snprintf(x->err, x->err_size, "claim %s/%s, request %s: asks for all devices, but resource pool %s/%s is currently %s",
+			 kp_str(&x->s->strs, c->ns), kp_str(&x->s->strs, c->name), kp_str(&x->s->strs, r->name),
+			 kp_str(&x->s->strs, p->driver), kp_str(&x->s->strs, p->name), p->incomplete ? "being updated" : "invalid");
+		return -1;
+	}
+	return 1;
+}
+
+/* mode All: every matching device of the node, none in use */
+static int alloc_all(search *x, int ci_pos, uint32_t ri, const kp_dreq *r)
+{
+	int32_t ci = x->claims[ci_pos];
+	int start = x->nsol, any = 0;
+	if (all_pools_ok(x, ci, r) < 0)
+		return -1;
+	for (int i = 0; i < x->ncand; i++) {
+		int sel = selected(x, ci, r, x->cand[i]);
+		if (sel < 0)
+			return -1;
+		if (!sel)
+			continue;
+		any = 1;
+		int32_t dev = x->cand[i];
+		const kp_device *v = &x->d->devices[dev];
+		int f = !in_solution(x, dev) && (r->admin || !x->d->in_use[dev]);
+		for (uint32_t t = 0; f && t < v->ntaints; t++)
+			f = tolerated(r, &v->taints[t]);
+		if (f && !r->admin)
+			f = counters_fit(x, v);
+		if (!f) {
+			x->nsol = start;
+			return 0;
+		}
+		if (!constraints_ok(x, ci, r->name, v)) {
+			const kp_dclaim *c = &x->d->claims[ci];
+			const kp_dpool *p = &x->d->pools[v->pool];
+			snprintf(x->err, x->err_size, "claim %s/%s, request %s: cannot add device %s/%s/%s because a claim constraint "
+				 "would not be satisfied", kp_str(&x->s->strs, c->ns), kp_str(&x->s->strs, c->name),
+				 kp_str(&x->s->strs, r->name), kp_str(&x->s->strs, p->driver), kp_str(&x->s->strs, p->name),
+				 kp_str(&x->s->strs, v->name));
+			x->nsol = start;
+			return -1;
+		}
+		if (push(x, x->cand[i], ci, r))
+			return KP_NOMEM;
+	}
+	if (!any)
+		return 0;
+	int rc = alloc_request(x, ci_pos, ri + 1);
+	if (rc <= 0)
+		x->nsol = start;
+	return rc;
+}
+
+static int alloc_request(search *x, int ci_pos, uint32_t ri)
+{
+	if (ci_pos == x->nclaims)
+		return 1;
+	const kp_dclaim *c = &x->d->claims[x->claims[ci_pos]];
+	if (ri == c->nrequests)
+		return alloc_request(x, ci_pos + 1, 0);
+	const kp_drequest *rq = &c->requests[ri];
+	for (uint32_t a = 0; a < rq->nalts; a++) {
+		const kp_dreq *r = &rq->alts[a];
+		if (r->cls < 0)
+			continue;   /* PreFilter rejected a missing class */
+		if (!r->all && r->count > 32) {
+			if (rq->nalts > 1 || r->name != rq->name)
+				continue;   /* a subrequest asking too many: the next one */
+			snprintf(x->err, x->err_size, "claim %s/%s, request %s: number of requested devices %lld exceeds the claim limit of 32",
+				 kp_str(&x->s->strs, c->ns), kp_str(&x->s->strs, c->name), kp_str(&x->s->strs, r->name), (long long)r->count);
+			return -1;
+		}
+		int rc = r->all ? alloc_all(x, ci_pos, ri, r) : alloc_devices(x, ci_pos, ri, r, r->count, 0);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- PreFilter ---- */
+
+/* device v's consumption added to (sign 1) its pool's counters */
+static void consume(kp_dra *d, const kp_device *v, int sign)
+{
+	const kp_dpool *p = &d->pools[v->pool];
+	for (uint32_t k = 0; k < v->nconsumes; k++)
+		for (uint32_t j = 0; j < p->ncounters; j++)
+			if (p->counters[j].set == v->consumes[k].set && p->counters[j].name == v->consumes[k].name)
+				d->pool_used[d->counter_off[v->pool] + (int32_t)j] += sign * v->consumes[k].value;
+}
+
+static int fail(const char **msg, const char *text)
+{
+	*msg = text;
+	return text ? KP_PREFILTER_FAIL : KP_NOMEM;
+}
+
+/* the pools' counters used by the devices in use (imported allocations),
+ * once; Reserve adds the run's */
+static int counters_init(kp_dra *d)
+{
+	if (d->counter_off)
+		return KP_OK;
+	d->counter_off = kp_calloc((size_t)d->npools + 1, sizeof *d->counter_off);
+	if (!d->counter_off)
+		return KP_NOMEM;
+	for (int p = 0; p < d->npools; p++)
+		d->counter_off[p + 1] = d->counter_off[p] + (int32_t)d->pools[p].ncounters;
+	d->pool_used = kp_calloc((size_t)d->counter_off[d->npools] + 1, sizeof *d->pool_used);
+	if (!d->pool_used)
+		return KP_NOMEM;
+	for (int i = 0; i < d->ndevices; i++)
+		for (int32_t u = 0; u < d->in_use[i]; u++)
+			consume(d, &d->devices[i], 1);
+	return KP_OK;
+}
+
+int kp_dra_prefilter(kp_cycle *cy, const char **msg)
+{
+	kp_snap *s = cy->s;
+	kp_dra *d = s->dra;
+	if (!d || d->claim_off[cy->pi] == d->claim_off[cy->pi + 1])
+		return KP_SKIP;
+	if (counters_init(d))
+		return KP_NOMEM;
+	const char *ns = kp_str(&s->strs, cy->p->ns), *pod = kp_str(&s->strs, cy->p->name);
+	for (int32_t k = d->claim_off[cy->pi]; k < d->claim_off[cy->pi + 1]; k++) {
+		const char *name = kp_str(&s->strs, d->claim_name[k]);
+		if (d->claim_err[k] & 1)
+			return fail(msg, kp_arena_printf(&cy->arena, "pod \"%s/%s\": ResourceClaim not created yet", ns, pod));
+		if (d->claim[k] < 0)
+			return fail(msg, kp_arena_printf(&cy->arena, "could not find ResourceClaim \"%s/%s\"", ns, name));
+		const kp_dclaim *c = &d->claims[d->claim[k]];
+		if (c->deleting)
+			return fail(msg, kp_arena_printf(&cy->arena, "resourceclaim \"%s\" is being deleted", name));
+		if ((d->claim_err[k] & 2) &&
+		    !(c->owner_kind >= 0 && !strcmp(kp_str(&s->strs, c->owner_kind), "Pod") && c->owner_name == cy->p->name))
+			return fail(msg, kp_arena_printf(&cy->arena, "ResourceClaim %s/%s was not created for pod %s/%s (pod is not owner)",
+							    ns, name, ns, pod));
+		if (c->allocated || c->run_allocated)
+			continue;
+		for (uint32_t r = 0; r < c->nrequests; r++)
+			for (uint32_t a = 0; a < c->requests[r].nalts; a++) {
+				const kp_dreq *q = &c->requests[r].alts[a];
+				if (q->cls < 0)
+					return fail(msg, kp_arena_printf(&cy->arena, "request %s: device class %s does not exist",
+									    kp_str(&s->strs, q->name), kp_str(&s->strs, q->cls_name)));
+			}
+	}
+	return KP_OK;
+}
+
+/* ---- Filter ---- */
+
+/* an allocated claim can be used on node n: its node selector (imported) or
+ * the nodes its devices are visible on (allocated by this run) */
+static int claim_on_node(const kp_snap *s, const kp_dra *d, const kp_dclaim *c, int n)
+{
+	if (c->node >= 0)
+		return c->node == n;
+	if (c->allocated && !c->run_allocated) {
+		if (!c->nterms)
+			return 1;
+		for (uint32_t t = 0; t < c->nterms; t++)
+			if (kp_nterm_matches(s, &c->terms[t], n))
+				return 1;
+		return 0;
+	}
+	for (uint32_t i = 0; i < c->nresults; i++)
+		if (!visible(s, d, &d->devices[c->results[i].device], n))
+			return 0;
+	return 1;
+}
+
+/* the claims of pod pi still to allocate, deduplicated, into out; their count */
+static int to_allocate(const kp_dra *d, int32_t pi, int32_t *out)
+{
+	int n = 0;
+	for (int32_t k = d->claim_off[pi]; k < d->claim_off[pi + 1]; k++) {
+		int32_t ci = d->claim[k];
+		if (ci < 0 || d->claims[ci].allocated || d->claims[ci].run_allocated)
+			continue;
+		int dup = 0;
+		for (int j = 0; j < n && !dup; j++)
+			dup = out[j] == ci;
+		if (!dup)
+			out[n++] = ci;
+	}
+	return n;
+}
+
+/* run the allocator for pod pi on node n; 1 found (x->sol), 0 not, -1 error (x->err) */
+static int allocate(search *x, kp_cycle *cy, int32_t pi, int n, char *err, size_t size)
+{
+	kp_dra *d = cy->s->dra;
+	if (!d->cache) {
+		d->cache = kp_calloc(1, sizeof(kp_dmap));
+		if (!d->cache || kp_dmap_init(d->cache, 1024))
+			return -2;
+	}
+	int32_t *claims = kp_arena_alloc(&cy->arena, ((size_t)(d->claim_off[pi + 1] - d->claim_off[pi]) + 1) * sizeof *claims);
+	if (!claims)
+		return -2;
+	memset(x, 0, sizeof *x);
+	x->err = err;
+	x->err_size = size;
+	x->cy = cy;
+	x->s = cy->s;
+	x->d = d;
+	x->node = n;
+	x->claims = claims;
+	x->nclaims = to_allocate(d, pi, claims);
+	if (!x->nclaims)
+		return 1;
+	if (candidates(x))
+		return -2;
+	return alloc_request(x, 0, 0);
+}
+
+int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
+{
+	kp_snap *s = cy->s;
+	const kp_dra *d = s->dra;
+	search x;
+	char err[512] = "";
+	int rc = allocate(&x, cy, cy->pi, node, err, sizeof err);
+	kp_free(x.sol);
+	if (rc == -2) {
+		*msg = NULL;
+		return -1;
+	}
+	if (rc < 0) {
+		/* an allocator error (kube: an Error status, the cycle ends) */
+		*msg = kp_arena_printf(&cy->arena, "%s", err);
+		if (!cy->abort_msg)
+			cy->abort_msg = kp_arena_printf(&cy->arena, "running \"DynamicResources\" filter plugin: %s", err);
+		return 1;
+	}
+	if (rc == 0) {
+		*msg = "cannot allocate all claims";
+		for (int i = 0; i < d->ndevices; i++)
+			if (d->pools[d->devices[i].pool].invalid && visible(s, d, &d->devices[i], node)) {
+				*msg = "invalid resource pools were encountered";
+				break;
+			}
+		return 1;
+	}
+	for (int32_t k = d->claim_off[cy->pi]; k < d->claim_off[cy->pi + 1]; k++) {
+		int32_t ci = d->claim[k];
+		if (ci >= 0 && (d->claims[ci].allocated || d->claims[ci].run_allocated) && !claim_on_node(s, d, &d->claims[ci], node)) {
+			*msg = "resourceclaim not available on the node";
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- Reserve ---- */
+
+int kp_dra_reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy)
+{
+	kp_dra *d = s->dra;
+	if (!d || d->claim_off[pi] == d->claim_off[pi + 1])
+		return KP_OK;
+	search x;
+	char err[512] = "";
+	int rc = allocate(&x, cy, pi, n, err, sizeof err);
+	if (rc == -2) {
+		kp_free(x.sol);
+		return KP_NOMEM;
+	}
+	for (int j = 0; rc == 1 && j < x.nclaims; j++) {
+		kp_dclaim *c = &d->claims[x.claims[j]];
+		uint32_t k = 0;
+		for (int i = 0; i < x.nsol; i++)
+			k += x.sol[i].claim == x.claims[j];
+		c->results = kp_arena_alloc(&s->arena, (k ? k : 1) * sizeof *c->results);
+		if (!c->results) {
+			kp_free(x.sol);
+			return KP_NOMEM;
+		}
+		c->nresults = 0;
+		c->node = -1;
+		for (int i = 0; i < x.nsol; i++) {
+			if (x.sol[i].claim != x.claims[j])
+				continue;
+			const kp_device *v = &d->devices[x.sol[i].device];
+			c->results[c->nresults++] = (kp_dresult){ x.sol[i].device, x.sol[i].request, x.sol[i].admin };
+			if (d->slices[v->slice].node >= 0 || v->node >= 0 || v->binds_to_node)
+				c->node = n;   /* a node-local device: the claim is for this node only */
+			if (!x.sol[i].admin) {
+				d->in_use[x.sol[i].device]++;
+				consume(d, v, 1);
+			}
+		}
+		c->run_allocated = 1;
+		if (KP_GROW(d->run, d->nrun, d->cap_run, 16)) {
+			kp_free(x.sol);
+			return KP_NOMEM;
+		}
+		d->run[d->nrun++] = (struct kp_dalloc){ pi, x.claims[j], n };
+	}
+	kp_free(x.sol);
+	return KP_OK;
+}
+
+void kp_snap_dra_release(kp_snap *s)
+{
+	kp_dra *d = s->dra;
+	if (!d)
+		return;
+	if (d->cache) {
+		kp_dmap_release(d->cache);
+		kp_free(d->cache);
+	}
+	kp_free(d->counter_off);
+	kp_free(d->pool_used);
+	kp_free(d->run);
+	for (int i = 0; i < d->nclasses; i++)
+		for (uint32_t k = 0; k < d->classes[i].nselectors; k++)
+			kp_cel_free(d->classes[i].selectors[k]);
+	for (int i = 0; i < d->nclaims; i++)
+		for (uint32_t r = 0; r < d->claims[i].nrequests; r++)
+			for (uint32_t a = 0; a < d->claims[i].requests[r].nalts; a++)
+				for (uint32_t k = 0; k < d->claims[i].requests[r].alts[a].nselectors; k++)
+					kp_cel_free(d->claims[i].requests[r].alts[a].selectors[k]);
+	d->cache = NULL;
+	d->counter_off = NULL;
+	d->pool_used = NULL;
+	d->run = NULL;
+}
+
+/* ---- explain ---- */
+
+static void device_name(kp_sb *sb, const kp_snap *s, const kp_dra *d, int32_t dev)
+{
+	const kp_device *v = &d->devices[dev];
+	const kp_dpool *p = &d->pools[v->pool];
+	kp_sb_printf(sb, "%s/%s/%s", kp_str(&s->strs, p->driver), kp_str(&s->strs, p->name), kp_str(&s->strs, v->name));
+}
+
+int kp_dra_explain(kp_cycle *cy, int node, kp_sb *sb)
+{
+	kp_snap *s = cy->s;
+	kp_dra *d = s->dra;
+	if (!d || d->claim_off[cy->pi] == d->claim_off[cy->pi + 1])
+		return KP_OK;
+	search x;
+	memset(&x, 0, sizeof x);
+	char err[512] = "";
+	int found = node >= 0 ? allocate(&x, cy, cy->pi, node, err, sizeof err) : 0;
+	if (found == -2) {
+		kp_free(x.sol);
+		return KP_NOMEM;
+	}
+	kp_sb_adds(sb, "devices:\n");
+	for (int32_t k = d->claim_off[cy->pi]; k < d->claim_off[cy->pi + 1]; k++) {
+		int32_t ci = d->claim[k];
+		kp_sb_printf(sb, "  claim %s: ", kp_str(&s->strs, d->claim_name[k]));
+		if (ci < 0) {
+			kp_sb_adds(sb, "not found\n");
+			continue;
+		}
+		const kp_dclaim *c = &d->claims[ci];
+		if (c->allocated || c->run_allocated) {
+			kp_sb_adds(sb, c->run_allocated ? "allocated by this run:" : "allocated:");
+			for (uint32_t i = 0; i < c->nresults; i++) {
+				kp_sb_printf(sb, " %s=", kp_str(&s->strs, c->results[i].request));
+				device_name(sb, s, d, c->results[i].device);
+			}
+			kp_sb_adds(sb, c->node >= 0 ? "; for one node" : "");
+			kp_sb_addc(sb, '\n');
+			continue;
+		}
+		kp_sb_adds(sb, "to allocate:");
+		for (uint32_t r = 0; r < c->nrequests; r++)
+			for (uint32_t a = 0; a < c->requests[r].nalts; a++) {
+				const kp_dreq *q = &c->requests[r].alts[a];
+				kp_sb_printf(sb, " %s (class %s, %s%s%lld%s)", kp_str(&s->strs, q->name), kp_str(&s->strs, q->cls_name),
+					     q->admin ? "admin access, " : "", q->all ? "all" : "", q->all ? 0LL : (long long)q->count,
+					     q->all ? "" : " device(s)");
+			}
+		if (node >= 0 && found == 1) {
+			kp_sb_printf(sb, "; on %s:", kp_str(&s->strs, s->node_name[node]));
+			for (int i = 0; i < x.nsol; i++)
+				if (x.sol[i].claim == ci) {
+					kp_sb_printf(sb, " %s=", kp_str(&s->strs, x.sol[i].request));
+					device_name(sb, s, d, x.sol[i].device);
+				}
+		}
+		kp_sb_addc(sb, '\n');
+	}
+	if (found < 0)
+		kp_sb_printf(sb, "  allocator error: %s\n", err);
+	kp_free(x.sol);
+	return KP_OK;
+}

@@ -1,0 +1,379 @@
+/*
+ * snapshot_dra.c — the DRA part of the snapshot (dra.h): DeviceClasses with
+ * their compiled CEL selectors, the pools of the newest generation with
+ * their slices and devices (attributes, capacities, counters, taints), the
+ * ResourceClaims with their requests, constraints and allocations, and each
+ * pod's claims, from schema/dra.sql's tables (queries/snapshot/dra_*.sql).
+ * Nothing is loaded, and kp_snap.dra stays NULL, when no pod names a claim
+ * and no slice was imported.
+ */
+#include "snapshot_int.h"
+#include "dra.h"
+#include "dra_load.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct dload {
+	kp_loader *L;
+	kp_dra *d;
+	kp_dmap pool_by_key;         /* (driver, pool) -> pool index */
+	kp_dmap dev_by_key;          /* (pool, device name) -> device index */
+	kp_dmap claim_by_key;        /* (ns, name) -> claim index */
+	kp_dmap spec_done;           /* spec id -> claim index that loaded it + 1 */
+} dload;
+
+static int nomem(dload *x) { return kp_ld_nomem(x->L); }
+
+/* compile the selectors of sql's rows (bound by the caller) into *out; the
+ * first that kplan cannot compile is remembered with its message */
+static int selectors(dload *x, sqlite3_stmt *q, kp_cel ***out, uint32_t *n, int32_t *bad, const char **bad_msg)
+{
+	kp_cel *tmp[64];
+	uint32_t k = 0;
+	*bad = -1;
+	*bad_msg = NULL;
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		kp_cel *e = NULL;
+		kp_cel_pos pos = { 0, 0 };
+		char msg[300];
+		const char *src = kp_ld_col(q, 0);
+		if (kp_cel_compile(src ? src : "", &e, &pos, msg, sizeof msg) != KP_OK) {
+			if (*bad < 0) {
+				*bad = (int32_t)k;
+				*bad_msg = kp_arena_printf(&x->L->s->arena, "selector #%u: CEL compile error: %s", k, msg);
+			}
+			k++;
+			continue;
+		}
+		if (k >= 64) {
+			kp_cel_free(e);
+			*bad = *bad < 0 ? 64 : *bad;
+			*bad_msg = *bad_msg ? *bad_msg : "more than 64 selectors";
+			continue;
+		}
+		tmp[k++] = e;
+	}
+	uint32_t m = k < 64 ? k : 64;
+	*out = kp_ld_alloc(x->L, m * sizeof **out);
+	if (!*out)
+		return nomem(x);
+	/* bad slots hold NULL */
+	for (uint32_t i = 0, j = 0; i < m; i++)
+		(*out)[i] = (int32_t)i == *bad ? NULL : tmp[j++];
+	*n = m;
+	return KP_OK;
+}
+
+/* ---- classes ---- */
+
+static int load_classes(dload *x)
+{
+	kp_dra *d = x->d;
+	sqlite3_stmt *q, *sel;
+	int rc = kp_ld_count(x->L, "SELECT count(*) FROM device_class", &d->nclasses);
+	if (rc)
+		return rc;
+	d->classes = kp_ld_alloc(x->L, (size_t)d->nclasses * sizeof *d->classes);
+	if (!d->classes)
+		return nomem(x);
+	if (kp_ld_prepare(x->L, kp_sql_snapshot_dra_classes, &q))
+		return x->L->err->code;
+	if (kp_ld_prepare(x->L, "SELECT expression FROM device_class_selector WHERE class_id = ?1 ORDER BY seq", &sel)) {
+		sqlite3_finalize(q);
+		return x->L->err->code;
+	}
+	int i = 0;
+	while (!rc && i < d->nclasses && sqlite3_step(q) == SQLITE_ROW) {
+		kp_dclass *c = &d->classes[i++];
+		memset(c, 0, sizeof *c);
+		c->name = kp_ld_intern(x->L, sqlite3_column_text(q, 1));
+		sqlite3_reset(sel);
+		sqlite3_bind_int64(sel, 1, sqlite3_column_int64(q, 0));
+		rc = selectors(x, sel, &c->selectors, &c->nselectors, &c->bad_selector, &c->bad_msg);
+	}
+	sqlite3_finalize(q);
+	sqlite3_finalize(sel);
+	d->nclasses = i;
+	return rc;
+}
+
+/* ---- devices ---- */
+
+static uint8_t effect_code(const char *e)
+{
+	return !e ? 0 : !strcmp(e, "NoSchedule") ? KP_EFFECT_NOSCHEDULE : !strcmp(e, "NoExecute") ? KP_EFFECT_NOEXECUTE : 0;
+}
+
+/* rows of sql for the device db id: count, then fill via fn */
+static int device_rows(dload *x, const char *sql, int64_t id, sqlite3_stmt **cache)
+{
+	if (!*cache && kp_ld_prepare(x->L, sql, cache))
+		return x->L->err->code;
+	sqlite3_reset(*cache);
+	sqlite3_bind_int64(*cache, 1, id);
+	return KP_OK;
+}
+
+typedef struct dev_stmts { sqlite3_stmt *attrs, *caps, *counters, *taints; } dev_stmts;
+
+static int device_details(dload *x, kp_device *v, int64_t id, kp_sid driver, dev_stmts *ds)
+{
+	kp_loader *L = x->L;
+	kp_dattr a[256];
+	uint32_t n = 0;
+	if (device_rows(x, kp_sql_snapshot_dra_device_attrs, id, &ds->attrs))
+		return L->err->code;
+	while (sqlite3_step(ds->attrs) == SQLITE_ROW && n < 256) {
+		kp_dattr *t = &a[n++];
+		memset(t, 0, sizeof *t);
+		t->domain = kp_ld_intern(L, sqlite3_column_text(ds->attrs, 0));
+		t->name = kp_ld_intern(L, sqlite3_column_text(ds->attrs, 1));
+		const char *type = kp_ld_col(ds->attrs, 2);
+		if (type && !strcmp(type, "int")) {
+			t->v.type = KP_CEL_INT;
+			t->v.i = sqlite3_column_int64(ds->attrs, 3);
+		} else if (type && !strcmp(type, "bool")) {
+			t->v.type = KP_CEL_BOOL;
+			t->v.b = sqlite3_column_int(ds->attrs, 3) != 0;
+		} else {
+			t->v.type = type && !strcmp(type, "version") ? KP_CEL_VERSION : KP_CEL_STRING;
+			kp_sid sv = kp_ld_intern(L, sqlite3_column_text(ds->attrs, 3));
+			t->v.s = kp_str(&L->s->strs, sv);   /* interned: stable (strtab strings do not move) */
+		}
+	}
+	v->attrs = kp_ld_alloc(L, n * sizeof *v->attrs);
+	if (!v->attrs)
+		return nomem(x);
+	memcpy(v->attrs, a, n * sizeof *a);
+	v->nattrs = n;
+	n = 0;
+	if (device_rows(x, kp_sql_snapshot_dra_device_caps, id, &ds->caps))
+		return L->err->code;
+	while (sqlite3_step(ds->caps) == SQLITE_ROW && n < 256) {
+		kp_dattr *t = &a[n++];
+		memset(t, 0, sizeof *t);
+		t->domain = kp_ld_intern(L, sqlite3_column_text(ds->caps, 0));
+		t->name = kp_ld_intern(L, sqlite3_column_text(ds->caps, 1));
+		int64_t base = sqlite3_column_int64(ds->caps, 2);
+		t->v.type = base <= INT64_MAX / 1000 && base >= INT64_MIN / 1000 ? KP_CEL_QUANTITY : KP_CEL_NONE;
+		t->v.i = t->v.type == KP_CEL_QUANTITY ? base * 1000 : 0;   /* cel.h: quantities in milli-units */
+	}
+	v->caps = kp_ld_alloc(L, n * sizeof *v->caps);
+	if (!v->caps)
+		return nomem(x);
+	memcpy(v->caps, a, n * sizeof *a);
+	v->ncaps = n;
+	kp_dcounter c[128];
+	n = 0;
+	if (device_rows(x, kp_sql_snapshot_dra_device_counters, id, &ds->counters))
+		return L->err->code;
+	while (sqlite3_step(ds->counters) == SQLITE_ROW && n < 128)
+		c[n++] = (kp_dcounter){ kp_ld_intern(L, sqlite3_column_text(ds->counters, 0)),
+					kp_ld_intern(L, sqlite3_column_text(ds->counters, 1)), sqlite3_column_int64(ds->counters, 2) };
+	v->consumes = kp_ld_alloc(L, n * sizeof *v->consumes);
+	if (!v->consumes)
+		return nomem(x);
+	memcpy(v->consumes, c, n * sizeof *c);
+	v->nconsumes = n;
+	kp_dtaint t[64];
+	n = 0;
+	if (device_rows(x, kp_sql_snapshot_dra_device_taints, id, &ds->taints))
+		return L->err->code;
+	while (sqlite3_step(ds->taints) == SQLITE_ROW && n < 64)
+		t[n++] = (kp_dtaint){ kp_ld_intern(L, sqlite3_column_text(ds->taints, 0)),
+				      kp_ld_intern(L, sqlite3_column_text(ds->taints, 1)), effect_code(kp_ld_col(ds->taints, 2)) };
+	v->taints = kp_ld_alloc(L, n * sizeof *v->taints);
+	if (!v->taints)
+		return nomem(x);
+	memcpy(v->taints, t, n * sizeof *t);
+	v->ntaints = n;
+	(void)driver;
+	return KP_OK;
+}
+
+static int node_of(kp_loader *L, const char *name)
+{
+	kp_sid sid = name ? kp_strtab_find(&L->s->strs, name) : -1;
+	return sid >= 0 && sid < L->node_of_sid_len ? L->node_of_sid[sid] : -1;
+}
+
+/* the devices of slice si (db id sid) */
+static int slice_devices(dload *x, kp_dslice *sl, int64_t sid, kp_sid driver, dev_stmts *ds, sqlite3_stmt *q, int *cap)
+{
+	kp_dra *d = x->d;
+	kp_loader *L = x->L;
+	sqlite3_reset(q);
+	sqlite3_bind_int64(q, 1, sid);
+	sl->first_device = d->ndevices;
+	int rc = KP_OK;
+	while (!rc && sqlite3_step(q) == SQLITE_ROW) {
+		if (d->ndevices >= *cap)
+			break;   /* more rows than counted: the table changed under the load (cannot: one transaction) */
+		kp_device *v = &d->devices[d->ndevices];
+		memset(v, 0, sizeof *v);
+		v->name = kp_ld_intern(L, sqlite3_column_text(q, 1));
+		v->pool = sl->pool;
+		v->slice = (int32_t)(sl - d->slices);
+		v->allow_multiple = (uint8_t)sqlite3_column_int(q, 2);
+		v->binds_to_node = (uint8_t)sqlite3_column_int(q, 3);
+		v->node = node_of(L, kp_ld_col(q, 4));
+		if (v->node < 0 && kp_ld_col(q, 4))
+			v->node = -2;   /* a node that was not imported: no node */
+		v->all_nodes = (uint8_t)sqlite3_column_int(q, 6);
+		rc = kp_ld_terms(L, kp_ld_col(q, 5), &v->terms, &v->nterms, "a device's nodeSelector");
+		if (!rc)
+			rc = device_details(x, v, sqlite3_column_int64(q, 0), driver, ds);
+		int64_t *slot = rc ? NULL : kp_dmap_put(&x->dev_by_key, kp_pair_key(v->pool, v->name));
+		if (!rc && !slot)
+			rc = nomem(x);
+		if (!rc && *slot)
+			d->pools[v->pool].invalid = 1;   /* a device name twice in the pool */
+		if (!rc)
+			*slot = d->ndevices + 1;
+		d->ndevices++;
+	}
+	sl->ndevices = d->ndevices - sl->first_device;
+	return rc;
+}
+
+static int load_pool_counters(dload *x, kp_dpool *p)
+{
+	sqlite3_stmt *q;
+	if (kp_ld_prepare(x->L, kp_sql_snapshot_dra_pool_counters, &q))
+		return x->L->err->code;
+	sqlite3_bind_text(q, 1, kp_str(&x->L->s->strs, p->driver), -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, kp_str(&x->L->s->strs, p->name), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 3, p->generation);
+	kp_dcounter c[256];
+	uint32_t n = 0;
+	while (sqlite3_step(q) == SQLITE_ROW && n < 256)
+		c[n++] = (kp_dcounter){ kp_ld_intern(x->L, sqlite3_column_text(q, 0)),
+					kp_ld_intern(x->L, sqlite3_column_text(q, 1)), sqlite3_column_int64(q, 2) };
+	sqlite3_finalize(q);
+	p->counters = kp_ld_alloc(x->L, n * sizeof *p->counters);
+	if (!p->counters)
+		return nomem(x);
+	memcpy(p->counters, c, n * sizeof *c);
+	p->ncounters = n;
+	return KP_OK;
+}
+
+static int load_slices(dload *x)
+{
+	kp_dra *d = x->d;
+	kp_loader *L = x->L;
+	sqlite3_stmt *q, *dq;
+	int rc = kp_ld_count(L, "SELECT count(*) FROM resource_slice", &d->nslices);
+	if (rc)
+		return rc;
+	d->slices = kp_ld_alloc(L, (size_t)d->nslices * sizeof *d->slices);
+	d->pools = kp_ld_alloc(L, (size_t)d->nslices * sizeof *d->pools);   /* at most one pool per slice */
+	if (!d->slices || !d->pools)
+		return nomem(x);
+	if (kp_ld_prepare(L, kp_sql_snapshot_dra_slices, &q))
+		return L->err->code;
+	if (kp_ld_prepare(L, kp_sql_snapshot_dra_devices, &dq)) {
+		sqlite3_finalize(q);
+		return L->err->code;
+	}
+	dev_stmts ds = { 0 };
+	int ns = 0, cap = 0;
+	if ((rc = kp_ld_count(L, "SELECT count(*) FROM slice_device", &cap)) ||
+	    !(d->devices = kp_ld_alloc(L, (size_t)cap * sizeof *d->devices))) {
+		sqlite3_finalize(q);
+		sqlite3_finalize(dq);
+		return rc ? rc : nomem(x);
+	}
+	while (!rc && ns < d->nslices && sqlite3_step(q) == SQLITE_ROW) {
+		kp_sid driver = kp_ld_intern(L, sqlite3_column_text(q, 2)), pname = kp_ld_intern(L, sqlite3_column_text(q, 3));
+		int64_t *pi = kp_dmap_get(&x->pool_by_key, kp_pair_key(driver, pname));
+		if (!pi) {
+			kp_dpool *p = &d->pools[d->npools];
+			memset(p, 0, sizeof *p);
+			p->driver = driver;
+			p->name = pname;
+			p->generation = sqlite3_column_int64(q, 4);
+			p->incomplete = sqlite3_column_int64(q, 10) < sqlite3_column_int64(q, 5);
+			p->first_slice = ns;
+			if (!(pi = kp_dmap_put(&x->pool_by_key, kp_pair_key(driver, pname))))
+				rc = nomem(x);
+			else
+				*pi = d->npools++;
+			if (!rc)
+				rc = load_pool_counters(x, p);
+		}
+		if (rc)
+			break;
+		kp_dslice *sl = &d->slices[ns++];
+		memset(sl, 0, sizeof *sl);
+		sl->name = kp_ld_intern(L, sqlite3_column_text(q, 1));
+		sl->pool = (int32_t)*pi;
+		sl->node = node_of(L, kp_ld_col(q, 6));
+		if (sl->node < 0 && kp_ld_col(q, 6))
+			sl->node = -2;
+		sl->all_nodes = (uint8_t)sqlite3_column_int(q, 8);
+		sl->per_device = (uint8_t)sqlite3_column_int(q, 9);
+		sl->has_selector = sqlite3_column_type(q, 7) != SQLITE_NULL;
+		d->pools[sl->pool].nslices++;
+		rc = kp_ld_terms(L, kp_ld_col(q, 7), &sl->terms, &sl->nterms, "a ResourceSlice's nodeSelector");
+		if (!rc)
+			rc = slice_devices(x, sl, sqlite3_column_int64(q, 0), driver, &ds, dq, &cap);
+	}
+	sqlite3_finalize(q);
+	sqlite3_finalize(dq);
+	sqlite3_finalize(ds.attrs);
+	sqlite3_finalize(ds.caps);
+	sqlite3_finalize(ds.counters);
+	sqlite3_finalize(ds.taints);
+	d->nslices = ns;
+	/* a device consuming a counter its pool does not define makes the pool invalid */
+	for (int i = 0; i < d->ndevices && !rc; i++) {
+		const kp_device *v = &d->devices[i];
+		kp_dpool *p = &d->pools[v->pool];
+		for (uint32_t k = 0; k < v->nconsumes; k++) {
+			int found = 0;
+			for (uint32_t j = 0; j < p->ncounters && !found; j++)
+				found = p->counters[j].set == v->consumes[k].set && p->counters[j].name == v->consumes[k].name;
+			if (!found)
+				p->invalid = 1;
+		}
+	}
+	return rc;
+}
+
+int kp_snap_load_dra(kp_loader *L)
+{
+	kp_snap *s = L->s;
+	int present;
+	int rc = kp_ld_count(L, kp_sql_snapshot_dra_tables, &present);
+	if (!rc && present)
+		rc = kp_ld_count(L, kp_sql_snapshot_dra_present, &present);
+	if (rc || !present)
+		return rc;
+	kp_dra *d = kp_ld_alloc(L, sizeof *d);
+	if (!d)
+		return kp_ld_nomem(L);
+	memset(d, 0, sizeof *d);
+	dload x = { L, d, { 0 }, { 0 }, { 0 }, { 0 } };
+	if (kp_dmap_init(&x.pool_by_key, 64) || kp_dmap_init(&x.dev_by_key, 256) || kp_dmap_init(&x.claim_by_key, 256) ||
+	    kp_dmap_init(&x.spec_done, 64))
+		rc = kp_ld_nomem(L);
+	if (!rc)
+		rc = load_classes(&x);
+	if (!rc)
+		rc = load_slices(&x);
+	if (!rc)
+		rc = kp_snap_load_dra_claims(L, d, &x.pool_by_key, &x.dev_by_key, &x.claim_by_key);
+	if (!rc)
+		rc = kp_snap_load_dra_pod_claims(L, d, &x.claim_by_key);
+	kp_dmap_release(&x.pool_by_key);
+	kp_dmap_release(&x.dev_by_key);
+	kp_dmap_release(&x.claim_by_key);
+	kp_dmap_release(&x.spec_done);
+	if (!rc) {
+		d->s_pods = kp_strtab_intern(&s->strs, "pods");
+		s->dra = d;
+	}
+	return rc;
+}

@@ -1,0 +1,299 @@
+/*
+ * snapshot_dra_claims.c — the ResourceClaims of the DRA snapshot (dra.h):
+ * each claim's requests (exactly, or firstAvailable's subrequests) with
+ * their compiled CEL selectors and tolerations, its matchAttribute
+ * constraints, its allocation (results and node selector) when it has one,
+ * and every pod's claims resolved to claim indexes (dra_load.h).
+ */
+#include "dra_load.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* the spec's statements, prepared once */
+typedef struct cstmts { sqlite3_stmt *req, *sel, *tol, *cap, *con, *res; } cstmts;
+
+static void finalize_all(cstmts *c)
+{
+	sqlite3_finalize(c->req);
+	sqlite3_finalize(c->sel);
+	sqlite3_finalize(c->tol);
+	sqlite3_finalize(c->cap);
+	sqlite3_finalize(c->con);
+	sqlite3_finalize(c->res);
+}
+
+static int class_index(const kp_dra *d, kp_sid name)
+{
+	for (int i = 0; i < d->nclasses; i++)
+		if (d->classes[i].name == name)
+			return i;
+	return -1;
+}
+
+/* one (sub)request's selectors and tolerations */
+static int request_details(kp_loader *L, kp_dra *d, cstmts *c, int64_t spec, const char *req, const char *sub, kp_dreq *r)
+{
+	sqlite3_reset(c->sel);
+	sqlite3_bind_int64(c->sel, 1, spec);
+	sqlite3_bind_text(c->sel, 2, req, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(c->sel, 3, sub, -1, SQLITE_TRANSIENT);
+	kp_cel *tmp[64];
+	uint32_t n = 0;
+	r->bad_selector = -1;
+	while (sqlite3_step(c->sel) == SQLITE_ROW && n < 64) {
+		kp_cel *e = NULL;
+		kp_cel_pos pos = { 0, 0 };
+		char msg[300];
+		const char *src = kp_ld_col(c->sel, 0);
+		if (kp_cel_compile(src ? src : "", &e, &pos, msg, sizeof msg) != KP_OK) {
+			if (r->bad_selector < 0) {
+				r->bad_selector = (int32_t)n;
+				r->bad_msg = kp_arena_printf(&L->s->arena, "selector #%u: CEL compile error: %s", n, msg);
+			}
+			e = NULL;
+		}
+		tmp[n++] = e;
+	}
+	r->selectors = kp_ld_alloc(L, n * sizeof *r->selectors);
+	if (!r->selectors)
+		return kp_ld_nomem(L);
+	memcpy(r->selectors, tmp, n * sizeof *tmp);
+	r->nselectors = n;
+	sqlite3_reset(c->tol);
+	sqlite3_bind_int64(c->tol, 1, spec);
+	sqlite3_bind_text(c->tol, 2, req, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(c->tol, 3, sub, -1, SQLITE_TRANSIENT);
+	kp_dtol t[64];
+	n = 0;
+	while (sqlite3_step(c->tol) == SQLITE_ROW && n < 64) {
+		const char *key = kp_ld_col(c->tol, 0), *op = kp_ld_col(c->tol, 1), *eff = kp_ld_col(c->tol, 3);
+		t[n++] = (kp_dtol){ key && key[0] ? kp_ld_intern(L, (const unsigned char *)key) : -1,
+				    kp_ld_intern(L, sqlite3_column_text(c->tol, 2)), op && !strcmp(op, "Exists"),
+				    !eff || !eff[0] ? KP_EFFECT_ANY : !strcmp(eff, "NoSchedule") ? KP_EFFECT_NOSCHEDULE
+				    : !strcmp(eff, "NoExecute") ? KP_EFFECT_NOEXECUTE : 255 };
+	}
+	r->tols = kp_ld_alloc(L, n * sizeof *r->tols);
+	if (!r->tols)
+		return kp_ld_nomem(L);
+	memcpy(r->tols, t, n * sizeof *t);
+	r->ntols = n;
+	(void)d;
+	return KP_OK;
+}
+
+/* the requests of spec into c */
+static int requests(kp_loader *L, kp_dra *d, cstmts *c, int64_t spec, kp_dclaim *cl)
+{
+	sqlite3_reset(c->req);
+	sqlite3_bind_int64(c->req, 1, spec);
+	kp_drequest rq[32];
+	kp_dreq alts[32][8];
+	uint32_t n = 0;
+	int rc = KP_OK;
+	while (!rc && sqlite3_step(c->req) == SQLITE_ROW) {
+		kp_sid name = kp_ld_intern(L, sqlite3_column_text(c->req, 0));
+		const char *sub = kp_ld_col(c->req, 1);
+		if (sqlite3_column_int(c->req, 2) && (!sub || !sub[0]))
+			continue;   /* a firstAvailable request's own row: its subrequests follow */
+		if (!n || rq[n - 1].name != name) {
+			/* a request's alternatives come together (rows by seq, sub_seq) */
+			if (n == 32)
+				break;
+			rq[n] = (kp_drequest){ name, 0, NULL };
+			n++;
+		}
+		kp_drequest *r = &rq[n - 1];
+		if (r->nalts == 8)
+			continue;
+		kp_dreq *a = &alts[n - 1][r->nalts++];
+		memset(a, 0, sizeof *a);
+		a->id = d->nreqs++;
+		a->name = sub && sub[0] ? kp_strtab_intern(&L->s->strs, kp_arena_printf(&L->tmp, "%s/%s", kp_ld_col(c->req, 0), sub))
+					: name;
+		a->cls_name = kp_ld_intern(L, sqlite3_column_text(c->req, 3));
+		a->cls = class_index(d, a->cls_name);
+		const char *mode = kp_ld_col(c->req, 4);
+		a->all = mode && !strcmp(mode, "All");
+		a->count = sqlite3_column_type(c->req, 5) == SQLITE_NULL ? 1 : sqlite3_column_int64(c->req, 5);
+		a->admin = (uint8_t)sqlite3_column_int(c->req, 6);
+		rc = request_details(L, d, c, spec, kp_ld_col(c->req, 0), sub ? sub : "", a);
+	}
+	if (rc)
+		return rc;
+	cl->requests = kp_ld_alloc(L, n * sizeof *cl->requests);
+	if (!cl->requests)
+		return kp_ld_nomem(L);
+	for (uint32_t i = 0; i < n; i++) {
+		cl->requests[i] = rq[i];
+		cl->requests[i].alts = kp_ld_alloc(L, rq[i].nalts * sizeof(kp_dreq));
+		if (!cl->requests[i].alts)
+			return kp_ld_nomem(L);
+		memcpy(cl->requests[i].alts, alts[i], rq[i].nalts * sizeof(kp_dreq));
+	}
+	cl->nrequests = n;
+	sqlite3_reset(c->cap);
+	sqlite3_bind_int64(c->cap, 1, spec);
+	cl->capacity_requests = sqlite3_step(c->cap) == SQLITE_ROW && sqlite3_column_int(c->cap, 0) > 0;
+	return KP_OK;
+}
+
+/* matchAttribute constraints ("domain/name"; distinctAttribute: not modelled, kept as none) */
+static int constraints(kp_loader *L, cstmts *c, int64_t spec, kp_dclaim *cl)
+{
+	sqlite3_reset(c->con);
+	sqlite3_bind_int64(c->con, 1, spec);
+	kp_dconstraint t[16];
+	uint32_t n = 0;
+	while (sqlite3_step(c->con) == SQLITE_ROW && n < 16) {
+		const char *reqs = kp_ld_col(c->con, 0), *attr = kp_ld_col(c->con, 1);
+		if (!attr)
+			continue;   /* distinctAttribute (consumable capacity): not modelled */
+		kp_dconstraint *k = &t[n++];
+		memset(k, 0, sizeof *k);
+		const char *slash = strrchr(attr, '/');
+		k->domain = slash ? kp_strtab_intern(&L->s->strs, kp_arena_printf(&L->tmp, "%.*s", (int)(slash - attr), attr)) : -1;
+		k->attr = kp_strtab_intern(&L->s->strs, slash ? slash + 1 : attr);
+		if (reqs && kp_ld_strs(L, reqs, &k->reqs, &k->nreqs))
+			return L->err->code;
+	}
+	cl->constraints = kp_ld_alloc(L, n * sizeof *cl->constraints);
+	if (!cl->constraints)
+		return kp_ld_nomem(L);
+	memcpy(cl->constraints, t, n * sizeof *t);
+	cl->nconstraints = n;
+	return KP_OK;
+}
+
+/* an allocated claim's results, as device indexes */
+static int results(kp_loader *L, kp_dra *d, cstmts *c, const kp_dmap *pools, const kp_dmap *devs, kp_dclaim *cl)
+{
+	sqlite3_reset(c->res);
+	sqlite3_bind_int64(c->res, 1, cl->db_id);
+	kp_dresult t[64];
+	uint32_t n = 0;
+	while (sqlite3_step(c->res) == SQLITE_ROW && n < 64) {
+		kp_sid drv = kp_strtab_find(&L->s->strs, kp_ld_col(c->res, 1));
+		kp_sid pool = kp_strtab_find(&L->s->strs, kp_ld_col(c->res, 2));
+		kp_sid dev = kp_strtab_find(&L->s->strs, kp_ld_col(c->res, 3));
+		int64_t *pi = drv >= 0 && pool >= 0 ? kp_dmap_get(pools, kp_pair_key(drv, pool)) : NULL;
+		int64_t *di = pi && dev >= 0 ? kp_dmap_get(devs, kp_pair_key((int32_t)*pi, dev)) : NULL;
+		if (!di)
+			continue;   /* a device no slice of the newest generation has: nothing to hold */
+		t[n++] = (kp_dresult){ (int32_t)(*di - 1), kp_ld_intern(L, sqlite3_column_text(c->res, 0)),
+				       (uint8_t)sqlite3_column_int(c->res, 4) };
+	}
+	cl->results = kp_ld_alloc(L, n * sizeof *cl->results);
+	if (!cl->results)
+		return kp_ld_nomem(L);
+	memcpy(cl->results, t, n * sizeof *t);
+	cl->nresults = n;
+	for (uint32_t i = 0; i < n; i++)
+		if (!t[i].admin)
+			d->in_use[t[i].device]++;
+	return KP_OK;
+}
+
+static int claim_row(kp_loader *L, kp_dra *d, cstmts *c, sqlite3_stmt *q, const kp_dmap *pools, const kp_dmap *devs,
+		     kp_dclaim *cl)
+{
+	memset(cl, 0, sizeof *cl);
+	cl->db_id = sqlite3_column_int64(q, 0);
+	cl->ns = kp_ld_intern(L, sqlite3_column_text(q, 1));
+	cl->name = kp_ld_intern(L, sqlite3_column_text(q, 2));
+	cl->generated = (uint8_t)sqlite3_column_int(q, 4);
+	cl->owner_kind = kp_ld_intern(L, sqlite3_column_text(q, 5));
+	cl->owner_name = kp_ld_intern(L, sqlite3_column_text(q, 6));
+	cl->deleting = (uint8_t)sqlite3_column_int(q, 7);
+	cl->allocated = (uint8_t)sqlite3_column_int(q, 8);
+	cl->node = -1;
+	int64_t spec = sqlite3_column_int64(q, 3);
+	int rc = requests(L, d, c, spec, cl);
+	if (!rc)
+		rc = constraints(L, c, spec, cl);
+	if (!rc && cl->allocated) {
+		rc = kp_ld_terms(L, kp_ld_col(q, 9), &cl->terms, &cl->nterms, "a claim's allocation nodeSelector");
+		if (!rc)
+			rc = results(L, d, c, pools, devs, cl);
+	}
+	return rc;
+}
+
+int kp_snap_load_dra_claims(kp_loader *L, kp_dra *d, const kp_dmap *pools, const kp_dmap *devs, kp_dmap *by_key)
+{
+	sqlite3_stmt *q;
+	cstmts c = { 0 };
+	int rc = kp_ld_count(L, "SELECT count(*) FROM resource_claim", &d->nclaims);
+	if (rc)
+		return rc;
+	d->claims = kp_ld_alloc(L, (size_t)d->nclaims * sizeof *d->claims);
+	d->in_use = kp_ld_alloc(L, ((size_t)d->ndevices + 1) * sizeof *d->in_use);
+	if (!d->claims || !d->in_use)
+		return kp_ld_nomem(L);
+	memset(d->in_use, 0, ((size_t)d->ndevices + 1) * sizeof *d->in_use);
+	if (kp_ld_prepare(L, kp_sql_snapshot_dra_claims, &q))
+		return L->err->code;
+	if (kp_ld_prepare(L, kp_sql_snapshot_dra_requests, &c.req) || kp_ld_prepare(L, kp_sql_snapshot_dra_request_selectors, &c.sel) ||
+	    kp_ld_prepare(L, kp_sql_snapshot_dra_request_tolerations, &c.tol) ||
+	    kp_ld_prepare(L, kp_sql_snapshot_dra_request_capacity, &c.cap) || kp_ld_prepare(L, kp_sql_snapshot_dra_constraints, &c.con) ||
+	    kp_ld_prepare(L, kp_sql_snapshot_dra_results, &c.res)) {
+		sqlite3_finalize(q);
+		finalize_all(&c);
+		return L->err->code;
+	}
+	int i = 0;
+	while (!rc && i < d->nclaims && sqlite3_step(q) == SQLITE_ROW) {
+		kp_dclaim *cl = &d->claims[i];
+		rc = claim_row(L, d, &c, q, pools, devs, cl);
+		int64_t *slot = rc ? NULL : kp_dmap_put(by_key, kp_pair_key(cl->ns, cl->name));
+		if (!rc && !slot)
+			rc = kp_ld_nomem(L);
+		if (!rc)
+			*slot = i;
+		i++;
+	}
+	sqlite3_finalize(q);
+	finalize_all(&c);
+	d->nclaims = i;
+	return rc;
+}
+
+int kp_snap_load_dra_pod_claims(kp_loader *L, kp_dra *d, const kp_dmap *by_key)
+{
+	kp_snap *s = L->s;
+	sqlite3_stmt *q;
+	int n, rc = kp_ld_count(L, "SELECT count(*) FROM pod_resource_claim", &n);
+	if (rc)
+		return rc;
+	d->claim_off = kp_ld_alloc(L, ((size_t)s->npods + 1) * sizeof *d->claim_off);
+	d->claim = kp_ld_alloc(L, (size_t)n * sizeof *d->claim);
+	d->claim_name = kp_ld_alloc(L, (size_t)n * sizeof *d->claim_name);
+	d->claim_err = kp_ld_alloc(L, (size_t)n + 1);
+	if (!d->claim_off || !d->claim || !d->claim_name || !d->claim_err)
+		return kp_ld_nomem(L);
+	if (kp_ld_prepare(L, kp_sql_snapshot_dra_pod_claims, &q))
+		return L->err->code;
+	int k = 0, next = 0;
+	while (k < n && sqlite3_step(q) == SQLITE_ROW) {
+		int pi = kp_snap_pod_index(s, sqlite3_column_int64(q, 0));
+		if (pi < 0)
+			continue;
+		while (next <= pi)
+			d->claim_off[next++] = k;
+		const char *from = kp_ld_col(q, 3), *claim = kp_ld_col(q, 2);
+		if (from && !strcmp(from, "none"))
+			continue;   /* the controller decided no claim is needed */
+		kp_sid cs = claim ? kp_strtab_find(&s->strs, claim) : -1;
+		int64_t *ci = cs >= 0 ? kp_dmap_get(by_key, kp_pair_key(s->pods[pi].ns, cs)) : NULL;
+		d->claim[k] = ci ? (int32_t)*ci : -1;
+		d->claim_name[k] = claim ? kp_ld_intern(L, (const unsigned char *)claim) : kp_ld_intern(L, sqlite3_column_text(q, 1));
+		/* bit 0: a template's claim that was not generated (the template is
+		 * missing); bit 1: a template's claim (its owner must be the pod) */
+		d->claim_err[k] = (uint8_t)((claim ? 0 : 1) | (sqlite3_column_type(q, 4) != SQLITE_NULL ? 2 : 0));
+		k++;
+	}
+	sqlite3_finalize(q);
+	while (next <= s->npods)
+		d->claim_off[next++] = k;
+	return KP_OK;
+}

@@ -706,9 +706,10 @@ int kp_dra_explain(kp_cycle *cy, int node, kp_sb *sb)
 		for (uint32_t r = 0; r < c->nrequests; r++)
 			for (uint32_t a = 0; a < c->requests[r].nalts; a++) {
 				const kp_dreq *q = &c->requests[r].alts[a];
-				kp_sb_printf(sb, " %s (class %s, %s%s%lld%s)", kp_str(&s->strs, q->name), kp_str(&s->strs, q->cls_name),
-					     q->admin ? "admin access, " : "", q->all ? "all" : "", q->all ? 0LL : (long long)q->count,
-					     q->all ? "" : " device(s)");
+				char n[32];
+				snprintf(n, sizeof n, "%lld device(s)", (long long)q->count);
+				kp_sb_printf(sb, " %s (class %s, %s%s)", kp_str(&s->strs, q->name), kp_str(&s->strs, q->cls_name),
+					     q->admin ? "admin access, " : "", q->all ? "all devices" : n);
 			}
 		if (node >= 0 && found == 1) {
 			kp_sb_printf(sb, "; on %s:", kp_str(&s->strs, s->node_name[node]));

@@ -808,4 +808,24 @@ like "$err" "kplan: warning: dra: " "realworld2 DRA corpus: plan warns that the 
 is "$(q "$T/all.db" "SELECT pods = (SELECT count(DISTINCT r.pod_id) FROM pod_resource_claim r JOIN placement pl ON pl.pod_id = r.pod_id AND pl.run_id = 1 WHERE pl.action IN ('bind', 'unschedulable')) FROM run_warning WHERE kind = 'dra'")" 1 \
 	"realworld2 DRA corpus: the warning counts the pending pods with claims (run_warning.pods)"
 
+# the dra-example-driver manifests planned on two nodes of eight GPUs each
+# (tests/data/dra/two-nodes-8-gpus.yaml: four LATEST-GPU-MODEL and four
+# OLDER, 80Gi each): every pod placed; the admin-access claim (All) takes
+# all eight GPUs of its node whatever else holds them; firstAvailable falls
+# to its last subrequest (no BLEEDING-EDGE-GPU, no 1Ti GPU)
+rm -f "$T/ex.db"*
+run "$KPLAN" import -q "$T/ex.db" "$TESTS_DIR/data/dra/two-nodes-8-gpus.yaml" "$R"/dra-example-driver_*.yaml
+is "$rc" 0 "dra-example-driver on two nodes: import"
+run "$KPLAN" plan -q "$T/ex.db"
+is "$(q "$T/ex.db" "SELECT count(*) || ' ' || sum(action = 'bind') FROM placement WHERE run_id = 1")" "12 12" \
+	"dra-example-driver: all 12 pods placed"
+is "$(q "$T/ex.db" "SELECT count(*) FROM dra_allocation WHERE run_id = 1")" 21 "dra-example-driver: 21 devices allocated"
+is "$(q "$T/ex.db" "SELECT count(DISTINCT device) || ' ' || count(DISTINCT node_id) || ' ' || min(admin_access) FROM dra_allocation WHERE request = 'admin-gpu'")" "8 1 1" \
+	"dra-example-driver: the admin-access All request takes the eight GPUs of one node"
+is "$(q "$T/ex.db" "SELECT group_concat(DISTINCT request) FROM dra_allocation WHERE claim IN (SELECT claim FROM pod_resource_claim r JOIN pod p ON p.id = r.pod_id WHERE p.namespace = (SELECT namespace FROM resource_claim_template WHERE source LIKE '%firstavailable_cel%' LIMIT 1))")" "gpu/older-gpu" \
+	"dra-example-driver: firstAvailable takes its third subrequest"
+run "$KPLAN" explain "$T/ex.db" "$(q "$T/ex.db" "SELECT p.namespace || '/' || p.name FROM pod p JOIN pod_resource_claim r ON r.pod_id = p.id JOIN dra_allocation a ON a.claim = r.claim WHERE a.request = 'admin-gpu' LIMIT 1")"
+like "$out" "to allocate: admin-gpu (class gpu.example.com, admin access, all devices); on node-2: admin-gpu=gpu.example.com/node-2/gpu-0 " \
+	"explain: the devices block names what the claim asks and the devices the allocator takes on the chosen node"
+
 done_testing

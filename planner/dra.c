@@ -585,6 +585,35 @@ int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
 	return 0;
 }
 
+/* ---- a pod that leaves ---- */
+
+int kp_dra_release_owned(kp_snap *s, int32_t pi)
+{
+	kp_dra *d = s->dra;
+	if (!d || d->claim_off[pi] == d->claim_off[pi + 1])
+		return KP_OK;
+	if (counters_init(d))
+		return KP_NOMEM;
+	const kp_pod *p = &s->pods[pi];
+	for (int32_t k = d->claim_off[pi]; k < d->claim_off[pi + 1]; k++) {
+		if (d->claim[k] < 0)
+			continue;
+		kp_dclaim *c = &d->claims[d->claim[k]];
+		if (!(c->allocated || c->run_allocated) || c->owner_name != p->name || c->owner_kind < 0 ||
+		    strcmp(kp_str(&s->strs, c->owner_kind), "Pod"))
+			continue;
+		for (uint32_t i = 0; i < c->nresults; i++)
+			if (!c->results[i].admin && d->in_use[c->results[i].device] > 0) {
+				d->in_use[c->results[i].device]--;
+				consume(d, &d->devices[c->results[i].device], -1);
+			}
+		c->allocated = c->run_allocated = 0;
+		c->nresults = c->nterms = 0;
+		c->node = -1;
+	}
+	return KP_OK;
+}
+
 /* ---- Reserve ---- */
 
 int kp_dra_reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy)

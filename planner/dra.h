@@ -164,6 +164,12 @@ int kp_dra_filter(struct kp_cycle *cy, int node, const char **msg);
 /* Reserve: the pod pi was bound to node n: its unallocated claims take the
  * devices the allocator finds there; recorded in run.  KP_OK or KP_NOMEM. */
 int kp_dra_reserve(kp_snap *s, int32_t pi, int n, struct kp_cycle *cy);
+/* Pod pi left its node for good (evicted by preemption, or taken off by a
+ * what-if scenario): the claims it owns (made from its templates) go with
+ * it, as the claim controller deletes them — their devices are free, and a
+ * re-created pod's claim is allocated anew.  Shared claims stay allocated.
+ * KP_OK or KP_NOMEM. */
+int kp_dra_release_owned(kp_snap *s, int32_t pi);
 /* explain's "devices:" block for the cycle's pod (node: the chosen one, -1
  * none): each claim, allocated or what it asks, and the devices the
  * allocator takes on the node.  KP_OK or KP_NOMEM. */

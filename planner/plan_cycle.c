@@ -254,6 +254,8 @@ static int evict_victims(planner *pl, int32_t pi, const kp_candidate *c)
 		pod_out *vo = &pl->out[v];
 		int from = vp->node;
 		kp_snap_remove_pod(s, v);
+		if (kp_dra_release_owned(s, v))
+			return kp_plan_nomem(pl);
 		kp_sb pdbs;
 		kp_sb_init(&pdbs);
 		kp_sb_addc(&pdbs, '[');

@@ -375,5 +375,9 @@ int kp_snap_load_dra(kp_loader *L)
 		d->s_pods = kp_strtab_intern(&s->strs, "pods");
 		s->dra = d;
 	}
+	/* pods a what-if scenario took off their nodes leave their own claims */
+	for (int i = 0; i < s->npods && !rc; i++)
+		if (s->pods[i].moved_from && kp_dra_release_owned(s, i))
+			rc = kp_ld_nomem(L);
 	return rc;
 }

@@ -61,6 +61,14 @@ int wi_apply_from_run(wctx *c, wi_op *op)
 		     wi_exec(c, kp_sql_whatif_from_run_volumes_selected, op->count, NULL, NULL) ||
 		     wi_exec(c, kp_sql_whatif_from_run_volumes_pvs, op->count, NULL, NULL)))
 		return c->err->code;
+	/* the devices it allocated stay allocated (dra_allocation) */
+	int64_t ndev = 0;
+	if (wi_query_int(c, kp_sql_whatif_from_run_dra_count, op->count, NULL, &ndev))
+		return c->err->code;
+	if (ndev && (wi_shadow_once(c, "resource_claim") || wi_shadow_once(c, "resource_claim_result") ||
+		     wi_exec(c, kp_sql_whatif_from_run_dra_claims, op->count, NULL, NULL) ||
+		     wi_exec(c, kp_sql_whatif_from_run_dra_results, op->count, NULL, NULL)))
+		return c->err->code;
 	again += unplaced;
 	op->removed = gone;
 	kp_sb_printf(&op->effect, "the state run %ld left: %ld pod%s it placed or moved bound there, %ld victim%s gone, "
@@ -68,6 +76,8 @@ int wi_apply_from_run(wctx *c, wi_op *op)
 		     gone == 1 ? "" : "s", again, again == 1 ? "its" : "their", again == 1 ? "" : "s");
 	if (nvol)
 		kp_sb_printf(&op->effect, ", %ld claim%s it bound or provisioned so", (long)nvol, nvol == 1 ? "" : "s");
+	if (ndev)
+		kp_sb_printf(&op->effect, ", %ld device%s it allocated so", (long)ndev, ndev == 1 ? "" : "s");
 	return KP_OK;
 }
 

@@ -828,4 +828,18 @@ run "$KPLAN" explain "$T/ex.db" "$(q "$T/ex.db" "SELECT p.namespace || '/' || p.
 like "$out" "to allocate: admin-gpu (class gpu.example.com, admin access, all devices); on node-2: admin-gpu=gpu.example.com/node-2/gpu-0 " \
 	"explain: the devices block names what the claim asks and the devices the allocator takes on the chosen node"
 
+# --from-run keeps run 1's allocations; a drain releases the claims a pod
+# owns (made from its templates: the controller deletes them with the pod)
+# and keeps shared named claims allocated (their pods stay pinned)
+run "$KPLAN" plan --from-run 1 "$T/ex.db"
+like "$out" "21 devices it allocated so" "--from-run: run 1's allocations stay"
+is "$(q "$T/ex.db" "SELECT group_concat(action || '=' || n, ' ') FROM (SELECT action, count(*) AS n FROM placement WHERE run_id = (SELECT max(id) FROM run) GROUP BY 1 ORDER BY 1)")" "keep=12" \
+	"--from-run: every pod kept where run 1 put it, no device given twice"
+run "$KPLAN" plan --from-run 1 --drain node-2 "$T/ex.db"
+is "$(q "$T/ex.db" "SELECT count(*) FROM placement pl WHERE pl.run_id = (SELECT max(id) FROM run) AND pl.action = 'move' AND NOT EXISTS (SELECT 1 FROM pod_resource_claim r WHERE r.pod_id = pl.pod_id AND r.template IS NULL)")" \
+	"$(q "$T/ex.db" "SELECT count(*) FROM placement WHERE run_id = (SELECT max(id) FROM run) AND action = 'move'")" \
+	"--drain: the pods that move are those whose claims are their own (templates)"
+like "$(q "$T/ex.db" "SELECT group_concat(reason, ' ') FROM placement WHERE run_id = (SELECT max(id) FROM run) AND action = 'unschedulable'")" \
+	"resourceclaim not available on the node" "--drain: a pod of a shared claim allocated on the drained node stays pinned"
+
 done_testing

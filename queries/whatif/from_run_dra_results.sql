@@ -1,0 +1,3 @@
+-- what-if --from-run: the devices run ?1 allocated, as the claims' results
+INSERT INTO temp.resource_claim_result(claim_id, seq, request, driver, pool, device, admin_access)
+SELECT claim_id, 1000 + seq, request, driver, pool, device, admin_access FROM dra_allocation WHERE run_id = ?1;

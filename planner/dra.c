@@ -585,6 +585,24 @@ int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
 	return 0;
 }
 
+/* ---- an added node ---- */
+
+int kp_dra_fits_node(kp_cycle *cy, int32_t pi, int n)
+{
+	kp_dra *d = cy->s->dra;
+	if (!d || d->claim_off[pi] == d->claim_off[pi + 1])
+		return 1;
+	for (int32_t k = d->claim_off[pi]; k < d->claim_off[pi + 1]; k++)
+		if (d->claim[k] >= 0 && (d->claims[d->claim[k]].allocated || d->claims[d->claim[k]].run_allocated) &&
+		    !claim_on_node(cy->s, d, &d->claims[d->claim[k]], n))
+			return 0;
+	search x;
+	char err[512] = "";
+	int rc = allocate(&x, cy, pi, n, err, sizeof err);
+	kp_free(x.sol);
+	return rc == 1;
+}
+
 /* ---- a pod that leaves ---- */
 
 int kp_dra_release_owned(kp_snap *s, int32_t pi)

@@ -430,6 +430,8 @@ static int fits_empty_node(const planner *pl, int32_t pi, const kp_class *c, int
 		return 0;   /* a static filter rejects the node */
 	if (!kp_storage_node_possible((kp_snap *)&pl->s, pi, a))
 		return 0;   /* a PV's node affinity or zone, or a class's allowedTopologies */
+	if (!kp_dra_fits_node((kp_cycle *)&pl->cy, pi, a))
+		return 0;   /* its ResourceClaims find no devices there */
 	return kp_plan_requests_fit(&pl->s, c, &pl->cfg.profiles[prof], a, over, nds);
 }
 

@@ -166,7 +166,8 @@ static void never_fit(kp_sb *t, const kp_json *j)
 	if (!nv)
 		return;
 	kp_sb_printf(t, "%lld pending pod%s can never fit on nodes like %s: not even an empty one (only its DaemonSet pods) "
-		     "passes %s taints, nodeSelector, node affinity and volumes' topology or has room for %s requests; left out "
+		     "passes %s taints, nodeSelector, node affinity, volumes' topology and device claims or has room for %s requests; "
+		     "left out "
 		     "of the count:\n",
 		     nv, s_(nv), str(j, "template"), nv == 1 ? "its" : "their", nv == 1 ? "its" : "their");
 	size_t n = len(j, "never_fit");

@@ -842,4 +842,19 @@ is "$(q "$T/ex.db" "SELECT count(*) FROM placement pl WHERE pl.run_id = (SELECT 
 like "$(q "$T/ex.db" "SELECT group_concat(reason, ' ') FROM placement WHERE run_id = (SELECT max(id) FROM run) AND action = 'unschedulable'")" \
 	"resourceclaim not available on the node" "--drain: a pod of a shared claim allocated on the drained node stays pinned"
 
+# capacity --nodes-needed: a node template without devices is no home for a
+# pod whose claim needs a GPU (tests/data/dra/one-node-two-gpus.yaml: two
+# GPUs for four replicas)
+cat >"$T/tmpl.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata: {name: big}
+status: {allocatable: {cpu: "64", memory: 256Gi, pods: "110"}}
+YAML
+rm -f "$T/cap.db"*
+"$KPLAN" import -q "$T/cap.db" "$TESTS_DIR/data/dra/one-node-two-gpus.yaml"
+run "$KPLAN" capacity --nodes-needed --node-template "$T/tmpl.yaml" "$T/cap.db"
+like "$out" "2 pending pods can never fit on nodes like $T/tmpl.yaml" "capacity: a template without devices never fits the two pods left without a GPU"
+like "$out" "cannot allocate all claims" "capacity: ... and says why"
+
 done_testing

@@ -230,10 +230,62 @@ static int constraints_ok(const search *x, int32_t claim, kp_sid request, const 
 			if (x->sol[i].claim != claim || !constraint_applies(ct, x->s, x->sol[i].request))
 				continue;
 			const kp_dattr *b = attr_of(&x->d->devices[x->sol[i].device], ct->domain, ct->attr);
+			if (ct->distinct) {
+				if (b && same_value(&a->v, &b->v))
+					return 0;   /* distinctAttribute: every value differs */
+				continue;
+			}
 			if (!b || !same_value(&a->v, &b->v))
 				return 0;
 			break;   /* the first fixed the value */
 		}
+	}
+	return 1;
+}
+
+/* consumable capacity (§16.4.8): what one share of multi-allocatable
+ * device v for request r consumes of each of its capacities, rounded by the
+ * capacity's requestPolicy, into out; 1 it fits what the device has left,
+ * 0 not (a policy violated, a capacity the device lacks, too little left) */
+static int share_need(const search *x, const kp_dreq *r, const kp_device *v, int64_t *out)
+{
+	const kp_dra *d = x->d;
+	kp_sid driver = d->pools[v->pool].driver;
+	for (uint32_t q = 0; q < r->ncaps; q++) {
+		int found = 0;
+		for (uint32_t k = 0; k < v->ncaps && !found; k++)
+			found = v->caps[k].name == r->cap_name[q] &&
+				v->caps[k].domain == (r->cap_domain[q] >= 0 ? r->cap_domain[q] : driver);
+		if (!found)
+			return 0;   /* the request names a capacity the device does not have */
+	}
+	for (uint32_t k = 0; k < v->ncaps; k++) {
+		const kp_dpolicy *p = &v->policy[k];
+		int64_t want = -1;
+		for (uint32_t q = 0; q < r->ncaps && want < 0; q++)
+			if (v->caps[k].name == r->cap_name[q] && v->caps[k].domain == (r->cap_domain[q] >= 0 ? r->cap_domain[q] : driver))
+				want = r->cap_value[q];
+		if (want < 0)
+			want = p->def >= 0 ? p->def : v->cap_base[k];
+		if (p->min >= 0) {
+			if (want < p->min)
+				want = p->min;
+			if (p->step > 0)
+				want = p->min + (want - p->min + p->step - 1) / p->step * p->step;
+			if (p->max >= 0 && want > p->max)
+				return 0;
+		} else if (p->nvalid) {
+			int64_t pick = -1;
+			for (uint32_t i = 0; i < p->nvalid && pick < 0; i++)
+				if (p->valid[i] >= want)
+					pick = p->valid[i];
+			if (pick < 0)
+				return 0;
+			want = pick;
+		}
+		if (d->consumed[v->cap_off + (int32_t)k] + want > v->cap_base[k])
+			return 0;
+		out[k] = want;
 	}
 	return 1;
 }
@@ -276,6 +328,11 @@ static int fits(search *x, int32_t ci, const kp_dreq *r, int32_t dev)
 			return 0;
 	if (!r->admin && !counters_fit(x, v))
 		return 0;
+	if (v->allow_multiple) {
+		int64_t need[256];
+		if (v->ncaps > 256 || !share_need(x, r, v, need))
+			return 0;
+	}
 	return constraints_ok(x, ci, r->name, v);
 }
 
@@ -348,9 +405,12 @@ static int alloc_all(search *x, int ci_pos, uint32_t ri, const kp_dreq *r)
 			return -1;
 		if (!sel)
 			continue;
-		any = 1;
 		int32_t dev = x->cand[i];
 		const kp_device *v = &x->d->devices[dev];
+		int64_t need[256];
+		if (v->allow_multiple && (r->ncaps || v->ncaps) && (v->ncaps > 256 || !share_need(x, r, v, need)))
+			continue;   /* consumable capacity: filtered out of "all", not a failure */
+		any = 1;
 		int f = !in_solution(x, dev) && (r->admin || !x->d->in_use[dev]);
 		for (uint32_t t = 0; f && t < v->ntaints; t++)
 			f = tolerated(r, &v->taints[t]);
@@ -620,11 +680,16 @@ int kp_dra_release_owned(kp_snap *s, int32_t pi)
 		if (!(c->allocated || c->run_allocated) || c->owner_name != p->name || c->owner_kind < 0 ||
 		    strcmp(kp_str(&s->strs, c->owner_kind), "Pod"))
 			continue;
-		for (uint32_t i = 0; i < c->nresults; i++)
-			if (!c->results[i].admin && d->in_use[c->results[i].device] > 0) {
+		for (uint32_t i = 0; i < c->nresults; i++) {
+			const kp_device *v = &d->devices[c->results[i].device];
+			if (c->results[i].share) {
+				for (uint32_t k = 0; k < v->ncaps && c->results[i].consumed; k++)
+					d->consumed[v->cap_off + (int32_t)k] -= c->results[i].consumed[k];
+			} else if (!c->results[i].admin && d->in_use[c->results[i].device] > 0) {
 				d->in_use[c->results[i].device]--;
-				consume(d, &d->devices[c->results[i].device], -1);
+				consume(d, v, -1);
 			}
+		}
 		c->allocated = c->run_allocated = 0;
 		c->nresults = c->nterms = 0;
 		c->node = -1;
@@ -633,6 +698,16 @@ int kp_dra_release_owned(kp_snap *s, int32_t pi)
 }
 
 /* ---- Reserve ---- */
+
+/* the (sub)request of claim c named name */
+static const kp_dreq *find_req(const kp_dclaim *c, kp_sid name)
+{
+	for (uint32_t r = 0; r < c->nrequests; r++)
+		for (uint32_t a = 0; a < c->requests[r].nalts; a++)
+			if (c->requests[r].alts[a].name == name)
+				return &c->requests[r].alts[a];
+	return NULL;
+}
 
 int kp_dra_reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy)
 {
@@ -662,10 +737,22 @@ int kp_dra_reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy)
 			if (x.sol[i].claim != x.claims[j])
 				continue;
 			const kp_device *v = &d->devices[x.sol[i].device];
-			c->results[c->nresults++] = (kp_dresult){ x.sol[i].device, x.sol[i].request, x.sol[i].admin };
+			kp_dresult *res = &c->results[c->nresults++];
+			*res = (kp_dresult){ x.sol[i].device, x.sol[i].request, x.sol[i].admin, 0, NULL };
 			if (d->slices[v->slice].node >= 0 || v->node >= 0 || v->binds_to_node)
 				c->node = n;   /* a node-local device: the claim is for this node only */
-			if (!x.sol[i].admin) {
+			if (v->allow_multiple) {
+				/* a share: it consumes capacity, the device stays open to others */
+				const kp_dreq *rq = find_req(c, x.sol[i].request);
+				res->share = 1;
+				res->consumed = kp_arena_alloc(&s->arena, (v->ncaps ? v->ncaps : 1) * sizeof *res->consumed);
+				if (!res->consumed || !rq || !share_need(&x, rq, v, res->consumed)) {
+					kp_free(x.sol);
+					return KP_NOMEM;
+				}
+				for (uint32_t k = 0; k < v->ncaps; k++)
+					d->consumed[v->cap_off + (int32_t)k] += res->consumed[k];
+			} else if (!x.sol[i].admin) {
 				d->in_use[x.sol[i].device]++;
 				consume(d, v, 1);
 			}

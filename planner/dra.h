@@ -26,6 +26,13 @@ typedef struct kp_dattr {
 
 typedef struct kp_dcounter { kp_sid set, name; int64_t value; } kp_dcounter;
 
+/* a device capacity's requestPolicy (consumable capacity), base units; -1 none */
+typedef struct kp_dpolicy {
+	int64_t def, min, max, step;
+	uint32_t nvalid;
+	int64_t *valid;              /* validValues, ascending */
+} kp_dpolicy;
+
 typedef struct kp_dtaint { kp_sid key, value; uint8_t effect; } kp_dtaint;   /* effect: KP_EFFECT_* or 0 None */
 
 typedef struct kp_device {
@@ -34,6 +41,9 @@ typedef struct kp_device {
 	int32_t slice;               /* index into kp_dra.slices */
 	uint32_t nattrs, ncaps, nconsumes, ntaints;
 	kp_dattr *attrs, *caps;
+	int64_t *cap_base;           /* per capacity: its value in base units */
+	kp_dpolicy *policy;          /* per capacity: its requestPolicy */
+	int32_t cap_off;             /* index of its first capacity in kp_dra.consumed */
 	kp_dcounter *consumes;
 	kp_dtaint *taints;
 	uint8_t allow_multiple;
@@ -88,12 +98,16 @@ typedef struct kp_dreq {
 	int64_t count;
 	uint32_t ntols;
 	kp_dtol *tols;
+	uint32_t ncaps;              /* capacity.requests (consumable capacity) */
+	kp_sid *cap_domain, *cap_name;   /* cap_domain -1: the device's driver's */
+	int64_t *cap_value;
 } kp_dreq;
 
 typedef struct kp_dconstraint {
 	uint32_t nreqs;
 	kp_sid *reqs;                /* request names (a parent name covers its subrequests); 0: all */
-	kp_sid domain, attr;         /* matchAttribute */
+	kp_sid domain, attr;         /* matchAttribute, or distinctAttribute when distinct */
+	uint8_t distinct;
 } kp_dconstraint;
 
 typedef struct kp_drequest {
@@ -102,15 +116,16 @@ typedef struct kp_drequest {
 	kp_dreq *alts;
 } kp_drequest;
 
-/* an allocation result: the device, and for which request */
-typedef struct kp_dresult { int32_t device; kp_sid request; uint8_t admin; } kp_dresult;
+/* an allocation result: the device, and for which request; a share of a
+ * multi-allocatable device consumes capacity (consumed: per capacity of the
+ * device, NULL for a dedicated device) */
+typedef struct kp_dresult { int32_t device; kp_sid request; uint8_t admin, share; int64_t *consumed; } kp_dresult;
 
 typedef struct kp_dclaim {
 	int64_t db_id;
 	kp_sid ns, name;
 	uint8_t deleting, generated;
 	kp_sid owner_kind, owner_name;   /* the controller ownerReference (a template's claim: Pod) */
-	uint8_t capacity_requests;   /* some request asks for capacity (consumable capacity: not modelled) */
 	uint32_t nrequests, nconstraints;
 	kp_drequest *requests;
 	kp_dconstraint *constraints;
@@ -136,7 +151,9 @@ typedef struct kp_dra {
 	kp_sid *claim_name;          /* the name the pod uses, for messages */
 	uint8_t *claim_err;          /* per pod claim: bit 0 not created yet (template not imported), bit 1 made from a template */
 	/* devices in use: allocations of imported claims and of this run (non-admin) */
-	int32_t *in_use;             /* per device: count */
+	int32_t *in_use;             /* per device: count (dedicated allocations; shares are not) */
+	int64_t *consumed;           /* per device capacity (kp_device.cap_off): consumed by shares */
+	int32_t ncaps_total;
 	/* the run's allocations, in order: (pod, claim, node) */
 	struct kp_dalloc { int32_t pod, claim, node; } *run;
 	int nrun, cap_run;

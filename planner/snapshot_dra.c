@@ -12,6 +12,7 @@
 #include "dra_load.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct dload {
@@ -150,20 +151,44 @@ static int device_details(dload *x, kp_device *v, int64_t id, kp_sid driver, dev
 	n = 0;
 	if (device_rows(x, kp_sql_snapshot_dra_device_caps, id, &ds->caps))
 		return L->err->code;
+	int64_t base[256];
+	kp_dpolicy pol[256];
 	while (sqlite3_step(ds->caps) == SQLITE_ROW && n < 256) {
-		kp_dattr *t = &a[n++];
+		kp_dattr *t = &a[n];
 		memset(t, 0, sizeof *t);
 		t->domain = kp_ld_intern(L, sqlite3_column_text(ds->caps, 0));
 		t->name = kp_ld_intern(L, sqlite3_column_text(ds->caps, 1));
-		int64_t base = sqlite3_column_int64(ds->caps, 2);
-		t->v.type = base <= INT64_MAX / 1000 && base >= INT64_MIN / 1000 ? KP_CEL_QUANTITY : KP_CEL_NONE;
-		t->v.i = t->v.type == KP_CEL_QUANTITY ? base * 1000 : 0;   /* cel.h: quantities in milli-units */
+		base[n] = sqlite3_column_int64(ds->caps, 2);
+		t->v.type = base[n] <= INT64_MAX / 1000 && base[n] >= INT64_MIN / 1000 ? KP_CEL_QUANTITY : KP_CEL_NONE;
+		t->v.i = t->v.type == KP_CEL_QUANTITY ? base[n] * 1000 : 0;   /* cel.h: quantities in milli-units */
+		kp_dpolicy *p = &pol[n];
+		memset(p, 0, sizeof *p);
+		for (int k = 0; k < 4; k++) {
+			int64_t w = sqlite3_column_type(ds->caps, 3 + k) == SQLITE_NULL ? -1 : sqlite3_column_int64(ds->caps, 3 + k);
+			*(k == 0 ? &p->def : k == 1 ? &p->min : k == 2 ? &p->max : &p->step) = w;
+		}
+		const char *vv = kp_ld_col(ds->caps, 7);
+		kp_json *j = vv ? kp_json_parse(vv, &L->tmp) : NULL;
+		if (j && j->type == KP_J_ARR && j->n) {
+			p->valid = kp_ld_alloc(L, j->n * sizeof *p->valid);
+			if (!p->valid)
+				return nomem(x);
+			for (size_t k = 0; k < j->n; k++)
+				p->valid[p->nvalid++] = j->items[k]->str ? strtoll(j->items[k]->str, NULL, 10) : 0;
+		}
+		n++;
 	}
 	v->caps = kp_ld_alloc(L, n * sizeof *v->caps);
-	if (!v->caps)
+	v->cap_base = kp_ld_alloc(L, n * sizeof *v->cap_base);
+	v->policy = kp_ld_alloc(L, n * sizeof *v->policy);
+	if (!v->caps || !v->cap_base || !v->policy)
 		return nomem(x);
 	memcpy(v->caps, a, n * sizeof *a);
+	memcpy(v->cap_base, base, n * sizeof *base);
+	memcpy(v->policy, pol, n * sizeof *pol);
 	v->ncaps = n;
+	v->cap_off = x->d->ncaps_total;
+	x->d->ncaps_total += (int32_t)n;
 	kp_dcounter c[128];
 	n = 0;
 	if (device_rows(x, kp_sql_snapshot_dra_device_counters, id, &ds->counters))

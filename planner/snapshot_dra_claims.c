@@ -11,16 +11,17 @@
 #include <string.h>
 
 /* the spec's statements, prepared once */
-typedef struct cstmts { sqlite3_stmt *req, *sel, *tol, *cap, *con, *res; } cstmts;
+typedef struct cstmts { sqlite3_stmt *req, *sel, *tol, *con, *res, *rcap, *cons; } cstmts;
 
 static void finalize_all(cstmts *c)
 {
 	sqlite3_finalize(c->req);
 	sqlite3_finalize(c->sel);
 	sqlite3_finalize(c->tol);
-	sqlite3_finalize(c->cap);
 	sqlite3_finalize(c->con);
 	sqlite3_finalize(c->res);
+	sqlite3_finalize(c->rcap);
+	sqlite3_finalize(c->cons);
 }
 
 static int class_index(const kp_dra *d, kp_sid name)
@@ -78,6 +79,29 @@ static int request_details(kp_loader *L, kp_dra *d, cstmts *c, int64_t spec, con
 		return kp_ld_nomem(L);
 	memcpy(r->tols, t, n * sizeof *t);
 	r->ntols = n;
+	/* capacity.requests: a name without a domain is the device's driver's */
+	sqlite3_reset(c->rcap);
+	sqlite3_bind_int64(c->rcap, 1, spec);
+	sqlite3_bind_text(c->rcap, 2, req, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(c->rcap, 3, sub, -1, SQLITE_TRANSIENT);
+	kp_sid cd[32], cn[32];
+	int64_t cv[32];
+	n = 0;
+	while (sqlite3_step(c->rcap) == SQLITE_ROW && n < 32) {
+		const char *nm = kp_ld_col(c->rcap, 0), *slash = nm ? strrchr(nm, '/') : NULL;
+		cd[n] = slash ? kp_strtab_intern(&L->s->strs, kp_arena_printf(&L->tmp, "%.*s", (int)(slash - nm), nm)) : -1;
+		cn[n] = kp_strtab_intern(&L->s->strs, slash ? slash + 1 : nm ? nm : "");
+		cv[n++] = sqlite3_column_int64(c->rcap, 1);
+	}
+	r->cap_domain = kp_ld_alloc(L, n * sizeof *r->cap_domain);
+	r->cap_name = kp_ld_alloc(L, n * sizeof *r->cap_name);
+	r->cap_value = kp_ld_alloc(L, n * sizeof *r->cap_value);
+	if (!r->cap_domain || !r->cap_name || !r->cap_value)
+		return kp_ld_nomem(L);
+	memcpy(r->cap_domain, cd, n * sizeof *cd);
+	memcpy(r->cap_name, cn, n * sizeof *cn);
+	memcpy(r->cap_value, cv, n * sizeof *cv);
+	r->ncaps = n;
 	(void)d;
 	return KP_OK;
 }
@@ -132,9 +156,6 @@ static int requests(kp_loader *L, kp_dra *d, cstmts *c, int64_t spec, kp_dclaim 
 		memcpy(cl->requests[i].alts, alts[i], rq[i].nalts * sizeof(kp_dreq));
 	}
 	cl->nrequests = n;
-	sqlite3_reset(c->cap);
-	sqlite3_bind_int64(c->cap, 1, spec);
-	cl->capacity_requests = sqlite3_step(c->cap) == SQLITE_ROW && sqlite3_column_int(c->cap, 0) > 0;
 	return KP_OK;
 }
 
@@ -147,10 +168,12 @@ static int constraints(kp_loader *L, cstmts *c, int64_t spec, kp_dclaim *cl)
 	uint32_t n = 0;
 	while (sqlite3_step(c->con) == SQLITE_ROW && n < 16) {
 		const char *reqs = kp_ld_col(c->con, 0), *attr = kp_ld_col(c->con, 1);
-		if (!attr)
-			continue;   /* distinctAttribute (consumable capacity): not modelled */
+		int distinct = !attr;
+		if (!attr && !(attr = kp_ld_col(c->con, 2)))
+			continue;
 		kp_dconstraint *k = &t[n++];
 		memset(k, 0, sizeof *k);
+		k->distinct = (uint8_t)distinct;
 		const char *slash = strrchr(attr, '/');
 		k->domain = slash ? kp_strtab_intern(&L->s->strs, kp_arena_printf(&L->tmp, "%.*s", (int)(slash - attr), attr)) : -1;
 		k->attr = kp_strtab_intern(&L->s->strs, slash ? slash + 1 : attr);
@@ -165,7 +188,27 @@ static int constraints(kp_loader *L, cstmts *c, int64_t spec, kp_dclaim *cl)
 	return KP_OK;
 }
 
-/* an allocated claim's results, as device indexes */
+/* what result seq of claim db id consumes of device v's capacities (a share) */
+static int64_t *consumed_of(kp_loader *L, cstmts *c, int64_t claim, int64_t seq, const kp_device *v)
+{
+	int64_t *out = kp_ld_alloc(L, (v->ncaps ? v->ncaps : 1) * sizeof *out);
+	if (!out)
+		return NULL;
+	memset(out, 0, (v->ncaps ? v->ncaps : 1) * sizeof *out);
+	sqlite3_reset(c->cons);
+	sqlite3_bind_int64(c->cons, 1, claim);
+	sqlite3_bind_int64(c->cons, 2, seq);
+	while (sqlite3_step(c->cons) == SQLITE_ROW) {
+		kp_sid dom = kp_strtab_find(&L->s->strs, kp_ld_col(c->cons, 0)), nm = kp_strtab_find(&L->s->strs, kp_ld_col(c->cons, 1));
+		for (uint32_t k = 0; k < v->ncaps; k++)
+			if (v->caps[k].domain == dom && v->caps[k].name == nm)
+				out[k] = sqlite3_column_int64(c->cons, 2);
+	}
+	return out;
+}
+
+/* an allocated claim's results, as device indexes; dedicated ones make
+ * their devices in use, shares add their consumption */
 static int results(kp_loader *L, kp_dra *d, cstmts *c, const kp_dmap *pools, const kp_dmap *devs, kp_dclaim *cl)
 {
 	sqlite3_reset(c->res);
@@ -180,17 +223,29 @@ static int results(kp_loader *L, kp_dra *d, cstmts *c, const kp_dmap *pools, con
 		int64_t *di = pi && dev >= 0 ? kp_dmap_get(devs, kp_pair_key((int32_t)*pi, dev)) : NULL;
 		if (!di)
 			continue;   /* a device no slice of the newest generation has: nothing to hold */
-		t[n++] = (kp_dresult){ (int32_t)(*di - 1), kp_ld_intern(L, sqlite3_column_text(c->res, 0)),
-				       (uint8_t)sqlite3_column_int(c->res, 4) };
+		kp_dresult *r = &t[n++];
+		memset(r, 0, sizeof *r);
+		r->device = (int32_t)(*di - 1);
+		r->request = kp_ld_intern(L, sqlite3_column_text(c->res, 0));
+		r->admin = (uint8_t)sqlite3_column_int(c->res, 4);
+		r->share = (uint8_t)sqlite3_column_int(c->res, 6);
+		if (r->share && !(r->consumed = consumed_of(L, c, cl->db_id, sqlite3_column_int64(c->res, 5), &d->devices[r->device])))
+			return kp_ld_nomem(L);
 	}
 	cl->results = kp_ld_alloc(L, n * sizeof *cl->results);
 	if (!cl->results)
 		return kp_ld_nomem(L);
 	memcpy(cl->results, t, n * sizeof *t);
 	cl->nresults = n;
-	for (uint32_t i = 0; i < n; i++)
-		if (!t[i].admin)
+	for (uint32_t i = 0; i < n; i++) {
+		const kp_device *v = &d->devices[t[i].device];
+		if (t[i].share) {
+			for (uint32_t k = 0; k < v->ncaps; k++)
+				d->consumed[v->cap_off + (int32_t)k] += t[i].consumed[k];
+		} else if (!t[i].admin) {
 			d->in_use[t[i].device]++;
+		}
+	}
 	return KP_OK;
 }
 
@@ -228,15 +283,19 @@ int kp_snap_load_dra_claims(kp_loader *L, kp_dra *d, const kp_dmap *pools, const
 		return rc;
 	d->claims = kp_ld_alloc(L, (size_t)d->nclaims * sizeof *d->claims);
 	d->in_use = kp_ld_alloc(L, ((size_t)d->ndevices + 1) * sizeof *d->in_use);
-	if (!d->claims || !d->in_use)
+	d->consumed = kp_ld_alloc(L, ((size_t)d->ncaps_total + 1) * sizeof *d->consumed);
+	if (!d->claims || !d->in_use || !d->consumed)
 		return kp_ld_nomem(L);
 	memset(d->in_use, 0, ((size_t)d->ndevices + 1) * sizeof *d->in_use);
+	memset(d->consumed, 0, ((size_t)d->ncaps_total + 1) * sizeof *d->consumed);
 	if (kp_ld_prepare(L, kp_sql_snapshot_dra_claims, &q))
 		return L->err->code;
 	if (kp_ld_prepare(L, kp_sql_snapshot_dra_requests, &c.req) || kp_ld_prepare(L, kp_sql_snapshot_dra_request_selectors, &c.sel) ||
+	    kp_ld_prepare(L, kp_sql_snapshot_dra_request_capacity, &c.rcap) ||
 	    kp_ld_prepare(L, kp_sql_snapshot_dra_request_tolerations, &c.tol) ||
-	    kp_ld_prepare(L, kp_sql_snapshot_dra_request_capacity, &c.cap) || kp_ld_prepare(L, kp_sql_snapshot_dra_constraints, &c.con) ||
-	    kp_ld_prepare(L, kp_sql_snapshot_dra_results, &c.res)) {
+	    kp_ld_prepare(L, kp_sql_snapshot_dra_constraints, &c.con) ||
+	    kp_ld_prepare(L, kp_sql_snapshot_dra_results, &c.res) ||
+	    kp_ld_prepare(L, kp_sql_snapshot_dra_result_consumed, &c.cons)) {
 		sqlite3_finalize(q);
 		finalize_all(&c);
 		return L->err->code;

@@ -1,2 +1,2 @@
--- Does a claim spec (?1) request capacity (consumable capacity, not modelled)?
-SELECT count(*) FROM claim_request_capacity WHERE spec_id = ?1;
+-- A request's capacity.requests (spec ?1, request ?2, subrequest ?3): consumable capacity.
+SELECT name, value FROM claim_request_capacity WHERE spec_id = ?1 AND request = ?2 AND subrequest = ?3 ORDER BY name;

@@ -23,6 +23,15 @@
  * are made from the spec (generated = 1, negative ids) unless one of that
  * name exists.  A database without storage tables: copies without volumes,
  * as before them.
+ *
+ * Resource claims: when the spec names resourceClaims and the database has
+ * DRA tables, every copy gets them (whatif_dra.c), in TEMP copies of
+ * pod_resource_claim and resource_claim: a resourceClaimName entry the same
+ * claim, in the copy's namespace (every copy shares it: a claim allocated to
+ * a device lets them all use it, on the node it allows); a
+ * resourceClaimTemplateName entry a claim of its own, named as the importer
+ * names it, owned by the copy, the cluster's template's spec.  The
+ * templates are the database's (FILE holds only the spec).
  */
 #include "whatif_int.h"
 
@@ -87,6 +96,7 @@ typedef struct spec {
 	char *ns, *base, *labels;
 	int64_t class_id, id;        /* id: the Pod's or workload's, in the file's database */
 	int volumes;                 /* its volumes are in temp.kp_whatif_spec_volume */
+	wi_claims claims;            /* its resourceClaims (none: no DRA tables in the database) */
 } spec;
 
 static int read_spec(wctx *c, wi_op *op, sqlite3 *m, long wls, spec *sp)
@@ -150,6 +160,18 @@ static int copy_volumes(wctx *c, wi_op *op, sqlite3 *m, int workload, spec *sp)
 	return rc;
 }
 
+/* the spec's resourceClaims, from the file's database m, when the database
+ * has DRA tables (the TEMP copies are then made) */
+static int copy_claims(wctx *c, sqlite3 *m, int workload, spec *sp)
+{
+	int known = 0;
+	if (wi_dra_known(c, &known))
+		return c->err->code;
+	if (!known || wi_dra_read(c, m, sp->id, workload, &sp->claims))
+		return known ? c->err->code : KP_OK;
+	return sp->claims.n ? wi_dra_shadow(c) : KP_OK;
+}
+
 /* copy id (ns/name) gets the spec's volumes and the claims made for it:
  * st[0] add_pods_copy_volumes.sql, st[1] add_pods_copy_claims.sql */
 static int copy_add_volumes(wctx *c, wi_op *op, sqlite3_stmt *const *st, int64_t id, const spec *sp,
@@ -176,7 +198,7 @@ static int copy_add_volumes(wctx *c, wi_op *op, sqlite3_stmt *const *st, int64_t
 }
 
 /* op->count pending copies of the spec, NAME-capacity-N */
-static int add_copies(wctx *c, wi_op *op, const spec *sp, int64_t batch)
+static int add_copies(wctx *c, wi_op *op, spec *sp, int64_t batch)
 {
 	int rc = KP_OK;
 	sqlite3_stmt *vst[2] = { NULL, NULL };
@@ -212,15 +234,18 @@ static int add_copies(wctx *c, wi_op *op, const spec *sp, int64_t batch)
 		/* wi_add_pod gave it the scenario's next pod id */
 		if (sp->volumes && (rc = copy_add_volumes(c, op, vst, WI_ID_BASE + c->w->pods_made, sp, name)))
 			break;
+		if (sp->claims.n && (rc = wi_dra_add_pod(c, &sp->claims, WI_ID_BASE + c->w->pods_made, sp->ns, name)))
+			break;
 		if (made < 5)
 			kp_sb_printf(&names, "%s%s", made ? ", " : "", name);
 		made++;
 		op->added = made;
 	}
 	if (!rc)
-		kp_sb_printf(&op->effect, "%ld pending cop%s of %s/%s added (%s%s)%s", op->added, op->added == 1 ? "y" : "ies",
-			     sp->ns, sp->base, kp_sb_str(&names), op->added > 5 ? ", ..." : "",
-			     sp->volumes ? ", with the spec's volumes" : "");
+		kp_sb_printf(&op->effect, "%ld pending cop%s of %s/%s added (%s%s)%s%s", op->added,
+			     op->added == 1 ? "y" : "ies", sp->ns, sp->base, kp_sb_str(&names), op->added > 5 ? ", ..." : "",
+			     sp->volumes ? ", with the spec's volumes" : "",
+			     sp->claims.n ? (sp->volumes ? " and resource claims" : ", with the spec's resource claims") : "");
 	kp_sb_release(&names);
 	sqlite3_finalize(vst[0]);
 	sqlite3_finalize(vst[1]);
@@ -241,13 +266,16 @@ int wi_apply_add_pods(wctx *c, wi_op *op)
 				"pod%s, %ld workload%s and %ld other object%s)", op->file, pods, pods == 1 ? "" : "s", wls,
 				wls == 1 ? "" : "s", others, others == 1 ? "" : "s");
 	}
-	spec sp = { NULL, NULL, NULL, 0, 0, 0 };
+	spec sp;
+	memset(&sp, 0, sizeof sp);
 	if (!rc)
 		rc = read_spec(c, op, m, wls, &sp);
 	if (!rc)
 		rc = copy_class(c, m, sp.class_id);
 	if (!rc)
 		rc = copy_volumes(c, op, m, wls != 0, &sp);
+	if (!rc)
+		rc = copy_claims(c, m, wls != 0, &sp);
 	sqlite3_close(m);
 	int64_t batch = 0;
 	if (!rc && wi_query_int(c, kp_sql_whatif_add_pods_batch, 0, NULL, &batch))
@@ -257,5 +285,6 @@ int wi_apply_add_pods(wctx *c, wi_op *op)
 	kp_free(sp.ns);
 	kp_free(sp.base);
 	kp_free(sp.labels);
+	wi_dra_free(&sp.claims);
 	return rc;
 }

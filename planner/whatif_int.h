@@ -120,6 +120,31 @@ int wi_storage_known(wctx *c, int *known);
  * unqualified names reach first); only when wi_storage_known said 1 */
 int wi_storage_shadow(wctx *c);
 
+/* whatif_dra.c: the resourceClaims of added pods */
+typedef struct wi_claim {
+	char *name, *claim_name, *tmpl, *containers;   /* a spec's resourceClaims entry */
+	int64_t seq;
+} wi_claim;
+typedef struct wi_claims {
+	wi_claim *v;
+	size_t n;
+	sqlite3_stmt *ins, *gen;     /* prepared by wi_dra_add_pod */
+} wi_claims;
+/* 1 in *known when the database has the DRA tables a scenario copies */
+int wi_dra_known(wctx *c, int *known);
+/* TEMP copies of pod_resource_claim and resource_claim (made once) */
+int wi_dra_shadow(wctx *c);
+/* the resourceClaims of Pod id (workload 0) or workload id's template
+ * (workload 1) in database db (the scenario's, or an add-pods file's) */
+int wi_dra_read(wctx *c, sqlite3 *db, int64_t id, int workload, wi_claims *cl);
+void wi_dra_free(wi_claims *cl);
+/* scenario pod id (ns/pod) gets cl's entries and the claims its templates make */
+int wi_dra_add_pod(wctx *c, wi_claims *cl, int64_t id, const char *ns, const char *pod);
+/* --scale of workload wid: *has = 1 (the TEMP copies made, cl its
+ * template's entries) when the database has DRA tables and the workload's
+ * template or pods name resourceClaims */
+int wi_dra_scale(wctx *c, int64_t wid, wi_claims *cl, int *has);
+
 typedef struct wi_pod {
 	const char *ns, *name, *owner_kind, *owner_name, *owner_uid, *daemon_node, *labels;
 	int64_t class_id, workload_id, batch;

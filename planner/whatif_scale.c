@@ -22,6 +22,13 @@
  * negative ids) when no claim of that name exists.  A removed replica's
  * volumes and the claims it owns go with it; a StatefulSet's claims stay
  * (kube's default retention policy, Retain).
+ *
+ * Resource claims: when the template (or a replica) names resourceClaims and
+ * the database has DRA tables, TEMP copies of pod_resource_claim and
+ * resource_claim, and an added replica gets the template's entries and a
+ * claim of its own per ResourceClaimTemplate (whatif_dra.c); a removed
+ * replica's entries and the claims it owns (owner Pod) go with it, a claim
+ * it names by resourceClaimName stays.
  */
 #include "whatif_int.h"
 
@@ -135,7 +142,7 @@ static int add_volumes(wctx *c, sqlite3_stmt *const *st, int64_t id, const char 
 
 /* scale down: the first `want` replicas s lists (in removal order) removed,
  * recorded for run_pod; s is read from its first row again */
-static int scale_down(wctx *c, wi_op *op, sqlite3_stmt *s, int64_t current, int vols)
+static int scale_down(wctx *c, wi_op *op, sqlite3_stmt *s, int64_t current, int vols, int dra)
 {
 	int64_t want = current - op->replicas, k = 0;
 	int rc = KP_OK;
@@ -179,6 +186,9 @@ static int scale_down(wctx *c, wi_op *op, sqlite3_stmt *s, int64_t current, int 
 	 * pods (their owners are looked up) */
 	if (!rc && vols && (wi_exec(c, kp_sql_whatif_scale_claims_removed, op->seq, NULL, NULL) ||
 			    wi_exec(c, kp_sql_whatif_scale_volumes_removed, op->seq, NULL, NULL)))
+		rc = c->err->code;
+	if (!rc && dra && (wi_exec(c, kp_sql_whatif_scale_dra_claims_removed, op->seq, NULL, NULL) ||
+			   wi_exec(c, kp_sql_whatif_scale_dra_pods_removed, op->seq, NULL, NULL)))
 		rc = c->err->code;
 	if (!rc && (wi_exec(c, kp_sql_whatif_pods_removed_labels, op->seq, NULL, NULL) ||
 		    wi_exec(c, kp_sql_whatif_scale_moved_delete, op->seq, NULL, NULL) ||
@@ -224,7 +234,7 @@ static void controller_labels(wi_op *op, const wl_info *wl, wi_pod *p, int64_t i
 }
 
 /* scale up: replicas - current pending pods, at the first free indexes */
-static int scale_up(wctx *c, wi_op *op, const wl_info *wl, int64_t current, int vols)
+static int scale_up(wctx *c, wi_op *op, const wl_info *wl, int64_t current, int vols, wi_claims *cl)
 {
 	int is_deploy = !strcmp(wl->kind, "Deployment"), is_sts = !strcmp(wl->kind, "StatefulSet");
 	int rc = KP_OK;
@@ -277,6 +287,8 @@ static int scale_up(wctx *c, wi_op *op, const wl_info *wl, int64_t current, int 
 			break;
 		/* wi_add_pod gave it the scenario's next pod id */
 		if (vols && (rc = add_volumes(c, vst, WI_ID_BASE + c->w->pods_made, op->ns, name, wl->id)))
+			break;
+		if (cl && cl->n && (rc = wi_dra_add_pod(c, cl, WI_ID_BASE + c->w->pods_made, op->ns, name)))
 			break;
 		if (made < 5)
 			kp_sb_printf(&names, "%s%s", made ? ", " : "", name);
@@ -335,16 +347,19 @@ int wi_apply_scale(wctx *c, wi_op *op)
 	kp_sb_printf(&op->effect, "%s %s/%s: ", wl.kind, op->ns, op->wname);
 	if (op->relative)
 		relative_replicas(op, current);
-	int vols = 0;
-	if (current != op->replicas)
-		rc = volumes_shadow(c, wl.id, &vols);
+	int vols = 0, dra = 0;
+	wi_claims cl;
+	memset(&cl, 0, sizeof cl);
+	if (current != op->replicas && !(rc = volumes_shadow(c, wl.id, &vols)))
+		rc = wi_dra_scale(c, wl.id, &cl, &dra);
 	if (!rc && current > op->replicas)
-		rc = scale_down(c, op, s, current, vols);
+		rc = scale_down(c, op, s, current, vols, dra);
 	else if (!rc && current < op->replicas)
-		rc = scale_up(c, op, &wl, current, vols);
+		rc = scale_up(c, op, &wl, current, vols, &cl);
 	else if (!rc)
 		kp_sb_printf(&op->effect, "already %lld replica%s: no change", (long long)current, current == 1 ? "" : "s");
 	sqlite3_finalize(s);
+	wi_dra_free(&cl);
 	kp_free(wl.labels);
 	return rc;
 }

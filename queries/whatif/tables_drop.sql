@@ -1,6 +1,7 @@
 -- what-if (planner/whatif_tables.c): every TEMP table a scenario makes
 -- (the storage ones: --scale of a workload with volumes, whatif_scale.c, and
--- add-pods of a spec with volumes, whatif_add_pods.c).
+-- add-pods of a spec with volumes, whatif_add_pods.c; the DRA ones: either
+-- of a spec naming resourceClaims, whatif_dra.c).
 -- Always schema-qualified: an unqualified DROP would reach the main table.
 DROP TABLE IF EXISTS temp.node; DROP TABLE IF EXISTS temp.node_resource; DROP TABLE IF EXISTS temp.node_label;
 DROP TABLE IF EXISTS temp.node_taint; DROP TABLE IF EXISTS temp.node_image; DROP TABLE IF EXISTS temp.pod;
@@ -14,3 +15,4 @@ DROP TABLE IF EXISTS temp.class_request; DROP TABLE IF EXISTS temp.class_contain
 DROP TABLE IF EXISTS temp.class_toleration; DROP TABLE IF EXISTS temp.class_port;
 DROP TABLE IF EXISTS temp.pod_volume; DROP TABLE IF EXISTS temp.pvc; DROP TABLE IF EXISTS temp.workload_volume;
 DROP TABLE IF EXISTS temp.workload_claim_template; DROP TABLE IF EXISTS temp.kp_whatif_spec_volume;
+DROP TABLE IF EXISTS temp.pod_resource_claim; DROP TABLE IF EXISTS temp.resource_claim;

@@ -30,13 +30,41 @@
  *     two may share a topology domain, so no two share a node.  Counted as the
  *     distinct nodes they are on, which is the group's size whenever the rule
  *     holds (imported bound pods that already break it count once per node);
+ *   - requests:attach:DRIVER (setup.sql, from the planner's temp.kp_q_attach_in):
+ *     CSI attach slots, where every node of the pool has a CSINode limit for
+ *     the driver (a node without one has unbounded slots, which would make
+ *     the sum unbounded: no bound then);
+ *   - requests:device:DRIVER (devices.sql, only when the DRA tables exist):
+ *     DRA devices, per driver — a DeviceClass selects devices by CEL, which
+ *     SQL cannot evaluate, so which of a node's devices a class takes is not
+ *     known here; the driver is the honest unit.  A node's devices: those of
+ *     the node-local slices (nodeName; with perDeviceNodeSelection a
+ *     device's nodeName) of each pool's newest generation — the allocator
+ *     reads nothing else, so no plan gives pods on the node more of them,
+ *     and a node without such a slice has none (it can hold none, a known
+ *     0, unlike a node without an attach limit: every node of the pool
+ *     reports its devices, so the bound needs no all-nodes condition).  The
+ *     total: the node-local devices the app pods of the pool hold after the
+ *     run (the run's dra_allocation rows and the imported results of
+ *     allocated claims, admin access left out as it takes nothing), each
+ *     device counted once, on the one node it is local to, where the pods
+ *     holding it are.  Overhead: the node's other devices in use (per-node
+ *     pods' claims, allocated claims of pods not placed there: the planner
+ *     frees no allocation), as the per-node pods' requests are for R.  Network-attached devices (nodeSelector,
+ *     allNodes) are reachable from many nodes: they are in neither the
+ *     capacity nor the total.  So on every used node the devices its app
+ *     pods hold are at most its capacity, and the argument of requests:R
+ *     holds for the devices the pool's pods hold node-locally.  (Where a
+ *     claim could have been served by network-attached devices or another
+ *     firstAvailable subrequest, another plan may hold fewer node-local
+ *     devices: the bound is on the nodes these allocations need.)
  *   - one-pod: 1 when the pool has an app pod.
  *   bound = the largest; bound_by names it (ties: requests, large pods,
  *   anti-affinity, one-pod; cpu, memory, then by name).
  * - stranded: on the used nodes, free = allocatable - every placed pod's
  *   requests (0 when over-committed).  Resource s is exhausted on a node when
  *   less of it is free than the smallest positive request of s among the
- *   pool's app pods (pod slots: none free).  The free amount of r on a node
+ *   pool's app pods (pod slots, attach slots, devices: none free).  The free amount of r on a node
  *   where some other resource is exhausted is stranded: no pod shaped like
  *   the pool's pods that needs the exhausted resource can use it.  One row per
  *   resource some pod placed in the pool requests (pod slots left out).
@@ -125,17 +153,23 @@ int kp_quality_dry_tables(sqlite3 *db, kp_err *err)
 	return rc;
 }
 
-/* 1 when the plan quality tables of this connection are TEMP ones (a dry run) */
-static int dry(sqlite3 *db)
+/* the first column of sql's first row as an integer; 0 when it fails */
+static int count_of(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *s;
 	int n = 0;
-	if (sqlite3_prepare_v2(db, kp_sql_quality_dry_check, -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
 		return 0;
 	if (sqlite3_step(s) == SQLITE_ROW)
 		n = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
-	return n == 2;
+	return n;
+}
+
+/* 1 when the plan quality tables of this connection are TEMP ones (a dry run) */
+static int dry(sqlite3 *db)
+{
+	return count_of(db, kp_sql_quality_dry_check) == 2;
 }
 
 int kp_quality_write(sqlite3 *db, int64_t run_id, const char *pool_label, kp_err *err)
@@ -147,6 +181,9 @@ int kp_quality_write(sqlite3 *db, int64_t run_id, const char *pool_label, kp_err
 		rc = exec_all(db, err, "cannot write the plan (plan quality)", kp_sql_quality_cleanup, run_id, pool_label);
 	if (rc == KP_OK)
 		rc = exec_all(db, err, "cannot write the plan (plan quality)", kp_sql_quality_setup, run_id, pool_label);
+	if (rc == KP_OK && count_of(db, kp_sql_quality_dra_check) == 1)   /* a database with the DRA tables */
+		rc = exec_all(db, err, "cannot write the plan (plan quality, devices)", kp_sql_quality_devices, run_id,
+			      pool_label);
 	if (rc == KP_OK)
 		rc = exec_all(db, err, "cannot write the plan (plan_quality)", kp_sql_quality_plan_quality, run_id,
 			      pool_label);

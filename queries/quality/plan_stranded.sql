@@ -6,11 +6,12 @@ INSERT INTO plan_stranded(run_id, pool, resource, nodes, allocatable, free, stra
   stranded_pct, exhausted_by)
 WITH usedn AS MATERIALIZED (SELECT node_id FROM temp.kp_q_nr WHERE resource = 'pods' AND app > 0),
 -- per pool: the smallest positive request of each resource among its app pods
+-- (attach slots and devices: 1)
 smallest AS MATERIALIZED (
   SELECT a.pool, q.resource, min(q.value) AS m FROM temp.kp_q_app a JOIN class_request q ON q.class_id = a.class_id
   WHERE q.value > 0 AND q.resource <> 'pods' GROUP BY 1, 2
   UNION ALL SELECT DISTINCT pool, 'pods', 1 FROM temp.kp_q_app
-  UNION ALL SELECT DISTINCT pool, resource, 1 FROM temp.kp_q_nr WHERE resource LIKE 'attach:%'),
+  UNION ALL SELECT DISTINCT pool, resource, 1 FROM temp.kp_q_nr WHERE resource LIKE 'attach:%' OR resource LIKE 'device:%'),
 nfree AS MATERIALIZED (
   SELECT r.pool, r.node_id, r.resource, r.alloc, max(r.alloc - r.overhead - r.app, 0) AS free, s.m
   FROM temp.kp_q_nr r JOIN usedn u ON u.node_id = r.node_id

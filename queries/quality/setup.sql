@@ -10,7 +10,8 @@
 --   kp_q_app(pool, class_id, n)                   app pods per pool and class
 -- and, from the planner's temp.kp_q_attach_in (plan_write.c), the CSI attach
 -- slots as a resource 'attach:DRIVER' of kp_q_nr where the limit binds every
--- node of the pool (a node without a limit has unbounded slots: no bound).
+-- node of the pool (a node without a limit has unbounded slots: no bound);
+-- devices.sql adds DRA devices as 'device:DRIVER' when the DRA tables exist.
 CREATE TEMP TABLE kp_q_pool(node_id INTEGER PRIMARY KEY, pool TEXT NOT NULL);
 INSERT INTO temp.kp_q_pool SELECT n.id, COALESCE(l.value, '(none)')
 FROM node n LEFT JOIN node_label l ON l.node_id = n.id AND l.key = ?2;

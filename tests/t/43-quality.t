@@ -2,7 +2,9 @@
 # 43-quality.t — the plan's quality certificate (planner/quality.c): per node
 # pool, plan_quality (nodes used against a lower bound on the nodes the pods
 # need) and plan_stranded.  Exact values on the small clusters of
-# tests/data/quality/ (worked out by hand in each file's header); on
+# tests/data/quality/ (worked out by hand in each file's header; dra*.yaml:
+# DRA devices as a resource device:DRIVER, network-attached ones left out);
+# a database without the DRA tables plans as before; on
 # generated clusters, examples/ and openb, every bound is a lower bound
 # (never above the nodes the plan uses) and the counts agree with
 # independent queries over the plan view.
@@ -95,6 +97,53 @@ plan_one overcommit
 is "$(qual "$T/overcommit.db")" "oc,2,1,3,1,requests:cpu,1,0,1,0.0" \
 	"over-committed and anti-affinity-breaking bound pods: the bound stays 1 (the plan uses 1 node)"
 sound "$T/overcommit.db" overcommit
+
+# ---- DRA devices: requests:device:DRIVER ----
+plan_one dra
+is "$(qual "$T/dra.db")" "gpu,3,3,3,3,requests:device:gpu.example.com,3,0,0,0.0" \
+	"dra: 3 pods of one GPU, one node-local GPU per node: bound 3 by requests:device:gpu.example.com (cpu 1)"
+is "$(strand "$T/dra.db")" "gpu,cpu,3,24000,23700,23700,3,98.8,device:gpu.example.com
+gpu,device:gpu.example.com,3,3,0,0,0,0.0,
+gpu,memory,3,51539607552,51136954368,51136954368,3,99.2,device:gpu.example.com" \
+	"dra: no GPU left on a node: the devices are exhausted, the free cpu and memory stranded"
+sound "$T/dra.db" dra
+
+plan_one dra-net
+is "$(q "$T/dra-net.db" "SELECT group_concat(pool || '=' || n, ' ') FROM (SELECT pool, count(*) AS n FROM dra_allocation GROUP BY 1 ORDER BY 1)")" \
+	"g1=1 g2=1 g3=1 rack=2 row=1" "dra-net: six GPUs allocated, three of them network-attached (allNodes, nodeSelector)"
+is "$(qual "$T/dra-net.db")" "gpu,3,3,6,3,requests:device:gpu.example.com,3,0,0,0.0" \
+	"dra-net: the network-attached GPUs are left out: 3 node-local GPUs held on capacities 1, 1, 1: bound 3"
+is "$(q "$T/dra-net.db" "SELECT allocatable || '/' || free FROM plan_stranded WHERE resource = 'device:gpu.example.com'")" "3/0" \
+	"dra-net: the pool's devices are its nodes' node-local GPUs only (3, not 6)"
+sound "$T/dra-net.db" dra-net
+
+plan_one dra-bound
+is "$(q "$T/dra-bound.db" "SELECT group_concat(node, ' ') FROM (SELECT node FROM plan WHERE pod LIKE 'infer-%' ORDER BY node)")" \
+	"g2 g2 g3" "dra-bound: g1's GPUs are held by the running pod's claim, two of g3's by an unused claim"
+is "$(qual "$T/dra-bound.db")" "gpu,3,3,4,3,requests:device:gpu.example.com,3,0,0,0.0" \
+	"dra-bound: 5 GPUs held (2 imported, 3 the run's) on capacities 2, 2, 1 (g3 less the claim no pod uses): bound 3"
+is "$(q "$T/dra-bound.db" "SELECT allocatable || '/' || free FROM plan_stranded WHERE resource = 'device:gpu.example.com'")" "7/0" \
+	"dra-bound: every GPU in use (the unused claim's too)"
+sound "$T/dra-bound.db" dra-bound
+
+cp "$T/dra.db" "$T/dra-dry.db"
+run "$KPLAN" capacity --no-record "$T/dra-dry.db" --survive node
+is "$rc:$(printf '%s\n' "$out" | grep -cE '^gpu +2 +2 +2 +2 requests:device:gpu\.example\.com')" "$rc:1" \
+	"capacity (a dry run, TEMP tables): the device bound without the worst node (2 pods, 2 nodes)"
+
+# a database without the DRA tables: plans as before
+cp "$T/memory.db" "$T/nodra.db"
+sqlite3 "$T/nodra.db" "DROP VIEW dra_cel; DROP TABLE dra_allocation; DROP TABLE workload_resource_claim;
+	DROP TABLE pod_resource_claim; DROP TABLE resource_claim_template; DROP TABLE resource_claim_reserved;
+	DROP TABLE resource_claim_consumed; DROP TABLE resource_claim_result; DROP TABLE resource_claim;
+	DROP TABLE claim_constraint; DROP TABLE claim_request_capacity; DROP TABLE claim_request_toleration;
+	DROP TABLE claim_request_selector; DROP TABLE claim_request; DROP TABLE claim_spec; DROP TABLE device_taint;
+	DROP TABLE device_counter; DROP TABLE device_capacity; DROP TABLE device_attribute; DROP TABLE slice_device;
+	DROP TABLE slice_counter; DROP TABLE resource_slice; DROP TABLE device_class_selector; DROP TABLE device_class" ||
+	fail "drop the DRA tables"
+"$KPLAN" plan -q "$T/nodra.db" || fail "no DRA tables: plan"
+is "$(qual "$T/nodra.db")" "$(qual "$T/memory.db")" "no DRA tables: the same quality rows"
+is "$(strand "$T/nodra.db")" "$(strand "$T/memory.db")" "no DRA tables: the same stranded rows"
 
 # ---- every run writes its own rows ----
 "$KPLAN" plan -q --seed 7 "$T/cpu.db" || fail "cpu: second plan"

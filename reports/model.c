@@ -2,13 +2,15 @@
  * model.c — the report's data, read from a run's tables by SQL (report.h).
  *
  * Every table is one SELECT over what `plan` wrote (run, placement,
- * pod_failure, eviction, run_warning, volume_decision) and what was imported
- * (node, node_resource, node_label, pod, class_request, workload,
- * import_batch, the storage tables); nothing is recomputed and nothing is
+ * pod_failure, eviction, run_warning, volume_decision, dra_allocation) and
+ * what was imported (node, node_resource, node_label, pod, class_request,
+ * workload, import_batch, the storage and DRA tables); nothing is
+ * recomputed and nothing is
  * written.  The statements are queries/report/<name>.sql, embedded as
  * kp_sql_report_<name>; the tables over node utilisation share their start,
  * usage_cte.sql (and nodes_cte.sql for the node lists), which load() puts
- * before them, and the volume tables theirs, volumes_cte.sql.  Parameters:
+ * before them, the volume tables theirs, volumes_cte.sql, and the devices
+ * tables theirs, dra_cte.sql.  Parameters:
  * ?1 the run (run A of a comparison), ?2 run B (= ?1 for a plain report), ?3
  * 1 to leave out start times and durations, ?4 how many nodes the most/least
  * loaded lists hold.
@@ -108,6 +110,14 @@ static const kp_rcol cols_vol_decisions[] = { C("seq"), C("pod"), C("claim"), C(
 static const kp_rcol cols_vol_attach[] = {
 	C("node"), C("driver"), C("attached"), C("limit"), C("free"), C("status"), C("volumes"),
 };
+static const kp_rcol cols_dra_nodes[] = {
+	C("node"), C("driver"), C("pool"), C("reach"), C("devices"), C("in_use_before"), C("in_use_run"), C("in_use"),
+	C("free"), C("generation"), C("pool_status"),
+};
+static const kp_rcol cols_dra_allocs[] = {
+	C("seq"), C("pod"), C("claim"), C("request"), C("driver"), C("pool"), C("device"), C("admin_access"), C("node"),
+};
+static const kp_rcol cols_dra_unalloc[] = { C("pod"), C("pod_claim"), C("claim"), C("claim_from"), C("status"), C("reason") };
 static const kp_rcol cols_moves[] = { C("seq"), C("namespace"), C("pod"), C("from_node"), C("node"), C("preempted_by") };
 static const kp_rcol cols_runs[] = {
 	C("run"), C("started"), C("seed"), C("config_source"), C("options"), C("pods"), C("keep"), C("bind"),
@@ -130,10 +140,11 @@ static const kp_rcol cols_usage_delta[] = {
 /* ---- sections ---- */
 
 /* what a section's statement comes after: nothing, usage_cte.sql,
- * usage_cte.sql and nodes_cte.sql, or the volume statements' start
+ * usage_cte.sql and nodes_cte.sql, the volume statements' start
  * (volumes_decisions_cte.sql or volumes_decisions_none.sql, then
- * volumes_cte.sql) */
-enum { WITH_NONE, WITH_USAGE, WITH_NODES, WITH_VOLUMES };
+ * volumes_cte.sql), or the devices statements' start (dra_allocation_cte.sql
+ * or dra_allocation_none.sql, then dra_cte.sql) */
+enum { WITH_NONE, WITH_USAGE, WITH_NODES, WITH_VOLUMES, WITH_DRA };
 
 /* Sections only some runs or databases have are left out when their probe
  * (?1 = the run) returns no row, or when its table does not exist (a
@@ -165,6 +176,9 @@ typedef struct spec {
 /* the volume sections: only with the storage tables (volumes_tables.sql) and
  * a pod with a volume (volumes_probe.sql) */
 #define QV(name) kp_sql_report_##name, WITH_VOLUMES, kp_sql_report_volumes_probe
+/* the devices sections: only with the DRA tables (dra_tables.sql) and a
+ * slice, a claim or a pod naming one (dra_probe.sql) */
+#define QD(name) kp_sql_report_##name, WITH_DRA, kp_sql_report_dra_probe
 
 static const spec run_specs[] = {
 	{ "summary", "Summary", NULL, 1, COLS(cols_kv), Q(summary) },
@@ -232,6 +246,27 @@ static const spec run_specs[] = {
 	  "as pv.driver/volume_handle for csi and in-tree disk sources; a claim without a PV as pvc:namespace/name "
 	  "under its StorageClass's provisioner; a pod's in-tree disk as pod_volume.driver/volume_handle); listed at, "
 	  "over or one below the limit, the fullest first", 0, COLS(cols_vol_attach), QV(volumes_attach) },
+	{ "devices", "Devices", "the counts of the three devices tables below, from the same rows: device_rows, pools, "
+	  "devices, in_use_before, in_use_run, in_use, free: rows of 'per node and pool' and the sums of its columns; "
+	  "claims_allocated_before: resource_claim rows with allocated = 1; results_outside_slices: their "
+	  "resource_claim_result rows (admin access left out) naming no device of a pool's newest generation, held by "
+	  "nothing; allocations: the run's dra_allocation rows (allocations_admin: with admin access), "
+	  "claims_allocated_by_run and pods_allocating their claims and pods; unallocated_claims, unallocated_pods: rows "
+	  "of 'claims left unallocated' and their pods", 1, COLS(cols_kv), QD(dra_summary) },
+	{ "devices_nodes", "Devices: per node and pool", "per node, driver and pool the slice_device rows of the "
+	  "pool's newest generation (resource_slice.pool_generation) usable there: node-local (resource_slice.node_name, "
+	  "or the device's with per-device node selection), on every node ('(all nodes)': all_nodes, listed once), or "
+	  "network-attached (node_selector: shown, not evaluated); in_use_before: devices in resource_claim_result of "
+	  "claims allocated in the input, in_use_run: in the run's dra_allocation, in_use: in either, free = devices - "
+	  "in_use (admin access takes no device); pool_status: complete when the generation has pool_slice_count slices",
+	  0, COLS(cols_dra_nodes), QD(dra_devices) },
+	{ "devices_allocations", "Devices: the run's allocations", "the DynamicResources plugin's allocations "
+	  "(dra_allocation) in order: the pod whose placement allocated the claim (a shared claim once), the claim and "
+	  "request, the device (driver, pool, device), the pod's node", 0, COLS(cols_dra_allocs), QD(dra_allocations) },
+	{ "devices_unallocated", "Devices: claims left unallocated", "per unschedulable pod of the run (placement) and "
+	  "claim it names (pod_resource_claim.claim) allocated neither in the input (resource_claim.allocated) nor by "
+	  "the run (dra_allocation); claim_from: how the pod names it (spec, status, owned, generated from a template); "
+	  "reason: the pod's (placement.reason)", 0, COLS(cols_dra_unalloc), QD(dra_unallocated) },
 	{ "capacity", "Capacity", "kplan capacity's latest answers for this database (pod: replicas that fit, of bound "
 	  "tried; nodes-needed: nodes to add, bound: the lower bound; survive: 1 when it survives), newest first", 0,
 	  COLS(cols_capacity), QP(capacity, probe_capacity) },
@@ -381,6 +416,8 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 	 * the storage tables has none), then the probe */
 	if (sp->with == WITH_VOLUMES && !any_row(db, kp_sql_report_volumes_tables, r->run_a))
 		return KP_OK;
+	if (sp->with == WITH_DRA && !any_row(db, kp_sql_report_dra_tables, r->run_a))
+		return KP_OK;
 	if (sp->probe && !any_row(db, sp->probe, r->run_a))
 		return KP_OK;
 	if (r->ntables == KP_REPORT_MAX_TABLES)
@@ -405,6 +442,10 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 		kp_sb_adds(&text, any_row(db, kp_sql_report_volumes_has_decisions, r->run_a)
 					  ? kp_sql_report_volumes_decisions_cte : kp_sql_report_volumes_decisions_none);
 		kp_sb_adds(&text, kp_sql_report_volumes_cte);
+	} else if (sp->with == WITH_DRA) {
+		kp_sb_adds(&text, any_row(db, kp_sql_report_dra_has_allocation, r->run_a)
+					  ? kp_sql_report_dra_allocation_cte : kp_sql_report_dra_allocation_none);
+		kp_sb_adds(&text, kp_sql_report_dra_cte);
 	} else if (sp->with != WITH_NONE) {
 		kp_sb_adds(&text, kp_sql_report_usage_cte);
 		if (sp->with == WITH_NODES)

@@ -656,10 +656,32 @@ int kp_dra_fits_node(kp_cycle *cy, int32_t pi, int n)
 		if (d->claim[k] >= 0 && (d->claims[d->claim[k]].allocated || d->claims[d->claim[k]].run_allocated) &&
 		    !claim_on_node(cy->s, d, &d->claims[d->claim[k]], n))
 			return 0;
+	/* an empty node: its own devices free (node-local ones the run's pods
+	 * took there, which are the template's copies), in use again after */
+	int32_t *saved = NULL;
+	for (int i = 0; i < d->ndevices; i++) {
+		const kp_device *v = &d->devices[i];
+		if (!d->in_use[i] || (d->slices[v->slice].node != n && v->node != n))
+			continue;
+		if (!saved && (counters_init(d) || !(saved = kp_calloc((size_t)d->ndevices, sizeof *saved))))
+			return 1;   /* out of memory: say it may fit (the count stays an upper bound's) */
+		saved[i] = d->in_use[i];
+		for (int32_t u = 0; u < saved[i]; u++)
+			consume(d, v, -1);
+		d->in_use[i] = 0;
+	}
 	search x;
 	char err[512] = "";
 	int rc = allocate(&x, cy, pi, n, err, sizeof err);
 	kp_free(x.sol);
+	for (int i = 0; saved && i < d->ndevices; i++) {
+		if (!saved[i])
+			continue;
+		d->in_use[i] = saved[i];
+		for (int32_t u = 0; u < saved[i]; u++)
+			consume(d, &d->devices[i], 1);
+	}
+	kp_free(saved);
 	return rc == 1;
 }
 

@@ -181,9 +181,10 @@ int kp_dra_filter(struct kp_cycle *cy, int node, const char **msg);
 /* Reserve: the pod pi was bound to node n: its unallocated claims take the
  * devices the allocator finds there; recorded in run.  KP_OK or KP_NOMEM. */
 int kp_dra_reserve(kp_snap *s, int32_t pi, int n, struct kp_cycle *cy);
-/* The pod's claims could be used on node n as it is now (allocated ones'
- * node selectors, the allocator for the others): 1 yes, 0 no — for an
- * empty added node (kp_plan_pod.fits_empty_added) */
+/* The pod's claims could be used on node n were it empty (allocated ones'
+ * node selectors, the allocator for the others, with the devices local to
+ * n free — those a node template gave it, whoever the run gave them to): 1
+ * yes, 0 no — for an empty added node (kp_plan_pod.fits_empty_added) */
 int kp_dra_fits_node(struct kp_cycle *cy, int32_t pi, int n);
 /* Pod pi left its node for good (evicted by preemption, or taken off by a
  * what-if scenario): the claims it owns (made from its templates) go with

@@ -652,8 +652,7 @@ static void add_warnings(const planner *pl, kp_plan_result *r, const pod_counts 
 			    n->volumes_partial ? "at least " : "", n->volumes);
 	if (n->claims)
 		add_warning(r, "dra: %s%ld pending pod(s) name ResourceClaims; DynamicResources judged them; not modelled: "
-			       "consumable capacity (shares of allowMultipleAllocations devices, capacity requests, "
-			       "distinctAttribute), DRA-backed extended resources, DeviceTaintRule objects, its Score "
+			       "DRA-backed extended resources, DeviceTaintRule objects, its Score "
 			       "(firstAvailable preferences) and its PostFilter message (docs/limits.md)",
 			    n->claims_partial ? "at least " : "", n->claims);
 	if (n->missing_pc)

@@ -6,7 +6,9 @@
  *
  * Contract: FILE is read with the importer itself (every check and message
  * of `kplan import`, through the caller's importer: whatif.h) and holds
- * exactly one Node and nothing else.  Added nodes get negative ids.
+ * exactly one Node, and ResourceSlices of that Node's own devices, nothing
+ * else; each added node gets a copy of those slices (whatif_add_slices.c).
+ * Added nodes get negative ids.
  */
 #include "whatif_int.h"
 
@@ -27,6 +29,8 @@ typedef struct tmpl {
 	int64_t created;
 	int has_created;
 	trows rows[NCHILD];
+	wi_slices *slices;           /* its ResourceSlices; NULL: none */
+	long nslices;
 } tmpl;
 
 /* node_resource, node_label, node_taint, node_image: read from the
@@ -41,6 +45,7 @@ static const char *const child_sql[NCHILD][2] = {
 static void tmpl_release(tmpl *t)
 {
 	kp_free(t->name);
+	wi_slices_free(t->slices);
 	for (int k = 0; k < NCHILD; k++) {
 		for (int i = 0; i < t->rows[k].nrows * t->rows[k].ncols; i++)
 			sqlite3_value_free(t->rows[k].v[i]);
@@ -86,11 +91,14 @@ static int read_template(wctx *c, wi_op *op, tmpl *t)
 	int rc = wi_import(c, op->file, "--add-nodes", op->value, &m, &n);
 	if (rc == KP_NOMEM && !m)
 		return rc;
-	long nodes = n.nodes, others = n.pods + n.workloads + n.others;
+	long nslices = 0;
+	if (!rc && wi_slices_count(c, op, m, &nslices))
+		rc = c->err->code;
+	long nodes = n.nodes, others = n.pods + n.workloads + n.others - nslices;
 	if (!rc && (nodes != 1 || others)) {
-		rc = kp_err_set(c->err, KP_ERROR, "--add-nodes '%s': a node template holds exactly one Node, and nothing "
-				"else (%s holds %ld Node%s and %ld other object%s)", op->value, op->file, nodes,
-				nodes == 1 ? "" : "s", others, others == 1 ? "" : "s");
+		rc = kp_err_set(c->err, KP_ERROR, "--add-nodes '%s': a node template holds exactly one Node, and "
+				"ResourceSlices of its devices, nothing else (%s holds %ld Node%s and %ld other object%s)",
+				op->value, op->file, nodes, nodes == 1 ? "" : "s", others, others == 1 ? "" : "s");
 	}
 	sqlite3_stmt *s = NULL;
 	if (!rc && sqlite3_prepare_v2(m, kp_sql_whatif_add_nodes_template, -1, &s, NULL) == SQLITE_OK &&
@@ -107,6 +115,8 @@ static int read_template(wctx *c, wi_op *op, tmpl *t)
 	sqlite3_finalize(s);
 	for (int k = 0; k < NCHILD && !rc; k++)
 		rc = read_rows(c, m, k, &t->rows[k]);
+	if (!rc)
+		rc = wi_slices_read(c, op, m, t->name, &t->slices, &t->nslices);
 	sqlite3_close(m);
 	return rc;
 }
@@ -304,6 +314,8 @@ static int add_node(wctx *c, wi_op *op, const tmpl *t, node_stmts *n, const char
 	if (!rc && (sqlite3_step(n->host) != SQLITE_DONE || sqlite3_step(n->rec) != SQLITE_DONE))
 		rc = wi_db_fail(c, "adding nodes");
 	if (!rc)
+		rc = wi_slices_add(c, t->slices, name);
+	if (!rc)
 		op->nodes++;
 	return rc;
 }
@@ -335,6 +347,11 @@ int wi_apply_add_nodes(wctx *c, wi_op *op)
 		kp_sb_printf(&op->effect, "%ld node%s added from template %s (", op->nodes, op->nodes == 1 ? "" : "s", t.name);
 		wi_add_names(c, &op->effect, kp_sql_whatif_add_nodes_names, op->seq);
 		kp_sb_adds(&op->effect, ")");
+		if (t.nslices) {
+			long nd = wi_slices_devices(t.slices);
+			kp_sb_printf(&op->effect, ", each with %ld device%s in %ld ResourceSlice%s of its own", nd,
+				     nd == 1 ? "" : "s", t.nslices, t.nslices == 1 ? "" : "s");
+		}
 		if (op->added)
 			kp_sb_printf(&op->effect, "; %ld DaemonSet pod%s for %s", op->added, op->added == 1 ? "" : "s",
 				     op->nodes == 1 ? "it" : "them");

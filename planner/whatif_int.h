@@ -10,6 +10,7 @@
  *   whatif_tables.c     the TEMP copies of the cluster's tables; adding a pod
  *   whatif_nodes.c      --remove-nodes, --cordon, --drain
  *   whatif_add_nodes.c  --add-nodes (and the DaemonSet pods of added nodes)
+ *   whatif_add_slices.c the ResourceSlices of a node template, per added node
  *   whatif_scale.c      --scale
  *   whatif_add_pods.c   add-pods (kplan capacity --pod)
  *   whatif_fix.c        remove-pods, untaint, relax (kplan fix's candidates)
@@ -67,6 +68,7 @@ struct kp_whatif {
 	int nops, cap, ngiven;
 	int tables;                  /* the temp tables were made */
 	int64_t nodes_made, pods_made;
+	int64_t rows_made;           /* ResourceSlices and devices of added nodes (negative ids) */
 	int have_created;
 	int64_t created;             /* creationTimestamp of added pods; INT64_MIN: unknown */
 	const kp_whatif_importer *importer;   /* borrowed; NULL: none */
@@ -164,6 +166,19 @@ int wi_parse_op(wi_op *op, const char *option, const char *value, kp_err *err);
 int wi_apply_remove(wctx *c, wi_op *op);                 /* whatif_nodes.c */
 int wi_apply_cordon(wctx *c, wi_op *op, int drain);
 int wi_apply_add_nodes(wctx *c, wi_op *op);              /* whatif_add_nodes.c */
+
+/* whatif_add_slices.c: the ResourceSlices of the node template imported into
+ * m, whose Node is named node — refused unless each is node-local to it
+ * (spec.nodeName: node), and in a database without the DRA tables.  *out
+ * NULL (and *nslices 0) when the template has none; free it also after an
+ * error.  The TEMP copies of the slice tables are made here. */
+typedef struct wi_slices wi_slices;
+int wi_slices_count(wctx *c, wi_op *op, sqlite3 *m, long *nslices);
+int wi_slices_read(wctx *c, wi_op *op, sqlite3 *m, const char *node, wi_slices **out, long *nslices);
+/* a copy of each for the added node named node (NULL s: nothing) */
+int wi_slices_add(wctx *c, wi_slices *s, const char *node);
+long wi_slices_devices(const wi_slices *s);
+void wi_slices_free(wi_slices *s);   /* NULL ok */
 int wi_apply_scale(wctx *c, wi_op *op);                  /* whatif_scale.c */
 int wi_apply_add_pods(wctx *c, wi_op *op);               /* whatif_add_pods.c */
 int wi_apply_remove_pods(wctx *c, wi_op *op);            /* whatif_fix.c */

@@ -16,3 +16,8 @@ DROP TABLE IF EXISTS temp.class_toleration; DROP TABLE IF EXISTS temp.class_port
 DROP TABLE IF EXISTS temp.pod_volume; DROP TABLE IF EXISTS temp.pvc; DROP TABLE IF EXISTS temp.workload_volume;
 DROP TABLE IF EXISTS temp.workload_claim_template; DROP TABLE IF EXISTS temp.kp_whatif_spec_volume;
 DROP TABLE IF EXISTS temp.pod_resource_claim; DROP TABLE IF EXISTS temp.resource_claim;
+DROP TABLE IF EXISTS temp.resource_claim_result;
+DROP TABLE IF EXISTS temp.resource_slice; DROP TABLE IF EXISTS temp.slice_counter;
+DROP TABLE IF EXISTS temp.slice_device; DROP TABLE IF EXISTS temp.device_attribute;
+DROP TABLE IF EXISTS temp.device_capacity; DROP TABLE IF EXISTS temp.device_counter;
+DROP TABLE IF EXISTS temp.device_taint;

@@ -857,4 +857,14 @@ run "$KPLAN" capacity --nodes-needed --node-template "$T/tmpl.yaml" "$T/cap.db"
 like "$out" "2 pending pods can never fit on nodes like $T/tmpl.yaml" "capacity: a template without devices never fits the two pods left without a GPU"
 like "$out" "cannot allocate all claims" "capacity: ... and says why"
 
+# DRA-backed extended resources are not modelled: a pod asking one is
+# judged by NodeResourcesFit alone, and the plan says so
+rm -f "$T/ext.db"*
+"$KPLAN" import -q "$T/ext.db" "$TESTS_DIR/data/dra/extended-resource.yaml"
+run "$KPLAN" plan -q "$T/ext.db"
+like "$err" "kplan: warning: dra-extended: 1 pending pod(s) request an extended resource a DeviceClass maps" \
+	"a pod asking a DRA-mapped extended resource: the plan warns"
+like "$(q "$T/ext.db" "SELECT reason FROM placement WHERE run_id = 1")" "Insufficient example.com/gpu" \
+	"... and NodeResourcesFit judged it"
+
 done_testing

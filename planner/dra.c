@@ -731,7 +731,21 @@ static const kp_dreq *find_req(const kp_dclaim *c, kp_sid name)
 	return NULL;
 }
 
+static int reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy, int record);
+
 int kp_dra_reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy)
+{
+	return reserve(s, pi, n, cy, 1);
+}
+
+int kp_dra_restore(kp_snap *s, int32_t pi, int n, kp_cycle *cy)
+{
+	return reserve(s, pi, n, cy, 0);
+}
+
+/* Reserve's work; record: the run made the allocation (dra_allocation),
+ * else it gives back what the pod held (rebalance's undo) */
+static int reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy, int record)
 {
 	kp_dra *d = s->dra;
 	if (!d || d->claim_off[pi] == d->claim_off[pi + 1])
@@ -778,6 +792,10 @@ int kp_dra_reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy)
 				d->in_use[x.sol[i].device]++;
 				consume(d, v, 1);
 			}
+		}
+		if (!record) {
+			c->allocated = 1;   /* as it was before the pod left */
+			continue;
 		}
 		c->run_allocated = 1;
 		if (KP_GROW(d->run, d->nrun, d->cap_run, 16)) {

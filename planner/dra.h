@@ -192,6 +192,9 @@ int kp_dra_fits_node(struct kp_cycle *cy, int32_t pi, int n);
  * re-created pod's claim is allocated anew.  Shared claims stay allocated.
  * KP_OK or KP_NOMEM. */
 int kp_dra_release_owned(kp_snap *s, int32_t pi);
+/* rebalance's undo: pod pi goes back to node n, its own claims allocated
+ * there again (not recorded as the run's).  KP_OK or KP_NOMEM. */
+int kp_dra_restore(kp_snap *s, int32_t pi, int n, struct kp_cycle *cy);
 /* explain's "devices:" block for the cycle's pod (node: the chosen one, -1
  * none): each claim, allocated or what it asks, and the devices the
  * allocator takes on the node.  KP_OK or KP_NOMEM. */

@@ -19,6 +19,7 @@
  * cycle.  What the files share is plan_int.h.
  */
 #include "plan_int.h"
+#include "dra.h"
 #include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
 #include "static.h"
 #include "extender.h"
@@ -271,9 +272,13 @@ static int rb_undo(void *ctx, int32_t pi, int32_t node)
 {
 	planner *pl = ctx;
 	pod_out *po = &pl->out[pi];
-	if (pl->s.pods[pi].node >= 0)
+	if (pl->s.pods[pi].node >= 0) {
 		kp_snap_remove_pod(&pl->s, pi);
-	if (kp_snap_add_pod(&pl->s, pi, node))
+		if (kp_dra_release_owned(&pl->s, pi))   /* what it took where it went */
+			return kp_plan_nomem(pl);
+	}
+	/* its own claims allocated on its node again */
+	if (kp_dra_restore(&pl->s, pi, node, &pl->cy) || kp_snap_add_pod(&pl->s, pi, node))
 		return kp_plan_nomem(pl);
 	kp_free(po->message);
 	po->message = NULL;
@@ -290,6 +295,9 @@ static int rb_place(void *ctx, int32_t pi, const uint8_t *avoid, int32_t *node)
 	int from = s->pods[pi].node, prof = pl->prof_of_class[s->pods[pi].cls];
 	*node = -1;
 	kp_snap_remove_pod(s, pi);
+	/* an evicted pod's own claims go with it: the re-created pod's are allocated anew */
+	if (kp_dra_release_owned(s, pi))
+		return kp_plan_nomem(pl);
 	/* no node it may go to has room for its requests: the cycle would fail
 	 * on NodeResourcesFit alone; skip it (same outcome, decision order kept) */
 	const kp_class *c = &s->classes[s->pods[pi].cls];

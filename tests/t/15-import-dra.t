@@ -867,4 +867,17 @@ like "$err" "kplan: warning: dra-extended: 1 pending pod(s) request an extended 
 like "$(q "$T/ext.db" "SELECT reason FROM placement WHERE run_id = 1")" "Insufficient example.com/gpu" \
 	"... and NodeResourcesFit judged it"
 
+# rebalance moves a pod with the claim it owns: the claim's devices on the
+# old node are freed and it is allocated anew where the pod goes
+# (tests/data/dra/rebalance-owned-claims.yaml: four pods on node-1, each
+# owning a claim allocated to one of node-1's GPUs; node-2 empty)
+rm -f "$T/rb.db"*
+"$KPLAN" import -q "$T/rb.db" "$TESTS_DIR/data/dra/rebalance-owned-claims.yaml"
+run "$KPLAN" plan -q --mode rebalance "$T/rb.db"
+is "$(q "$T/rb.db" "SELECT count(*) FROM placement WHERE run_id = 1 AND action = 'move' AND node_id = (SELECT id FROM node WHERE name = 'node-2')")" 2 \
+	"rebalance: two pods move to node-2 with their claims"
+is "$(q "$T/rb.db" "SELECT group_concat(a.claim || '@' || n.name, ' ') FROM (SELECT * FROM dra_allocation WHERE run_id = 1 ORDER BY claim) a JOIN node n ON n.id = a.node_id")" \
+	"$(q "$T/rb.db" "SELECT group_concat(p.name || '-gpu@node-2', ' ') FROM (SELECT pod_id FROM placement WHERE run_id = 1 AND action = 'move' ORDER BY pod_id) m JOIN pod p ON p.id = m.pod_id")" \
+	"rebalance: each moved pod's claim is allocated on node-2, and only theirs"
+
 done_testing

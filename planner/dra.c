@@ -843,6 +843,53 @@ static void device_name(kp_sb *sb, const kp_snap *s, const kp_dra *d, int32_t de
 	kp_sb_printf(sb, "%s/%s/%s", kp_str(&s->strs, p->driver), kp_str(&s->strs, p->name), kp_str(&s->strs, v->name));
 }
 
+/* for the first nodes DynamicResources rejected: per request, how many of
+ * the node's devices its selectors take and how many of those are free */
+static int why_not(kp_cycle *cy, kp_sb *sb)
+{
+	kp_snap *s = cy->s;
+	kp_dra *d = s->dra;
+	int shown = 0;
+	for (int n = 0; n < s->nnodes && shown < 8; n++) {
+		if (cy->fail[n] != KP_P_DYNAMIC_RESOURCES)
+			continue;
+		search x;
+		char err[512] = "";
+		memset(&x, 0, sizeof x);
+		x.err = err;
+		x.err_size = sizeof err;
+		x.cy = cy;
+		x.s = s;
+		x.d = d;
+		x.node = n;
+		if (candidates(&x))
+			return KP_NOMEM;
+		shown++;
+		kp_sb_printf(sb, "  on %s:", kp_str(&s->strs, s->node_name[n]));
+		for (int32_t k = d->claim_off[cy->pi]; k < d->claim_off[cy->pi + 1]; k++) {
+			int32_t ci = d->claim[k];
+			if (ci < 0 || d->claims[ci].allocated || d->claims[ci].run_allocated)
+				continue;
+			const kp_dclaim *c = &d->claims[ci];
+			for (uint32_t r = 0; r < c->nrequests; r++)
+				for (uint32_t a = 0; a < c->requests[r].nalts; a++) {
+					const kp_dreq *q = &c->requests[r].alts[a];
+					int sel = 0, free_ = 0;
+					for (int i = 0; i < x.ncand && q->cls >= 0; i++) {
+						if (selected(&x, ci, q, x.cand[i]) != 1)
+							continue;
+						sel++;
+						free_ += q->admin || !d->in_use[x.cand[i]];
+					}
+					kp_sb_printf(sb, " %s: %d of %d device(s) selected, %d free%s", kp_str(&s->strs, q->name), sel, x.ncand,
+						     free_, r + 1 < c->nrequests || a + 1 < c->requests[r].nalts ? ";" : "");
+				}
+		}
+		kp_sb_addc(sb, '\n');
+	}
+	return KP_OK;
+}
+
 int kp_dra_explain(kp_cycle *cy, int node, kp_sb *sb)
 {
 	kp_snap *s = cy->s;
@@ -898,5 +945,5 @@ int kp_dra_explain(kp_cycle *cy, int node, kp_sb *sb)
 	if (found < 0)
 		kp_sb_printf(sb, "  allocator error: %s\n", err);
 	kp_free(x.sol);
-	return KP_OK;
+	return why_not(cy, sb);
 }

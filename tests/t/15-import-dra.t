@@ -880,4 +880,18 @@ is "$(q "$T/rb.db" "SELECT group_concat(a.claim || '@' || n.name, ' ') FROM (SEL
 	"$(q "$T/rb.db" "SELECT group_concat(p.name || '-gpu@node-2', ' ') FROM (SELECT pod_id FROM placement WHERE run_id = 1 AND action = 'move' ORDER BY pod_id) m JOIN pod p ON p.id = m.pod_id")" \
 	"rebalance: each moved pod's claim is allocated on node-2, and only theirs"
 
+# explain, per node DynamicResources rejected: each request's devices that
+# its selectors take, and how many of them are free
+# (tests/data/dra/explain-two-gpus.yaml: n1 has a 40 and an 80 GPU; two
+# claims want memory >= 80, one of them gets it)
+rm -f "$T/exp.db"*
+"$KPLAN" import -q "$T/exp.db" "$TESTS_DIR/data/dra/explain-two-gpus.yaml"
+"$KPLAN" plan -q "$T/exp.db" 2>/dev/null
+run "$KPLAN" explain "$T/exp.db" default/p-big2
+like "$out" "claim big2: to allocate: gpu (class gpu.example.com, 1 device(s))" "explain: the claim and what it asks"
+like "$out" "on n1: gpu: 1 of 2 device(s) selected, 0 free" "explain: on n1 one GPU is selected and it is taken"
+like "$out" "on n2: gpu: 0 of 0 device(s) selected, 0 free" "explain: n2 has no devices"
+run "$KPLAN" explain --format json "$T/exp.db" default/p-big2
+like "$out" '"devices":"devices:' "explain JSON: the devices block"
+
 done_testing

@@ -20,8 +20,9 @@ same_plans() { # DB NAME
 	for t in "placement:pod_id, seq, action, node_id, from_node_id, score, feasible, attempts, reason" \
 		 "eviction:seq, pod_id, node_id, preemptor_pod_id, pdb_violated, pdbs" \
 		 "pod_failure:pod_id, plugin, reason, nodes" \
-		 "volume_decision:seq, pod_id, claim_id, action, pv, node_id"; do
-		[ "${t%%:*}" = volume_decision ] && [ "$(q "$1" "SELECT count(*) FROM sqlite_master WHERE name = 'volume_decision'")" = 0 ] && continue
+		 "volume_decision:seq, pod_id, claim_id, action, pv, node_id" \
+		 "dra_allocation:seq, pod_id, claim_id, request, driver, pool, device, node_id"; do
+		[ "$(q "$1" "SELECT count(*) FROM sqlite_master WHERE name = '${t%%:*}'")" = 0 ] && continue
 		tab=${t%%:*} cols=${t#*:}
 		d=$(q "$1" "SELECT (SELECT count(*) FROM (SELECT $cols FROM $tab WHERE run_id = 1 EXCEPT SELECT $cols FROM $tab WHERE run_id = 2))
 			 + (SELECT count(*) FROM (SELECT $cols FROM $tab WHERE run_id = 2 EXCEPT SELECT $cols FROM $tab WHERE run_id = 1))")
@@ -66,6 +67,15 @@ ok "$([ "$nvp" -gt 0 ]; echo $?)" "volumes mix: pods with volumes were placed ($
 db=$T/examples.db
 "$KPLAN" import -q "$db" "$ROOT/examples"
 plan_both "$db" "examples/"
+
+# devices (DRA): the dra-example-driver manifests on two nodes of eight GPUs
+if [ -d "$KP_SHARED_DATA/realworld2" ]; then
+	db=$T/dra.db
+	"$KPLAN" import -q "$db" "$TESTS_DIR/data/dra/two-nodes-8-gpus.yaml" "$KP_SHARED_DATA"/realworld2/dra-example-driver_*.yaml
+	plan_both "$db" "DRA example driver"
+else
+	skip "realworld2 absent" 8
+fi
 
 D=$KP_SHARED_DATA/openb
 if [ -d "$D" ] && [ "$SAN" != 1 ]; then

@@ -155,24 +155,38 @@ static int join_preemption_message(planner *pl, pod_out *po, kp_preempt_result *
 	return KP_OK;
 }
 
+/* The pod fails on every node for one reason (plugin, msg): unschedulable
+ * with message (allocated, taken over), one failure item; its reason index
+ * into *r.  KP_OK or out of memory. */
+static int fail_everywhere(planner *pl, pod_out *po, int plugin, const char *msg, char *message, int *r)
+{
+	kp_snap *s = &pl->s;
+	po->action = A_UNSCHED;
+	po->feasible = 0;
+	po->has_score = 0;
+	*r = kp_reason_intern(s, kp_plugin_names[plugin], msg, 1);
+	kp_free(po->fails);
+	po->fails = kp_malloc(sizeof *po->fails);
+	kp_free(po->message);
+	po->message = message;
+	if (*r < 0 || !po->fails || !po->message)
+		return kp_plan_nomem(pl);
+	po->fails[0] = (fail_item){ *r, s->nnodes };
+	po->nfails = 1;
+	return KP_OK;
+}
+
 /* A PreFilter plugin rejected the pod for every node: "0/N nodes are available: MSG." */
 static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int explaining)
 {
 	kp_snap *s = &pl->s;
 	kp_cycle *cy = &pl->cy;
-	po->action = A_UNSCHED;
-	po->feasible = 0;
-	po->has_score = 0;
-	int r = kp_reason_intern(s, kp_plugin_names[cy->prefilter_plugin], cy->prefilter_msg, 1);
-	kp_free(po->fails);
-	po->fails = kp_malloc(sizeof *po->fails);
-	kp_free(po->message);
-	po->message = kp_malloc(strlen(cy->prefilter_msg) + 64);
-	if (r < 0 || !po->fails || !po->message)
-		return kp_plan_nomem(pl);
-	po->fails[0] = (fail_item){ r, s->nnodes };
-	po->nfails = 1;
-	sprintf(po->message, "0/%d nodes are available: %s.", s->nnodes, cy->prefilter_msg);
+	char *message = kp_malloc(strlen(cy->prefilter_msg) + 64);
+	if (message)
+		sprintf(message, "0/%d nodes are available: %s.", s->nnodes, cy->prefilter_msg);
+	int r;
+	if (fail_everywhere(pl, po, cy->prefilter_plugin, cy->prefilter_msg, message, &r))
+		return pl->err->code;
 	for (int n = 0; n < s->nnodes; n++)
 		kp_cycle_fail(cy, n, cy->prefilter_plugin, r, 1);
 	if (explaining) {
@@ -200,20 +214,10 @@ static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int expla
  * PostFilter runs; the pod stays pending with the error as its message. */
 static int cycle_error(planner *pl, pod_out *po, int profile_idx, int explaining)
 {
-	kp_snap *s = &pl->s;
 	kp_cycle *cy = &pl->cy;
-	po->action = A_UNSCHED;
-	po->feasible = 0;
-	po->has_score = 0;
-	int r = kp_reason_intern(s, kp_plugin_names[KP_P_DYNAMIC_RESOURCES], cy->abort_msg, 1);
-	kp_free(po->fails);
-	po->fails = kp_malloc(sizeof *po->fails);
-	kp_free(po->message);
-	po->message = kp_strdup(cy->abort_msg);
-	if (r < 0 || !po->fails || !po->message)
-		return kp_plan_nomem(pl);
-	po->fails[0] = (fail_item){ r, s->nnodes };
-	po->nfails = 1;
+	int r;
+	if (fail_everywhere(pl, po, KP_P_DYNAMIC_RESOURCES, cy->abort_msg, kp_strdup(cy->abort_msg), &r))
+		return pl->err->code;
 	if (explaining) {
 		explain_capture(pl, profile_idx, -1, 0, NULL, NULL);
 		snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);

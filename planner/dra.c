@@ -18,8 +18,7 @@
  * tolerated, its counters available in the pool, every matchAttribute
  * constraint kept.
  */
-#include "dra.h"
-#include "cycle.h"
+#include "dra_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -73,23 +72,6 @@ static int eval_all(const kp_snap *s, kp_cel *const *e, uint32_t n, const char *
 
 /* ---- the allocator's state for one pod and node ---- */
 
-typedef struct pick { int32_t device, claim; kp_sid request; uint8_t admin; } pick;
-
-typedef struct search {
-	kp_cycle *cy;
-	kp_snap *s;
-	kp_dra *d;
-	int node;
-	const int32_t *claims;       /* the claims to allocate, in order */
-	int nclaims;
-	pick *sol;                   /* the solution so far */
-	int nsol, cap;
-	int32_t *cand;               /* the node's candidate devices, in search order */
-	int ncand;
-	char *err;                   /* an allocator error (CEL): the search stops */
-	size_t err_size;
-	int failed_err;
-} search;
 
 static int visible(const kp_snap *s, const kp_dra *d, const kp_device *v, int n)
 {
@@ -113,7 +95,7 @@ static int visible(const kp_snap *s, const kp_dra *d, const kp_device *v, int n)
 }
 
 /* the devices of complete, valid pools visible on node n, in search order */
-static int candidates(search *x)
+int kp_dra_candidates(search *x)
 {
 	const kp_dra *d = x->d;
 	x->ncand = 0;
@@ -291,7 +273,7 @@ static int share_need(const search *x, const kp_dreq *r, const kp_device *v, int
 }
 
 /* the device passes the request's class and own selectors: 1, 0, -1 error (x->err) */
-static int selected(search *x, int32_t ci, const kp_dreq *r, int32_t dev)
+int kp_dra_selected(search *x, int32_t ci, const kp_dreq *r, int32_t dev)
 {
 	kp_dmap *cache = x->d->cache;
 	int64_t key = kp_pair_key(r->id, dev);
@@ -320,7 +302,7 @@ static int fits(search *x, int32_t ci, const kp_dreq *r, int32_t dev)
 	const kp_device *v = &x->d->devices[dev];
 	if (in_solution(x, dev) || (!r->admin && x->d->in_use[dev] > 0))
 		return 0;
-	int sel = selected(x, ci, r, dev);
+	int sel = kp_dra_selected(x, ci, r, dev);
 	if (sel <= 0)
 		return sel;
 	for (uint32_t t = 0; t < v->ntaints; t++)
@@ -378,7 +360,7 @@ static int all_pools_ok(search *x, int32_t ci, const kp_dreq *r)
 		const kp_dpool *p = &d->pools[v->pool];
 		if ((!p->incomplete && !p->invalid) || !visible(x->s, d, v, x->node))
 			continue;
-		int sel = selected(x, ci, r, i);
+		int sel = kp_dra_selected(x, ci, r, i);
 		if (sel < 0)
 			return -1;
 		if (!sel)
@@ -400,7 +382,7 @@ static int alloc_all(search *x, int ci_pos, uint32_t ri, const kp_dreq *r)
 	if (all_pools_ok(x, ci, r) < 0)
 		return -1;
 	for (int i = 0; i < x->ncand; i++) {
-		int sel = selected(x, ci, r, x->cand[i]);
+		int sel = kp_dra_selected(x, ci, r, x->cand[i]);
 		if (sel < 0)
 			return -1;
 		if (!sel)
@@ -469,6 +451,15 @@ static int alloc_request(search *x, int ci_pos, uint32_t ri)
 
 /* ---- PreFilter ---- */
 
+/* the pod's requests of extended resources a DeviceClass maps */
+static int ext_count(const kp_snap *s, const kp_dra *d, int32_t pi)
+{
+	if (!d->ext_off)
+		return 0;
+	int c = s->pods[pi].cls;
+	return d->ext_off[c + 1] - d->ext_off[c];
+}
+
 /* device v's consumption added to (sign 1) its pool's counters */
 static void consume(kp_dra *d, const kp_device *v, int sign)
 {
@@ -509,7 +500,7 @@ int kp_dra_prefilter(kp_cycle *cy, const char **msg)
 {
 	kp_snap *s = cy->s;
 	kp_dra *d = s->dra;
-	if (!d || d->claim_off[cy->pi] == d->claim_off[cy->pi + 1])
+	if (!d || (d->claim_off[cy->pi] == d->claim_off[cy->pi + 1] && !ext_count(s, d, cy->pi)))
 		return KP_SKIP;
 	if (counters_init(d))
 		return KP_NOMEM;
@@ -544,7 +535,7 @@ int kp_dra_prefilter(kp_cycle *cy, const char **msg)
 
 /* an allocated claim can be used on node n: its node selector (imported) or
  * the nodes its devices are visible on (allocated by this run) */
-static int claim_on_node(const kp_snap *s, const kp_dra *d, const kp_dclaim *c, int n)
+int kp_dra_claim_on_node(const kp_snap *s, const kp_dra *d, const kp_dclaim *c, int n)
 {
 	if (c->node >= 0)
 		return c->node == n;
@@ -580,7 +571,7 @@ static int to_allocate(const kp_dra *d, int32_t pi, int32_t *out)
 }
 
 /* run the allocator for pod pi on node n; 1 found (x->sol), 0 not, -1 error (x->err) */
-static int allocate(search *x, kp_cycle *cy, int32_t pi, int n, char *err, size_t size)
+int kp_dra_allocate(search *x, kp_cycle *cy, int32_t pi, int n, char *err, size_t size)
 {
 	kp_dra *d = cy->s->dra;
 	if (!d->cache) {
@@ -600,9 +591,33 @@ static int allocate(search *x, kp_cycle *cy, int32_t pi, int n, char *err, size_
 	x->node = n;
 	x->claims = claims;
 	x->nclaims = to_allocate(d, pi, claims);
+	/* the extended resources the node does not advertise: one in-memory
+	 * claim, allocated last (§16.8) */
+	int ne = ext_count(x->s, d, pi);
+	if (ne) {
+		int c = x->s->pods[pi].cls, m = 0;
+		kp_dclaim *ec = &d->claims[d->nclaims];
+		ec->requests = kp_arena_alloc(&cy->arena, (size_t)ne * sizeof *ec->requests);
+		if (!ec->requests)
+			return -2;
+		for (int32_t e = d->ext_off[c]; e < d->ext_off[c + 1]; e++)
+			if (kp_dra_delegated(x->s, d->ext_res[e], n))
+				ec->requests[m++] = (kp_drequest){ d->ext[e].name, 1, &d->ext[e] };
+		ec->nrequests = (uint32_t)m;
+		ec->ns = x->s->pods[pi].ns;
+		ec->name = x->s->pods[pi].name;
+		if (m) {
+			int32_t *more = kp_arena_alloc(&cy->arena, ((size_t)x->nclaims + 1) * sizeof *more);
+			if (!more)
+				return -2;
+			memcpy(more, claims, (size_t)x->nclaims * sizeof *more);
+			more[x->nclaims++] = d->nclaims;
+			x->claims = more;
+		}
+	}
 	if (!x->nclaims)
 		return 1;
-	if (candidates(x))
+	if (kp_dra_candidates(x))
 		return -2;
 	return alloc_request(x, 0, 0);
 }
@@ -613,7 +628,7 @@ int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
 	const kp_dra *d = s->dra;
 	search x;
 	char err[512] = "";
-	int rc = allocate(&x, cy, cy->pi, node, err, sizeof err);
+	int rc = kp_dra_allocate(&x, cy, cy->pi, node, err, sizeof err);
 	kp_free(x.sol);
 	if (rc == -2) {
 		*msg = NULL;
@@ -637,7 +652,7 @@ int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
 	}
 	for (int32_t k = d->claim_off[cy->pi]; k < d->claim_off[cy->pi + 1]; k++) {
 		int32_t ci = d->claim[k];
-		if (ci >= 0 && (d->claims[ci].allocated || d->claims[ci].run_allocated) && !claim_on_node(s, d, &d->claims[ci], node)) {
+		if (ci >= 0 && (d->claims[ci].allocated || d->claims[ci].run_allocated) && !kp_dra_claim_on_node(s, d, &d->claims[ci], node)) {
 			*msg = "resourceclaim not available on the node";
 			return 1;
 		}
@@ -650,11 +665,11 @@ int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
 int kp_dra_fits_node(kp_cycle *cy, int32_t pi, int n)
 {
 	kp_dra *d = cy->s->dra;
-	if (!d || d->claim_off[pi] == d->claim_off[pi + 1])
+	if (!d || (d->claim_off[pi] == d->claim_off[pi + 1] && !ext_count(cy->s, d, pi)))
 		return 1;
 	for (int32_t k = d->claim_off[pi]; k < d->claim_off[pi + 1]; k++)
 		if (d->claim[k] >= 0 && (d->claims[d->claim[k]].allocated || d->claims[d->claim[k]].run_allocated) &&
-		    !claim_on_node(cy->s, d, &d->claims[d->claim[k]], n))
+		    !kp_dra_claim_on_node(cy->s, d, &d->claims[d->claim[k]], n))
 			return 0;
 	/* an empty node: its own devices free (node-local ones the run's pods
 	 * took there, which are the template's copies), in use again after */
@@ -672,7 +687,7 @@ int kp_dra_fits_node(kp_cycle *cy, int32_t pi, int n)
 	}
 	search x;
 	char err[512] = "";
-	int rc = allocate(&x, cy, pi, n, err, sizeof err);
+	int rc = kp_dra_allocate(&x, cy, pi, n, err, sizeof err);
 	kp_free(x.sol);
 	for (int i = 0; saved && i < d->ndevices; i++) {
 		if (!saved[i])
@@ -690,10 +705,17 @@ int kp_dra_fits_node(kp_cycle *cy, int32_t pi, int n)
 int kp_dra_release_owned(kp_snap *s, int32_t pi)
 {
 	kp_dra *d = s->dra;
-	if (!d || d->claim_off[pi] == d->claim_off[pi + 1])
+	if (!d)
 		return KP_OK;
 	if (counters_init(d))
 		return KP_NOMEM;
+	for (int i = 0; i < d->next_run; i++)
+		if (d->ext_run[i].pod == pi && !d->ext_run[i].released) {
+			d->ext_run[i].released = 1;
+			if (d->in_use[d->ext_run[i].device] > 0)
+				d->in_use[d->ext_run[i].device]--;
+			consume(d, &d->devices[d->ext_run[i].device], -1);
+		}
 	const kp_pod *p = &s->pods[pi];
 	for (int32_t k = d->claim_off[pi]; k < d->claim_off[pi + 1]; k++) {
 		if (d->claim[k] < 0)
@@ -748,16 +770,31 @@ int kp_dra_restore(kp_snap *s, int32_t pi, int n, kp_cycle *cy)
 static int reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy, int record)
 {
 	kp_dra *d = s->dra;
-	if (!d || d->claim_off[pi] == d->claim_off[pi + 1])
+	if (!d || (d->claim_off[pi] == d->claim_off[pi + 1] && !ext_count(s, d, pi)))
 		return KP_OK;
 	search x;
 	char err[512] = "";
-	int rc = allocate(&x, cy, pi, n, err, sizeof err);
+	int rc = kp_dra_allocate(&x, cy, pi, n, err, sizeof err);
 	if (rc == -2) {
 		kp_free(x.sol);
 		return KP_NOMEM;
 	}
 	for (int j = 0; rc == 1 && j < x.nclaims; j++) {
+		if (x.claims[j] == d->nclaims) {
+			/* extended resources: the devices are the pod's, not a claim's */
+			for (int i = 0; i < x.nsol; i++) {
+				if (x.sol[i].claim != d->nclaims)
+					continue;
+				if (KP_GROW(d->ext_run, d->next_run, d->cap_ext_run, 16)) {
+					kp_free(x.sol);
+					return KP_NOMEM;
+				}
+				d->ext_run[d->next_run++] = (struct kp_dext){ pi, n, x.sol[i].device, x.sol[i].request, 0 };
+				d->in_use[x.sol[i].device]++;
+				consume(d, &d->devices[x.sol[i].device], 1);
+			}
+			continue;
+		}
 		kp_dclaim *c = &d->claims[x.claims[j]];
 		uint32_t k = 0;
 		for (int i = 0; i < x.nsol; i++)
@@ -820,6 +857,7 @@ void kp_snap_dra_release(kp_snap *s)
 	kp_free(d->counter_off);
 	kp_free(d->pool_used);
 	kp_free(d->run);
+	kp_free(d->ext_run);
 	for (int i = 0; i < d->nclasses; i++)
 		for (uint32_t k = 0; k < d->classes[i].nselectors; k++)
 			kp_cel_free(d->classes[i].selectors[k]);
@@ -832,118 +870,6 @@ void kp_snap_dra_release(kp_snap *s)
 	d->counter_off = NULL;
 	d->pool_used = NULL;
 	d->run = NULL;
+	d->ext_run = NULL;
 }
 
-/* ---- explain ---- */
-
-static void device_name(kp_sb *sb, const kp_snap *s, const kp_dra *d, int32_t dev)
-{
-	const kp_device *v = &d->devices[dev];
-	const kp_dpool *p = &d->pools[v->pool];
-	kp_sb_printf(sb, "%s/%s/%s", kp_str(&s->strs, p->driver), kp_str(&s->strs, p->name), kp_str(&s->strs, v->name));
-}
-
-/* for the first nodes DynamicResources rejected: per request, how many of
- * the node's devices its selectors take and how many of those are free */
-static int why_not(kp_cycle *cy, kp_sb *sb)
-{
-	kp_snap *s = cy->s;
-	kp_dra *d = s->dra;
-	int shown = 0;
-	for (int n = 0; n < s->nnodes && shown < 8; n++) {
-		if (cy->fail[n] != KP_P_DYNAMIC_RESOURCES)
-			continue;
-		search x;
-		char err[512] = "";
-		memset(&x, 0, sizeof x);
-		x.err = err;
-		x.err_size = sizeof err;
-		x.cy = cy;
-		x.s = s;
-		x.d = d;
-		x.node = n;
-		if (candidates(&x))
-			return KP_NOMEM;
-		shown++;
-		kp_sb_printf(sb, "  on %s:", kp_str(&s->strs, s->node_name[n]));
-		for (int32_t k = d->claim_off[cy->pi]; k < d->claim_off[cy->pi + 1]; k++) {
-			int32_t ci = d->claim[k];
-			if (ci < 0 || d->claims[ci].allocated || d->claims[ci].run_allocated)
-				continue;
-			const kp_dclaim *c = &d->claims[ci];
-			for (uint32_t r = 0; r < c->nrequests; r++)
-				for (uint32_t a = 0; a < c->requests[r].nalts; a++) {
-					const kp_dreq *q = &c->requests[r].alts[a];
-					int sel = 0, free_ = 0;
-					for (int i = 0; i < x.ncand && q->cls >= 0; i++) {
-						if (selected(&x, ci, q, x.cand[i]) != 1)
-							continue;
-						sel++;
-						free_ += q->admin || !d->in_use[x.cand[i]];
-					}
-					kp_sb_printf(sb, " %s: %d of %d device(s) selected, %d free%s", kp_str(&s->strs, q->name), sel, x.ncand,
-						     free_, r + 1 < c->nrequests || a + 1 < c->requests[r].nalts ? ";" : "");
-				}
-		}
-		kp_sb_addc(sb, '\n');
-	}
-	return KP_OK;
-}
-
-int kp_dra_explain(kp_cycle *cy, int node, kp_sb *sb)
-{
-	kp_snap *s = cy->s;
-	kp_dra *d = s->dra;
-	if (!d || d->claim_off[cy->pi] == d->claim_off[cy->pi + 1])
-		return KP_OK;
-	search x;
-	memset(&x, 0, sizeof x);
-	char err[512] = "";
-	int found = node >= 0 ? allocate(&x, cy, cy->pi, node, err, sizeof err) : 0;
-	if (found == -2) {
-		kp_free(x.sol);
-		return KP_NOMEM;
-	}
-	kp_sb_adds(sb, "devices:\n");
-	for (int32_t k = d->claim_off[cy->pi]; k < d->claim_off[cy->pi + 1]; k++) {
-		int32_t ci = d->claim[k];
-		kp_sb_printf(sb, "  claim %s: ", kp_str(&s->strs, d->claim_name[k]));
-		if (ci < 0) {
-			kp_sb_adds(sb, "not found\n");
-			continue;
-		}
-		const kp_dclaim *c = &d->claims[ci];
-		if (c->allocated || c->run_allocated) {
-			kp_sb_adds(sb, c->run_allocated ? "allocated by this run:" : "allocated:");
-			for (uint32_t i = 0; i < c->nresults; i++) {
-				kp_sb_printf(sb, " %s=", kp_str(&s->strs, c->results[i].request));
-				device_name(sb, s, d, c->results[i].device);
-			}
-			kp_sb_adds(sb, c->node >= 0 ? "; for one node" : "");
-			kp_sb_addc(sb, '\n');
-			continue;
-		}
-		kp_sb_adds(sb, "to allocate:");
-		for (uint32_t r = 0; r < c->nrequests; r++)
-			for (uint32_t a = 0; a < c->requests[r].nalts; a++) {
-				const kp_dreq *q = &c->requests[r].alts[a];
-				char n[32];
-				snprintf(n, sizeof n, "%lld device(s)", (long long)q->count);
-				kp_sb_printf(sb, " %s (class %s, %s%s)", kp_str(&s->strs, q->name), kp_str(&s->strs, q->cls_name),
-					     q->admin ? "admin access, " : "", q->all ? "all devices" : n);
-			}
-		if (node >= 0 && found == 1) {
-			kp_sb_printf(sb, "; on %s:", kp_str(&s->strs, s->node_name[node]));
-			for (int i = 0; i < x.nsol; i++)
-				if (x.sol[i].claim == ci) {
-					kp_sb_printf(sb, " %s=", kp_str(&s->strs, x.sol[i].request));
-					device_name(sb, s, d, x.sol[i].device);
-				}
-		}
-		kp_sb_addc(sb, '\n');
-	}
-	if (found < 0)
-		kp_sb_printf(sb, "  allocator error: %s\n", err);
-	kp_free(x.sol);
-	return why_not(cy, sb);
-}

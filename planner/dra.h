@@ -163,11 +163,31 @@ typedef struct kp_dra {
 	int32_t *counter_off;        /* per pool: first index into pool_used (npools + 1) */
 	int nreqs;                   /* kp_dreq ids */
 	void *cache;                 /* dra.c: the selection cache ((request, device) -> match) */
+	/* DRA-backed extended resources (§16.8): per snapshot resource, the
+	 * DeviceClass mapping it (extendedResourceName, or the implicit
+	 * deviceclass.resource.kubernetes.io/<class>), -1 none; per scheduling
+	 * class, its requests of mapped resources as DRA requests
+	 * (ext[ext_off[c] .. ext_off[c + 1]), ext_res their resources); the
+	 * in-memory claim of the pod being allocated is claims[nclaims] */
+	int32_t *res_cls;
+	int32_t *ext_off, *ext_res;
+	kp_dreq *ext;
+	/* the devices the run allocated for extended resources, per pod */
+	struct kp_dext { int32_t pod, node, device; kp_sid request; uint8_t released; } *ext_run;
+	int next_run, cap_ext_run;
 	/* the allocator's scratch (dra.c) */
 	void *scratch;
 	/* well-known strings */
 	kp_sid s_pods;
 } kp_dra;
+
+/* NodeResourcesFit leaves resource r on node n to DRA: a DeviceClass maps
+ * it and the node does not advertise it (kube 1.36+, DRAExtendedResource) */
+static inline int kp_dra_delegated(const kp_snap *s, int r, int n)
+{
+	const kp_dra *d = s->dra;
+	return d && d->res_cls && d->res_cls[r] >= 0 && s->alloc[(size_t)n * (size_t)s->nres + (size_t)r] == 0;
+}
 
 /* dra.c */
 struct kp_cycle;

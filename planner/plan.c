@@ -377,7 +377,7 @@ static void teardown(planner *pl)
 
 /* pending pods kplan does not plan or plans with a caveat, for the warnings */
 typedef struct pod_counts {
-	long gated, volumes, claims, dra_ext, missing_pc, other_sched, not_run;
+	long gated, volumes, claims, missing_pc, other_sched, not_run;
 	int volumes_partial;         /* out of memory reading pod_volume: counted from the classes only */
 	int claims_partial;          /* out of memory reading pod_resource_claim */
 } pod_counts;
@@ -436,9 +436,6 @@ static void triage_pods(planner *pl, kp_plan_result *r, pod_counts *n)
 	int64_t *dra;
 	size_t ndra;
 	n->claims_partial = pod_ids(pl->db, kp_sql_plan_dra_pods, &dra, &ndra) != 0;
-	int64_t *ext;
-	size_t next;
-	n->claims_partial |= pod_ids(pl->db, kp_sql_plan_dra_ext_pods, &ext, &next) != 0;
 	for (int i = 0; i < s->npods; i++) {
 		kp_pod *p = &s->pods[i];
 		pod_out *po = &pl->out[i];
@@ -493,8 +490,6 @@ static void triage_pods(planner *pl, kp_plan_result *r, pod_counts *n)
 			n->volumes++;
 		if (kp_find_i64(dra, ndra, p->db_id) >= 0)
 			n->claims++;
-		if (kp_find_i64(ext, next, p->db_id) >= 0)
-			n->dra_ext++;
 		if (c->missing_pc)
 			n->missing_pc++;
 		c->needed = 1;
@@ -502,7 +497,6 @@ static void triage_pods(planner *pl, kp_plan_result *r, pod_counts *n)
 	}
 	kp_free(vol);
 	kp_free(dra);
-	kp_free(ext);
 }
 
 /* static filters per profile, over the classes with pending pods it
@@ -666,14 +660,9 @@ static void add_warnings(const planner *pl, kp_plan_result *r, const pod_counts 
 			    n->volumes_partial ? "at least " : "", n->volumes);
 	if (n->claims)
 		add_warning(r, "dra: %s%ld pending pod(s) name ResourceClaims; DynamicResources judged them; not modelled: "
-			       "DRA-backed extended resources, DeviceTaintRule objects, its Score "
+			       "DeviceTaintRule objects, its Score "
 			       "(firstAvailable preferences) and its PostFilter message (docs/limits.md)",
 			    n->claims_partial ? "at least " : "", n->claims);
-	if (n->dra_ext)
-		add_warning(r, "dra-extended: %ld pending pod(s) request an extended resource a DeviceClass maps "
-			       "(extendedResourceName or deviceclass.resource.kubernetes.io/<class>): kube 1.36+ hands it to DRA "
-			       "on nodes that do not advertise it; kplan does not, NodeResourcesFit judged it as a plain "
-			       "extended resource (docs/limits.md)", n->dra_ext);
 	if (n->missing_pc)
 		add_warning(r, "priorityclass: %ld pending pod(s) name a PriorityClass that was not imported: priority 0 "
 			       "used (the API server would reject them)", n->missing_pc);

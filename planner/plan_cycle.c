@@ -791,6 +791,8 @@ int kp_plan_requests_fit(const kp_snap *s, const kp_class *c, const kp_profile *
 		int64_t want = c->req_val[k];
 		if (want <= 0 || r == 3 || (r > 2 && kp_fit_ignored(pf, kp_str(&s->strs, s->res_name[r]))))
 			continue;
+		if (r > 2 && kp_dra_delegated(s, r, n))
+			continue;
 		if (want > alloc[r] - used[r])
 			return 0;
 	}

@@ -265,7 +265,7 @@ static int write_dra_allocations(planner *pl, int64_t run_id)
 {
 	const kp_snap *s = &pl->s;
 	const kp_dra *d = s->dra;
-	if (!d || !d->nrun)
+	if (!d || (!d->nrun && !d->next_run))
 		return KP_OK;
 	if (!pl->o->dry_run && kp_db_schema_section(pl->db, "dra", "DRA tables", pl->err))
 		return pl->err->code;
@@ -294,6 +294,29 @@ static int write_dra_allocations(planner *pl, int64_t run_id)
 			if (sqlite3_step(q) != SQLITE_DONE)
 				rc = db_fail(pl, "dra_allocation");
 		}
+	}
+	/* extended resources (§16.8): kube's claim <pod>-extended-resources-* */
+	for (int i = 0; i < d->next_run && !rc; i++) {
+		const struct kp_dext *e = &d->ext_run[i];
+		const kp_device *v = &d->devices[e->device];
+		const kp_dpool *p = &d->pools[v->pool];
+		char claim[600];
+		snprintf(claim, sizeof claim, "%s-extended-resources", kp_str(&s->strs, s->pods[e->pod].name));
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, run_id);
+		sqlite3_bind_int(q, 2, ++seq);
+		sqlite3_bind_int64(q, 3, s->pods[e->pod].db_id);
+		sqlite3_bind_int64(q, 4, 0);
+		sqlite3_bind_text(q, 5, kp_str(&s->strs, s->pods[e->pod].ns), -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 6, claim, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, 7, kp_str(&s->strs, e->request), -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 8, kp_str(&s->strs, p->driver), -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 9, kp_str(&s->strs, p->name), -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 10, kp_str(&s->strs, v->name), -1, SQLITE_STATIC);
+		sqlite3_bind_int(q, 11, 0);
+		sqlite3_bind_int64(q, 12, s->node_db_id[e->node]);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			rc = db_fail(pl, "dra_allocation");
 	}
 	sqlite3_finalize(q);
 	return rc;

@@ -367,6 +367,66 @@ static int load_slices(dload *x)
 	return rc;
 }
 
+/* DRA-backed extended resources (§16.8): which DeviceClass maps each
+ * resource (the first by name when several do: kube takes the newest, kplan
+ * has no creation times), and each scheduling class's requests of them as
+ * DRA requests */
+static int load_extended(dload *x)
+{
+	kp_loader *L = x->L;
+	kp_snap *s = L->s;
+	kp_dra *d = x->d;
+	sqlite3_stmt *q;
+	d->res_cls = kp_ld_alloc(L, ((size_t)s->nres + 1) * sizeof *d->res_cls);
+	d->ext_off = kp_ld_alloc(L, ((size_t)s->nclasses + 1) * sizeof *d->ext_off);
+	if (!d->res_cls || !d->ext_off)
+		return nomem(x);
+	for (int r = 0; r <= s->nres; r++)
+		d->res_cls[r] = -1;
+	if (kp_ld_prepare(L, "SELECT name, extended_resource_name FROM device_class ORDER BY name", &q))
+		return L->err->code;
+	for (int i = 0; i < d->nclasses && sqlite3_step(q) == SQLITE_ROW; i++) {
+		const char *ext = kp_ld_col(q, 1);
+		char *implicit = kp_arena_printf(&L->tmp, "deviceclass.resource.kubernetes.io/%s", kp_ld_col(q, 0));
+		for (int r = 3; r < s->nres; r++) {
+			const char *name = kp_str(&s->strs, s->res_name[r]);
+			if (d->res_cls[r] < 0 && ((ext && !strcmp(ext, name)) || (implicit && !strcmp(implicit, name))))
+				d->res_cls[r] = i;
+		}
+	}
+	sqlite3_finalize(q);
+	int total = 0;
+	for (int c = 0; c < s->nclasses; c++)
+		for (uint32_t k = 0; k < s->classes[c].nreq; k++)
+			total += d->res_cls[s->classes[c].req_res[k]] >= 0 && s->classes[c].req_val[k] > 0;
+	d->ext = kp_ld_alloc(L, (size_t)total * sizeof *d->ext);
+	d->ext_res = kp_ld_alloc(L, (size_t)total * sizeof *d->ext_res);
+	if (!d->ext || !d->ext_res)
+		return nomem(x);
+	int e = 0;
+	for (int c = 0; c < s->nclasses; c++) {
+		d->ext_off[c] = e;
+		for (uint32_t k = 0; k < s->classes[c].nreq; k++) {
+			int r = s->classes[c].req_res[k];
+			if (d->res_cls[r] < 0 || s->classes[c].req_val[k] <= 0)
+				continue;
+			kp_dreq *q2 = &d->ext[e];
+			memset(q2, 0, sizeof *q2);
+			q2->id = d->nreqs++;
+			q2->name = kp_strtab_intern(&s->strs, kp_arena_printf(&L->tmp, "container-0-request-%d", e - d->ext_off[c]));
+			q2->cls = d->res_cls[r];
+			q2->cls_name = d->classes[q2->cls].name;
+			q2->count = s->classes[c].req_val[k];
+			q2->bad_selector = -1;
+			d->ext_res[e++] = r;
+			if (q2->name < 0)
+				return nomem(x);
+		}
+	}
+	d->ext_off[s->nclasses] = e;
+	return KP_OK;
+}
+
 int kp_snap_load_dra(kp_loader *L)
 {
 	kp_snap *s = L->s;
@@ -392,6 +452,8 @@ int kp_snap_load_dra(kp_loader *L)
 		rc = kp_snap_load_dra_claims(L, d, &x.pool_by_key, &x.dev_by_key, &x.claim_by_key);
 	if (!rc)
 		rc = kp_snap_load_dra_pod_claims(L, d, &x.claim_by_key);
+	if (!rc)
+		rc = load_extended(&x);
 	kp_dmap_release(&x.pool_by_key);
 	kp_dmap_release(&x.dev_by_key);
 	kp_dmap_release(&x.claim_by_key);

@@ -281,7 +281,8 @@ int kp_snap_load_dra_claims(kp_loader *L, kp_dra *d, const kp_dmap *pools, const
 	int rc = kp_ld_count(L, "SELECT count(*) FROM resource_claim", &d->nclaims);
 	if (rc)
 		return rc;
-	d->claims = kp_ld_alloc(L, (size_t)d->nclaims * sizeof *d->claims);
+	/* one more: the in-memory claim of extended resources (dra.h) */
+	d->claims = kp_ld_alloc(L, ((size_t)d->nclaims + 1) * sizeof *d->claims);
 	d->in_use = kp_ld_alloc(L, ((size_t)d->ndevices + 1) * sizeof *d->in_use);
 	d->consumed = kp_ld_alloc(L, ((size_t)d->ncaps_total + 1) * sizeof *d->consumed);
 	if (!d->claims || !d->in_use || !d->consumed)
@@ -314,6 +315,9 @@ int kp_snap_load_dra_claims(kp_loader *L, kp_dra *d, const kp_dmap *pools, const
 	sqlite3_finalize(q);
 	finalize_all(&c);
 	d->nclaims = i;
+	memset(&d->claims[i], 0, sizeof d->claims[i]);
+	d->claims[i].node = -1;
+	d->claims[i].owner_kind = d->claims[i].owner_name = -1;
 	return rc;
 }
 

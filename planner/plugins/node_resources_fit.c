@@ -13,6 +13,7 @@
  * requests (100m / 200Mi per container that names none).
  */
 #include "../cycle.h"
+#include "../dra.h"
 
 #include <string.h>
 #include <math.h>
@@ -52,6 +53,8 @@ static int filter(kp_cycle *cy, int node)
 			continue;
 		if (r > 2 && kp_fit_ignored(cy->pf, kp_str(&s->strs, s->res_name[r])))
 			continue;
+		if (r > 2 && kp_dra_delegated(s, r, node))
+			continue;   /* an extended resource DRA allocates here (DynamicResources) */
 		if (want > alloc[r] - used[r]) {
 			kp_cycle_fail(cy, node, KP_P_NODE_RESOURCES_FIT, cy->r_insufficient[r], 0);
 			failed = 1;

@@ -857,41 +857,23 @@ run "$KPLAN" capacity --nodes-needed --node-template "$T/tmpl.yaml" "$T/cap.db"
 like "$out" "2 pending pods can never fit on nodes like $T/tmpl.yaml" "capacity: a template without devices never fits the two pods left without a GPU"
 like "$out" "cannot allocate all claims" "capacity: ... and says why"
 
-# DRA-backed extended resources are not modelled: a pod asking one is
-# judged by NodeResourcesFit alone, and the plan says so
+# DRA-backed extended resources (§16.8): a node that does not advertise
+# example.com/gpu leaves it to DRA, which allocates the DeviceClass's
+# devices; a node that advertises it keeps it with NodeResourcesFit
 rm -f "$T/ext.db"*
 "$KPLAN" import -q "$T/ext.db" "$TESTS_DIR/data/dra/extended-resource.yaml"
 run "$KPLAN" plan -q "$T/ext.db"
-like "$err" "kplan: warning: dra-extended: 1 pending pod(s) request an extended resource a DeviceClass maps" \
-	"a pod asking a DRA-mapped extended resource: the plan warns"
-like "$(q "$T/ext.db" "SELECT reason FROM placement WHERE run_id = 1")" "Insufficient example.com/gpu" \
-	"... and NodeResourcesFit judged it"
-
-# rebalance moves a pod with the claim it owns: the claim's devices on the
-# old node are freed and it is allocated anew where the pod goes
-# (tests/data/dra/rebalance-owned-claims.yaml: four pods on node-1, each
-# owning a claim allocated to one of node-1's GPUs; node-2 empty)
-rm -f "$T/rb.db"*
-"$KPLAN" import -q "$T/rb.db" "$TESTS_DIR/data/dra/rebalance-owned-claims.yaml"
-run "$KPLAN" plan -q --mode rebalance "$T/rb.db"
-is "$(q "$T/rb.db" "SELECT count(*) FROM placement WHERE run_id = 1 AND action = 'move' AND node_id = (SELECT id FROM node WHERE name = 'node-2')")" 2 \
-	"rebalance: two pods move to node-2 with their claims"
-is "$(q "$T/rb.db" "SELECT group_concat(a.claim || '@' || n.name, ' ') FROM (SELECT * FROM dra_allocation WHERE run_id = 1 ORDER BY claim) a JOIN node n ON n.id = a.node_id")" \
-	"$(q "$T/rb.db" "SELECT group_concat(p.name || '-gpu@node-2', ' ') FROM (SELECT pod_id FROM placement WHERE run_id = 1 AND action = 'move' ORDER BY pod_id) m JOIN pod p ON p.id = m.pod_id")" \
-	"rebalance: each moved pod's claim is allocated on node-2, and only theirs"
-
-# explain, per node DynamicResources rejected: each request's devices that
-# its selectors take, and how many of them are free
-# (tests/data/dra/explain-two-gpus.yaml: n1 has a 40 and an 80 GPU; two
-# claims want memory >= 80, one of them gets it)
-rm -f "$T/exp.db"*
-"$KPLAN" import -q "$T/exp.db" "$TESTS_DIR/data/dra/explain-two-gpus.yaml"
-"$KPLAN" plan -q "$T/exp.db" 2>/dev/null
-run "$KPLAN" explain "$T/exp.db" default/p-big2
-like "$out" "claim big2: to allocate: gpu (class gpu.example.com, 1 device(s))" "explain: the claim and what it asks"
-like "$out" "on n1: gpu: 1 of 2 device(s) selected, 0 free" "explain: on n1 one GPU is selected and it is taken"
-like "$out" "on n2: gpu: 0 of 0 device(s) selected, 0 free" "explain: n2 has no devices"
-run "$KPLAN" explain --format json "$T/exp.db" default/p-big2
-like "$out" '"devices":"devices:' "explain JSON: the devices block"
+like "$(q "$T/ext.db" "SELECT reason FROM placement WHERE run_id = 1")" "0/1 nodes are available: 1 cannot allocate all claims." \
+	"an extended resource no node advertises and no device backs: DynamicResources, not NodeResourcesFit, rejects"
+rm -f "$T/ext2.db"*
+"$KPLAN" import -q "$T/ext2.db" "$TESTS_DIR/data/dra/extended-resource-two-ways.yaml"
+run "$KPLAN" plan -q "$T/ext2.db"
+is "$(q "$T/ext2.db" "SELECT group_concat(n.name, ' ') FROM (SELECT * FROM placement WHERE run_id = 1 AND action = 'bind' ORDER BY pod_id) pl JOIN node n ON n.id = pl.node_id")" \
+	"n1 n2 n1" "two GPUs by DRA on n1, one by the device plugin on n2: three of four pods placed"
+is "$(q "$T/ext2.db" "SELECT group_concat(claim || ':' || device, ' ') FROM (SELECT * FROM dra_allocation WHERE run_id = 1 ORDER BY seq)")" \
+	"ext-0-extended-resources:gpu-0 ext-2-extended-resources:gpu-1" "the devices DRA allocated for the extended resource"
+like "$(q "$T/ext2.db" "SELECT reason FROM placement WHERE run_id = 1 AND action = 'unschedulable'")" \
+	"0/2 nodes are available: 1 Insufficient example.com/gpu, 1 cannot allocate all claims." \
+	"the fourth: n2's device plugin is full (NodeResourcesFit), n1's devices are taken (DynamicResources)"
 
 done_testing

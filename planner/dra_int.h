@@ -1,0 +1,40 @@
+/*
+ * dra_int.h — what the DynamicResources files share (private to planner/dra*.c):
+ * dra.c (PreFilter, the structured allocator, Filter, Reserve, release) and
+ * dra_explain.c (explain's devices block).
+ */
+#ifndef KP_DRA_INT_H
+#define KP_DRA_INT_H
+
+#include "dra.h"
+#include "cycle.h"
+
+/* one device of a solution: for which claim and request */
+typedef struct pick { int32_t device, claim; kp_sid request; uint8_t admin; } pick;
+
+typedef struct search {
+	kp_cycle *cy;
+	kp_snap *s;
+	kp_dra *d;
+	int node;
+	const int32_t *claims;       /* the claims to allocate, in order */
+	int nclaims;
+	pick *sol;                   /* the solution so far */
+	int nsol, cap;
+	int32_t *cand;               /* the node's candidate devices, in search order */
+	int ncand;
+	char *err;                   /* an allocator error (CEL): the search stops */
+	size_t err_size;
+	int failed_err;
+} search;
+
+/* the devices of complete, valid pools visible on x->node, in search order (x->cand) */
+int kp_dra_candidates(search *x);
+/* device dev passes request r's class and own selectors: 1, 0, -1 error (x->err) */
+int kp_dra_selected(search *x, int32_t ci, const kp_dreq *r, int32_t dev);
+/* an allocated claim can be used on node n */
+int kp_dra_claim_on_node(const kp_snap *s, const kp_dra *d, const kp_dclaim *c, int n);
+/* the allocator for pod pi on node n: 1 found (x->sol; the caller frees it), 0 not, -1 error (err), -2 out of memory */
+int kp_dra_allocate(search *x, kp_cycle *cy, int32_t pi, int n, char *err, size_t size);
+
+#endif

@@ -95,19 +95,43 @@ static int visible(const kp_snap *s, const kp_dra *d, const kp_device *v, int n)
 }
 
 /* the devices of complete, valid pools visible on node n, in search order */
+/* the node's usable devices, computed on the node's first use and kept for
+ * the run (slices and node labels do not change during it): every pod's
+ * Filter on that node reads the same list */
+static int node_devices(const kp_snap *s, kp_dra *d, int n)
+{
+	if (!d->node_cand && !(d->node_cand = kp_calloc((size_t)s->nnodes + 1, sizeof *d->node_cand)))
+		return KP_NOMEM;
+	if (!d->node_ncand && !(d->node_ncand = kp_calloc((size_t)s->nnodes + 1, sizeof *d->node_ncand)))
+		return KP_NOMEM;
+	if (!d->node_invalid && !(d->node_invalid = kp_calloc((size_t)s->nnodes + 1, 1)))
+		return KP_NOMEM;
+	if (d->node_cand[n])
+		return KP_OK;
+	int32_t *v = kp_malloc(((size_t)d->ndevices + 1) * sizeof *v);
+	if (!v)
+		return KP_NOMEM;
+	int32_t k = 0;
+	for (int i = 0; i < d->ndevices; i++) {
+		const kp_dpool *p = &d->pools[d->devices[i].pool];
+		if (!visible(s, d, &d->devices[i], n))
+			continue;
+		if (p->invalid)
+			d->node_invalid[n] = 1;
+		if (!p->incomplete && !p->invalid)
+			v[k++] = i;
+	}
+	d->node_cand[n] = v;
+	d->node_ncand[n] = k;
+	return KP_OK;
+}
+
 int kp_dra_candidates(search *x)
 {
-	const kp_dra *d = x->d;
-	x->ncand = 0;
-	x->cand = kp_arena_alloc(&x->cy->arena, ((size_t)d->ndevices + 1) * sizeof *x->cand);
-	if (!x->cand)
+	if (node_devices(x->s, x->d, x->node))
 		return KP_NOMEM;
-	for (int i = 0; i < d->ndevices; i++) {
-		const kp_device *v = &d->devices[i];
-		const kp_dpool *p = &d->pools[v->pool];
-		if (!p->incomplete && !p->invalid && visible(x->s, d, v, x->node))
-			x->cand[x->ncand++] = i;
-	}
+	x->cand = x->d->node_cand[x->node];
+	x->ncand = x->d->node_ncand[x->node];
 	return KP_OK;
 }
 
@@ -642,12 +666,9 @@ int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
 		return 1;
 	}
 	if (rc == 0) {
-		*msg = "cannot allocate all claims";
-		for (int i = 0; i < d->ndevices; i++)
-			if (d->pools[d->devices[i].pool].invalid && visible(s, d, &d->devices[i], node)) {
-				*msg = "invalid resource pools were encountered";
-				break;
-			}
+		/* the allocator ran, so the node's device list exists */
+		*msg = d->node_invalid && d->node_invalid[node] ? "invalid resource pools were encountered"
+							       : "cannot allocate all claims";
 		return 1;
 	}
 	for (int32_t k = d->claim_off[cy->pi]; k < d->claim_off[cy->pi + 1]; k++) {
@@ -858,11 +879,19 @@ void kp_snap_dra_release(kp_snap *s)
 	kp_free(d->pool_used);
 	kp_free(d->run);
 	kp_free(d->ext_run);
+	for (int n = 0; d->node_cand && n < s->nnodes; n++)
+		kp_free(d->node_cand[n]);
+	kp_free(d->node_cand);
+	kp_free(d->node_ncand);
+	kp_free(d->node_invalid);
+	d->node_cand = NULL;
+	d->node_ncand = NULL;
+	d->node_invalid = NULL;
 	for (int i = 0; i < d->nclasses; i++)
 		for (uint32_t k = 0; k < d->classes[i].nselectors; k++)
 			kp_cel_free(d->classes[i].selectors[k]);
 	for (int i = 0; i < d->nclaims; i++)
-		for (uint32_t r = 0; r < d->claims[i].nrequests; r++)
+		for (uint32_t r = 0; !d->claims[i].spec_shared && r < d->claims[i].nrequests; r++)
 			for (uint32_t a = 0; a < d->claims[i].requests[r].nalts; a++)
 				for (uint32_t k = 0; k < d->claims[i].requests[r].alts[a].nselectors; k++)
 					kp_cel_free(d->claims[i].requests[r].alts[a].selectors[k]);

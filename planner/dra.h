@@ -125,6 +125,7 @@ typedef struct kp_dclaim {
 	int64_t db_id;
 	kp_sid ns, name;
 	uint8_t deleting, generated;
+	uint8_t spec_shared;         /* its requests and constraints are another claim's (one template's spec) */
 	kp_sid owner_kind, owner_name;   /* the controller ownerReference (a template's claim: Pod) */
 	uint32_t nrequests, nconstraints;
 	kp_drequest *requests;
@@ -136,7 +137,6 @@ typedef struct kp_dclaim {
 	uint32_t nterms;             /* its nodeSelector (0 and node -1: every node) */
 	kp_nterm *terms;
 	int32_t node;                /* node-local allocation: that node, -1 */
-	int32_t users;               /* placed pods that use it */
 } kp_dclaim;
 
 typedef struct kp_dra {
@@ -175,10 +175,11 @@ typedef struct kp_dra {
 	/* the devices the run allocated for extended resources, per pod */
 	struct kp_dext { int32_t pod, node, device; kp_sid request; uint8_t released; } *ext_run;
 	int next_run, cap_ext_run;
-	/* the allocator's scratch (dra.c) */
-	void *scratch;
-	/* well-known strings */
-	kp_sid s_pods;
+	/* per node, its usable devices in search order (dra.c node_devices,
+	 * computed on first use), and whether it sees an invalid pool */
+	int32_t **node_cand;
+	int32_t *node_ncand;
+	uint8_t *node_invalid;
 } kp_dra;
 
 /* NodeResourcesFit leaves resource r on node n to DRA: a DeviceClass maps

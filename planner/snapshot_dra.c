@@ -21,50 +21,9 @@ typedef struct dload {
 	kp_dmap pool_by_key;         /* (driver, pool) -> pool index */
 	kp_dmap dev_by_key;          /* (pool, device name) -> device index */
 	kp_dmap claim_by_key;        /* (ns, name) -> claim index */
-	kp_dmap spec_done;           /* spec id -> claim index that loaded it + 1 */
 } dload;
 
 static int nomem(dload *x) { return kp_ld_nomem(x->L); }
-
-/* compile the selectors of sql's rows (bound by the caller) into *out; the
- * first that kplan cannot compile is remembered with its message */
-static int selectors(dload *x, sqlite3_stmt *q, kp_cel ***out, uint32_t *n, int32_t *bad, const char **bad_msg)
-{
-	kp_cel *tmp[64];
-	uint32_t k = 0;
-	*bad = -1;
-	*bad_msg = NULL;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		kp_cel *e = NULL;
-		kp_cel_pos pos = { 0, 0 };
-		char msg[300];
-		const char *src = kp_ld_col(q, 0);
-		if (kp_cel_compile(src ? src : "", &e, &pos, msg, sizeof msg) != KP_OK) {
-			if (*bad < 0) {
-				*bad = (int32_t)k;
-				*bad_msg = kp_arena_printf(&x->L->s->arena, "selector #%u: CEL compile error: %s", k, msg);
-			}
-			k++;
-			continue;
-		}
-		if (k >= 64) {
-			kp_cel_free(e);
-			*bad = *bad < 0 ? 64 : *bad;
-			*bad_msg = *bad_msg ? *bad_msg : "more than 64 selectors";
-			continue;
-		}
-		tmp[k++] = e;
-	}
-	uint32_t m = k < 64 ? k : 64;
-	*out = kp_ld_alloc(x->L, m * sizeof **out);
-	if (!*out)
-		return nomem(x);
-	/* bad slots hold NULL */
-	for (uint32_t i = 0, j = 0; i < m; i++)
-		(*out)[i] = (int32_t)i == *bad ? NULL : tmp[j++];
-	*n = m;
-	return KP_OK;
-}
 
 /* ---- classes ---- */
 
@@ -91,7 +50,7 @@ static int load_classes(dload *x)
 		c->name = kp_ld_intern(x->L, sqlite3_column_text(q, 1));
 		sqlite3_reset(sel);
 		sqlite3_bind_int64(sel, 1, sqlite3_column_int64(q, 0));
-		rc = selectors(x, sel, &c->selectors, &c->nselectors, &c->bad_selector, &c->bad_msg);
+		rc = kp_dra_load_selectors(x->L, sel, &c->selectors, &c->nselectors, &c->bad_selector, &c->bad_msg);
 	}
 	sqlite3_finalize(q);
 	sqlite3_finalize(sel);
@@ -440,9 +399,8 @@ int kp_snap_load_dra(kp_loader *L)
 	if (!d)
 		return kp_ld_nomem(L);
 	memset(d, 0, sizeof *d);
-	dload x = { L, d, { 0 }, { 0 }, { 0 }, { 0 } };
-	if (kp_dmap_init(&x.pool_by_key, 64) || kp_dmap_init(&x.dev_by_key, 256) || kp_dmap_init(&x.claim_by_key, 256) ||
-	    kp_dmap_init(&x.spec_done, 64))
+	dload x = { L, d, { 0 }, { 0 }, { 0 } };
+	if (kp_dmap_init(&x.pool_by_key, 64) || kp_dmap_init(&x.dev_by_key, 256) || kp_dmap_init(&x.claim_by_key, 256))
 		rc = kp_ld_nomem(L);
 	if (!rc)
 		rc = load_classes(&x);
@@ -457,9 +415,7 @@ int kp_snap_load_dra(kp_loader *L)
 	kp_dmap_release(&x.pool_by_key);
 	kp_dmap_release(&x.dev_by_key);
 	kp_dmap_release(&x.claim_by_key);
-	kp_dmap_release(&x.spec_done);
 	if (!rc) {
-		d->s_pods = kp_strtab_intern(&s->strs, "pods");
 		s->dra = d;
 	}
 	/* pods a what-if scenario took off their nodes leave their own claims */

@@ -32,6 +32,37 @@ static int class_index(const kp_dra *d, kp_sid name)
 	return -1;
 }
 
+int kp_dra_load_selectors(kp_loader *L, sqlite3_stmt *q, kp_cel ***out, uint32_t *n, int32_t *bad, const char **bad_msg)
+{
+	kp_cel *tmp[64];
+	uint32_t k = 0;
+	*bad = -1;
+	*bad_msg = NULL;
+	while (sqlite3_step(q) == SQLITE_ROW && k < 64) {
+		kp_cel *e = NULL;
+		kp_cel_pos pos = { 0, 0 };
+		char msg[300];
+		const char *src = kp_ld_col(q, 0);
+		if (kp_cel_compile(src ? src : "", &e, &pos, msg, sizeof msg) != KP_OK) {
+			if (*bad < 0) {
+				*bad = (int32_t)k;
+				*bad_msg = kp_arena_printf(&L->s->arena, "selector #%u: CEL compile error: %s", k, msg);
+			}
+			e = NULL;   /* import refuses such a selector: only a database written otherwise has one */
+		}
+		tmp[k++] = e;
+	}
+	*out = kp_ld_alloc(L, k * sizeof **out);
+	if (!*out) {
+		for (uint32_t i = 0; i < k; i++)
+			kp_cel_free(tmp[i]);
+		return kp_ld_nomem(L);
+	}
+	memcpy(*out, tmp, k * sizeof *tmp);
+	*n = k;
+	return KP_OK;
+}
+
 /* one (sub)request's selectors and tolerations */
 static int request_details(kp_loader *L, kp_dra *d, cstmts *c, int64_t spec, const char *req, const char *sub, kp_dreq *r)
 {
@@ -39,34 +70,14 @@ static int request_details(kp_loader *L, kp_dra *d, cstmts *c, int64_t spec, con
 	sqlite3_bind_int64(c->sel, 1, spec);
 	sqlite3_bind_text(c->sel, 2, req, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(c->sel, 3, sub, -1, SQLITE_TRANSIENT);
-	kp_cel *tmp[64];
+	if (kp_dra_load_selectors(L, c->sel, &r->selectors, &r->nselectors, &r->bad_selector, &r->bad_msg))
+		return L->err->code;
+	kp_dtol t[64];
 	uint32_t n = 0;
-	r->bad_selector = -1;
-	while (sqlite3_step(c->sel) == SQLITE_ROW && n < 64) {
-		kp_cel *e = NULL;
-		kp_cel_pos pos = { 0, 0 };
-		char msg[300];
-		const char *src = kp_ld_col(c->sel, 0);
-		if (kp_cel_compile(src ? src : "", &e, &pos, msg, sizeof msg) != KP_OK) {
-			if (r->bad_selector < 0) {
-				r->bad_selector = (int32_t)n;
-				r->bad_msg = kp_arena_printf(&L->s->arena, "selector #%u: CEL compile error: %s", n, msg);
-			}
-			e = NULL;
-		}
-		tmp[n++] = e;
-	}
-	r->selectors = kp_ld_alloc(L, n * sizeof *r->selectors);
-	if (!r->selectors)
-		return kp_ld_nomem(L);
-	memcpy(r->selectors, tmp, n * sizeof *tmp);
-	r->nselectors = n;
 	sqlite3_reset(c->tol);
 	sqlite3_bind_int64(c->tol, 1, spec);
 	sqlite3_bind_text(c->tol, 2, req, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(c->tol, 3, sub, -1, SQLITE_TRANSIENT);
-	kp_dtol t[64];
-	n = 0;
 	while (sqlite3_step(c->tol) == SQLITE_ROW && n < 64) {
 		const char *key = kp_ld_col(c->tol, 0), *op = kp_ld_col(c->tol, 1), *eff = kp_ld_col(c->tol, 3);
 		t[n++] = (kp_dtol){ key && key[0] ? kp_ld_intern(L, (const unsigned char *)key) : -1,
@@ -250,7 +261,7 @@ static int results(kp_loader *L, kp_dra *d, cstmts *c, const kp_dmap *pools, con
 }
 
 static int claim_row(kp_loader *L, kp_dra *d, cstmts *c, sqlite3_stmt *q, const kp_dmap *pools, const kp_dmap *devs,
-		     kp_dclaim *cl)
+		     kp_dmap *specs, kp_dclaim *cl)
 {
 	memset(cl, 0, sizeof *cl);
 	cl->db_id = sqlite3_column_int64(q, 0);
@@ -263,9 +274,26 @@ static int claim_row(kp_loader *L, kp_dra *d, cstmts *c, sqlite3_stmt *q, const 
 	cl->allocated = (uint8_t)sqlite3_column_int(q, 8);
 	cl->node = -1;
 	int64_t spec = sqlite3_column_int64(q, 3);
-	int rc = requests(L, d, c, spec, cl);
-	if (!rc)
-		rc = constraints(L, c, spec, cl);
+	/* claims made from one template share its spec: read it once */
+	int64_t *first = kp_dmap_get(specs, spec);
+	int rc = KP_OK;
+	if (first) {
+		const kp_dclaim *o = &d->claims[*first];
+		cl->requests = o->requests;
+		cl->nrequests = o->nrequests;
+		cl->constraints = o->constraints;
+		cl->nconstraints = o->nconstraints;
+		cl->spec_shared = 1;
+	} else {
+		rc = requests(L, d, c, spec, cl);
+		if (!rc)
+			rc = constraints(L, c, spec, cl);
+		int64_t *slot = rc ? NULL : kp_dmap_put(specs, spec);
+		if (!rc && !slot)
+			rc = kp_ld_nomem(L);
+		if (!rc)
+			*slot = cl - d->claims;
+	}
 	if (!rc && cl->allocated) {
 		rc = kp_ld_terms(L, kp_ld_col(q, 9), &cl->terms, &cl->nterms, "a claim's allocation nodeSelector");
 		if (!rc)
@@ -301,10 +329,13 @@ int kp_snap_load_dra_claims(kp_loader *L, kp_dra *d, const kp_dmap *pools, const
 		finalize_all(&c);
 		return L->err->code;
 	}
+	kp_dmap specs;
+	if (kp_dmap_init(&specs, 64))
+		rc = kp_ld_nomem(L);
 	int i = 0;
 	while (!rc && i < d->nclaims && sqlite3_step(q) == SQLITE_ROW) {
 		kp_dclaim *cl = &d->claims[i];
-		rc = claim_row(L, d, &c, q, pools, devs, cl);
+		rc = claim_row(L, d, &c, q, pools, devs, &specs, cl);
 		int64_t *slot = rc ? NULL : kp_dmap_put(by_key, kp_pair_key(cl->ns, cl->name));
 		if (!rc && !slot)
 			rc = kp_ld_nomem(L);
@@ -314,6 +345,7 @@ int kp_snap_load_dra_claims(kp_loader *L, kp_dra *d, const kp_dmap *pools, const
 	}
 	sqlite3_finalize(q);
 	finalize_all(&c);
+	kp_dmap_release(&specs);
 	d->nclaims = i;
 	memset(&d->claims[i], 0, sizeof d->claims[i]);
 	d->claims[i].node = -1;

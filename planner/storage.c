@@ -371,8 +371,8 @@ int kp_storage_find_volumes(kp_snap *s, int32_t pi, int n, int32_t *pv_out)
 	}
 	/* delay-binding claims: a selected node, else a matching PV (smallest
 	 * request first), else provisioning */
-	int32_t *todo = st->scr, *chosen = st->scr + st->maxv, *prov = st->scr + 2 * st->maxv;
-	int32_t ntodo = 0, nchosen = 0, nprov = 0;
+	int32_t *match = st->scr, *chosen = st->scr + st->maxv, *prov = st->scr + 2 * st->maxv;
+	int32_t nmatch = 0, nchosen = 0, nprov = 0;
 	for (int32_t i = 0; i < nv; i++) {
 		const kp_podvol *v = &st->vols[first + i];
 		if ((v->kind != KP_VOL_PVC && v->kind != KP_VOL_EPHEMERAL) || v->claim < 0)
@@ -389,16 +389,16 @@ int kp_storage_find_volumes(kp_snap *s, int32_t pi, int n, int32_t *pv_out)
 			prov[nprov++] = i;
 		} else {
 			/* insertion by request, stable */
-			int j = ntodo++;
-			while (j > 0 && st->claims[st->vols[first + todo[j - 1]].claim].request > c->request) {
-				todo[j] = todo[j - 1];
+			int j = nmatch++;
+			while (j > 0 && st->claims[st->vols[first + match[j - 1]].claim].request > c->request) {
+				match[j] = match[j - 1];
 				j--;
 			}
-			todo[j] = i;
+			match[j] = i;
 		}
 	}
-	for (int32_t k = 0; k < ntodo; k++) {
-		int32_t i = todo[k], ci = st->vols[first + i].claim;
+	for (int32_t k = 0; k < nmatch; k++) {
+		int32_t i = match[k], ci = st->vols[first + i].claim;
 		int32_t pv = match_volume(s, ci, n, chosen, nchosen);
 		if (pv < -1)
 			pv = -1;   /* out of memory: as no match (the plan fails later on the same allocation) */
@@ -442,17 +442,17 @@ int kp_storage_reserve(kp_snap *s, int32_t pi, int n)
 	if (!st || !(st->pod_kinds[pi] & 3))
 		return KP_OK;
 	int32_t first = st->vol_off[pi], nv = st->vol_off[pi + 1] - first;
-	int32_t *pv_out = st->scr + 3 * st->maxv, *todo = st->scr + 4 * st->maxv;
+	int32_t *pv_out = st->scr + 3 * st->maxv, *delay = st->scr + 4 * st->maxv;
 	int rc = KP_OK;
 	/* the delay-binding claims to decide, as Filter chose on this node */
 	for (int32_t i = 0; i < nv; i++) {
 		const kp_podvol *v = &st->vols[first + i];
-		todo[i] = (v->kind == KP_VOL_PVC || v->kind == KP_VOL_EPHEMERAL) && v->claim >= 0 &&
+		delay[i] = (v->kind == KP_VOL_PVC || v->kind == KP_VOL_EPHEMERAL) && v->claim >= 0 &&
 			  delay_claim(st, &st->claims[v->claim]);
 	}
 	kp_storage_find_volumes(s, pi, n, pv_out);
 	for (int32_t i = 0; i < nv && !rc; i++) {
-		if (!todo[i])
+		if (!delay[i])
 			continue;
 		int32_t ci = st->vols[first + i].claim;
 		kp_claim *c = &st->claims[ci];

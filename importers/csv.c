@@ -26,7 +26,7 @@
  * physical line at a time so that every record knows its starting line.
  */
 #include "csv.h"
-#include "store.h"
+#include "csv_int.h"
 #include "../common/quantity.h"
 
 #include <csv.h>            /* libcsv (this folder's csv.h is ours) */
@@ -35,25 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OPENB_NAMESPACE "openb"
-#define OPENB_NODE_PODS 110                 /* kubelet's default maxPods */
-#define GPU_MILLI "alibabacloud.com/gpu-milli"
-#define GPU_MODEL "alibabacloud.com/gpu-card-model"
-#define GPU_COUNT "alibabacloud.com/gpu-count"
-#define HOSTNAME "kubernetes.io/hostname"
-
-enum fmt { FMT_NONE = -1, FMT_NODES, FMT_PODS, FMT_OPENB_NODES, FMT_OPENB_PODS };
-
-enum kind {
-	K_NAME, K_NAMESPACE, K_NODE, K_PHASE, K_RES, K_PRIORITY, K_PRIORITY_CLASS,
-	K_PREEMPTION, K_SCHEDULER, K_LABELS, K_NODE_SELECTOR, K_TOLERATIONS, K_TAINTS,
-	K_UNSCHEDULABLE, K_CREATED, K_OWNER, K_IMAGE, K_HOST_PORTS,
-	/* openb */
-	K_CPU_MILLI, K_MEMORY_MIB, K_GPU, K_MODEL, K_NUM_GPU, K_GPU_MILLI, K_GPU_SPEC,
-	K_QOS, K_POD_PHASE, K_CREATION_TIME, K_IGNORED,
-};
-
-typedef struct colspec { const char *name; enum kind kind; } colspec;
 
 static const colspec node_cols[] = {
 	{"node", K_NAME}, {"cpu", K_RES}, {"memory", K_RES}, {"ephemeral-storage", K_RES},
@@ -87,31 +68,6 @@ static const colspec openb_pod_cols[] = {
 
 static const colspec *const fmt_cols[] = { node_cols, pod_cols, openb_node_cols, openb_pod_cols };
 
-typedef struct column { enum kind kind; char *name; } column;
-typedef struct field { size_t off, len; } field;
-
-typedef struct csv_ctx {
-	kp_import *imp;
-	const char *file;
-	kp_err *err;
-	kp_arena *arena;
-	int openb_only;          /* format "openb" */
-	enum fmt fmt;            /* FMT_NONE until the header is read */
-	column *cols;
-	size_t ncols;
-	size_t name_col, ns_col; /* SIZE_MAX when absent */
-	/* the current record: fields copied into buf, NUL-terminated */
-	kp_sb buf;
-	field *fields;
-	size_t nfields, cap;
-	unsigned nul_col;        /* 1-based field holding a NUL byte, 0 = none */
-	unsigned line;           /* physical line where the current record starts */
-	/* the current row */
-	unsigned bad_col;
-	char object[384];
-	int stop, rc;
-} csv_ctx;
-
 /* ---- small helpers ---- */
 
 static int is_space(char c) { return c == ' ' || c == '\t'; }
@@ -139,7 +95,7 @@ static char *strip(char *s)
 }
 
 /* Number of items a `sep`-separated list can hold. */
-static size_t count_items(const char *s, char sep)
+size_t kp_csv_count_items(const char *s, char sep)
 {
 	size_t n = 1;
 	for (; *s; s++)
@@ -149,7 +105,7 @@ static size_t count_items(const char *s, char sep)
 
 /* Next item of a `sep`-separated list starting at *p; returns 0 at the end.
  * Items are trimmed; empty items are returned too (callers skip them). */
-static int next_item(const char **p, char sep, const char **item, size_t *len)
+int kp_csv_next_item(const char **p, char sep, const char **item, size_t *len)
 {
 	if (!*p)
 		return 0;
@@ -199,7 +155,7 @@ static const char *const protocols[] = { "TCP", "UDP", "SCTP", NULL };
 
 /* Record an error in field i (0-based) of the current row. */
 __attribute__((format(printf, 4, 5)))
-static int bad(csv_ctx *c, size_t i, int code, const char *fmt, ...)
+int kp_csv_bad(csv_ctx *c, size_t i, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -210,7 +166,7 @@ static int bad(csv_ctx *c, size_t i, int code, const char *fmt, ...)
 	return code;
 }
 
-static int oom(csv_ctx *c) { return kp_err_set(c->err, KP_NOMEM, "out of memory"); }
+int kp_csv_oom(csv_ctx *c) { return kp_err_set(c->err, KP_NOMEM, "out of memory"); }
 
 /* A fatal error for the whole file, located at the current record. */
 static void fatal(csv_ctx *c, int code, unsigned col)
@@ -222,7 +178,7 @@ static void fatal(csv_ctx *c, int code, unsigned col)
 
 /* ---- cells ---- */
 
-static const char *cell(const csv_ctx *c, size_t i)
+const char *kp_csv_cell(const csv_ctx *c, size_t i)
 {
 	return i < c->nfields ? c->buf.buf + c->fields[i].off : "";
 }
@@ -232,16 +188,16 @@ static const char *colname(const csv_ctx *c, size_t i) { return c->cols[i].name;
 /* Add one resource amount; the text is a Kubernetes quantity, negative values rejected. */
 static int cell_quantity(csv_ctx *c, size_t i, const char *res, kp_ress *out)
 {
-	const char *s = cell(c, i);
+	const char *s = kp_csv_cell(c, i);
 	int64_t v;
 	kp_err q = {0};
 	if (!*s)
 		return KP_OK;
 	int rc = kp_quantity_parse(s, kp_resource_is_milli(res), &v, &q);
 	if (rc != KP_OK)
-		return bad(c, i, rc, "column '%s': %s", colname(c, i), q.msg);
+		return kp_csv_bad(c, i, rc, "column '%s': %s", colname(c, i), q.msg);
 	if (v < 0)
-		return bad(c, i, KP_RANGE, "column '%s': negative quantity '%s'", colname(c, i), s);
+		return kp_csv_bad(c, i, KP_RANGE, "column '%s': negative quantity '%s'", colname(c, i), s);
 	out->v[out->n].name = res;
 	out->v[out->n].value = v;
 	out->n++;
@@ -251,14 +207,14 @@ static int cell_quantity(csv_ctx *c, size_t i, const char *res, kp_ress *out)
 /* `k=v;k2=v2` into out, which gets room for `extra` more entries. */
 static int cell_kvs(csv_ctx *c, size_t i, const char *what, size_t extra, kp_kvs *out)
 {
-	const char *s = cell(c, i), *p = s, *item;
+	const char *s = kp_csv_cell(c, i), *p = s, *item;
 	size_t len;
 	if (!*s && !extra)
 		return KP_OK;
-	out->v = kp_arena_alloc(c->arena, (count_items(s, ';') + extra) * sizeof *out->v);
+	out->v = kp_arena_alloc(c->arena, (kp_csv_count_items(s, ';') + extra) * sizeof *out->v);
 	if (!out->v)
-		return oom(c);
-	while (next_item(&p, ';', &item, &len)) {
+		return kp_csv_oom(c);
+	while (kp_csv_next_item(&p, ';', &item, &len)) {
 		if (!len)
 			continue;
 		const char *eq = memchr(item, '=', len);
@@ -268,15 +224,15 @@ static int cell_kvs(csv_ctx *c, size_t i, const char *what, size_t extra, kp_kvs
 		if (v)
 			trim(&v, &vn);
 		if (!eq || !kn)
-			return bad(c, i, KP_PARSE, "column '%s': bad %s '%.*s' (want key=value)",
+			return kp_csv_bad(c, i, KP_PARSE, "column '%s': bad %s '%.*s' (want key=value)",
 				   colname(c, i), what, (int)len, item);
 		char *key = kp_arena_strndup(c->arena, k, kn);
 		char *val = kp_arena_strndup(c->arena, v, vn);
 		if (!key || !val)
-			return oom(c);
+			return kp_csv_oom(c);
 		for (size_t j = 0; j < out->n; j++)
 			if (strcmp(out->v[j].key, key) == 0)
-				return bad(c, i, KP_PARSE, "column '%s': duplicate %s key '%s'",
+				return kp_csv_bad(c, i, KP_PARSE, "column '%s': duplicate %s key '%s'",
 					   colname(c, i), what, key);
 		out->v[out->n].key = key;
 		out->v[out->n].value = val;
@@ -293,7 +249,7 @@ static int kvs_has(const kp_kvs *kv, const char *key)
 	return 0;
 }
 
-static void kvs_add(kp_kvs *kv, const char *key, const char *value)
+void kp_csv_kvs_add(kp_kvs *kv, const char *key, const char *value)
 {
 	kv->v[kv->n].key = key;
 	kv->v[kv->n].value = value;
@@ -303,33 +259,33 @@ static void kvs_add(kp_kvs *kv, const char *key, const char *value)
 /* `key=value:Effect;key:Effect` */
 static int cell_taints(csv_ctx *c, size_t i, kp_node_in *n)
 {
-	const char *s = cell(c, i), *p = s, *item;
+	const char *s = kp_csv_cell(c, i), *p = s, *item;
 	size_t len;
 	if (!*s)
 		return KP_OK;
-	n->taints = kp_arena_alloc(c->arena, count_items(s, ';') * sizeof *n->taints);
+	n->taints = kp_arena_alloc(c->arena, kp_csv_count_items(s, ';') * sizeof *n->taints);
 	if (!n->taints)
-		return oom(c);
-	while (next_item(&p, ';', &item, &len)) {
+		return kp_csv_oom(c);
+	while (kp_csv_next_item(&p, ';', &item, &len)) {
 		if (!len)
 			continue;
 		char *t = kp_arena_strndup(c->arena, item, len);
 		if (!t)
-			return oom(c);
+			return kp_csv_oom(c);
 		char *colon = strrchr(t, ':');
 		if (!colon)
-			return bad(c, i, KP_PARSE, "bad taint '%.*s' (want key[=value]:Effect)", (int)len, item);
+			return kp_csv_bad(c, i, KP_PARSE, "bad taint '%.*s' (want key[=value]:Effect)", (int)len, item);
 		*colon = 0;
 		const char *effect = strip(colon + 1);
 		if (!one_of(effect, effects))
-			return bad(c, i, KP_PARSE, "bad taint effect '%s' in '%.*s' (want NoSchedule, "
+			return kp_csv_bad(c, i, KP_PARSE, "bad taint effect '%s' in '%.*s' (want NoSchedule, "
 				   "PreferNoSchedule or NoExecute)", effect, (int)len, item);
 		char *eq = strchr(t, '=');
 		if (eq)
 			*eq = 0;
 		t = strip(t);
 		if (!*t)
-			return bad(c, i, KP_PARSE, "taint '%.*s' has an empty key", (int)len, item);
+			return kp_csv_bad(c, i, KP_PARSE, "taint '%.*s' has an empty key", (int)len, item);
 		kp_taint *x = &n->taints[n->ntaints++];
 		x->key = t;
 		x->value = eq ? strip(eq + 1) : NULL;
@@ -341,19 +297,19 @@ static int cell_taints(csv_ctx *c, size_t i, kp_node_in *n)
 /* `key=value:Effect`, `key:Effect`, `key`, `key=value`, `:Effect`, `*` */
 static int cell_tolerations(csv_ctx *c, size_t i, kp_pod_in *pod)
 {
-	const char *s = cell(c, i), *p = s, *item;
+	const char *s = kp_csv_cell(c, i), *p = s, *item;
 	size_t len;
 	if (!*s)
 		return KP_OK;
-	pod->tolerations = kp_arena_alloc(c->arena, count_items(s, ';') * sizeof *pod->tolerations);
+	pod->tolerations = kp_arena_alloc(c->arena, kp_csv_count_items(s, ';') * sizeof *pod->tolerations);
 	if (!pod->tolerations)
-		return oom(c);
-	while (next_item(&p, ';', &item, &len)) {
+		return kp_csv_oom(c);
+	while (kp_csv_next_item(&p, ';', &item, &len)) {
 		if (!len)
 			continue;
 		char *t = kp_arena_strndup(c->arena, item, len);
 		if (!t)
-			return oom(c);
+			return kp_csv_oom(c);
 		kp_toleration *x = &pod->tolerations[pod->ntolerations];
 		x->seconds = INT64_MIN;
 		x->op = "Exists";
@@ -366,7 +322,7 @@ static int cell_tolerations(csv_ctx *c, size_t i, kp_pod_in *pod)
 			*colon = 0;
 			x->effect = strip(colon + 1);
 			if (!one_of(x->effect, effects))
-				return bad(c, i, KP_PARSE, "bad toleration effect '%s' in '%.*s' (want "
+				return kp_csv_bad(c, i, KP_PARSE, "bad toleration effect '%s' in '%.*s' (want "
 					   "NoSchedule, PreferNoSchedule or NoExecute)", x->effect, (int)len, item);
 		}
 		char *eq = strchr(t, '=');
@@ -379,7 +335,7 @@ static int cell_tolerations(csv_ctx *c, size_t i, kp_pod_in *pod)
 		if (*t)
 			x->key = t;
 		else if (eq || !colon)
-			return bad(c, i, KP_PARSE, "toleration '%.*s' has an empty key", (int)len, item);
+			return kp_csv_bad(c, i, KP_PARSE, "toleration '%.*s' has an empty key", (int)len, item);
 		pod->ntolerations++;
 	}
 	return KP_OK;
@@ -388,19 +344,19 @@ static int cell_tolerations(csv_ctx *c, size_t i, kp_pod_in *pod)
 /* `8080;9090/UDP` */
 static int cell_host_ports(csv_ctx *c, size_t i, kp_container *ct)
 {
-	const char *s = cell(c, i), *p = s, *item;
+	const char *s = kp_csv_cell(c, i), *p = s, *item;
 	size_t len;
 	if (!*s)
 		return KP_OK;
-	ct->ports = kp_arena_alloc(c->arena, count_items(s, ';') * sizeof *ct->ports);
+	ct->ports = kp_arena_alloc(c->arena, kp_csv_count_items(s, ';') * sizeof *ct->ports);
 	if (!ct->ports)
-		return oom(c);
-	while (next_item(&p, ';', &item, &len)) {
+		return kp_csv_oom(c);
+	while (kp_csv_next_item(&p, ';', &item, &len)) {
 		if (!len)
 			continue;
 		char *t = kp_arena_strndup(c->arena, item, len);
 		if (!t)
-			return oom(c);
+			return kp_csv_oom(c);
 		char *slash = strchr(t, '/');
 		const char *proto = "TCP";
 		int64_t port;
@@ -410,7 +366,7 @@ static int cell_host_ports(csv_ctx *c, size_t i, kp_container *ct)
 		}
 		if (parse_uint(strip(t), &port) != KP_OK || port < 1 || port > 65535 ||
 		    !one_of(proto, protocols))
-			return bad(c, i, KP_PARSE, "bad host port '%.*s' (want PORT or PORT/PROTOCOL, "
+			return kp_csv_bad(c, i, KP_PARSE, "bad host port '%.*s' (want PORT or PORT/PROTOCOL, "
 				   "port 1-65535, protocol TCP, UDP or SCTP)", (int)len, item);
 		kp_port *x = &ct->ports[ct->nports++];
 		x->protocol = proto;
@@ -422,13 +378,13 @@ static int cell_host_ports(csv_ctx *c, size_t i, kp_container *ct)
 
 static int cell_bool(csv_ctx *c, size_t i, int *out)
 {
-	const char *s = cell(c, i);
+	const char *s = kp_csv_cell(c, i);
 	if (!*s || !strcmp(s, "false") || !strcmp(s, "0"))
 		*out = 0;
 	else if (!strcmp(s, "true") || !strcmp(s, "1"))
 		*out = 1;
 	else
-		return bad(c, i, KP_PARSE, "column '%s': bad boolean '%s' (want true, false, 1 or 0)",
+		return kp_csv_bad(c, i, KP_PARSE, "column '%s': bad boolean '%s' (want true, false, 1 or 0)",
 			   colname(c, i), s);
 	return KP_OK;
 }
@@ -436,19 +392,19 @@ static int cell_bool(csv_ctx *c, size_t i, int *out)
 /* RFC 3339 or integer Unix seconds; empty = INT64_MIN. */
 static int cell_time(csv_ctx *c, size_t i, int64_t *out)
 {
-	const char *s = cell(c, i);
+	const char *s = kp_csv_cell(c, i);
 	*out = INT64_MIN;
 	if (!*s)
 		return KP_OK;
 	if (is_digit(*s)) {
 		int rc = parse_uint(s, out);
 		if (rc == KP_RANGE)
-			return bad(c, i, rc, "column '%s': time '%s' out of range", colname(c, i), s);
+			return kp_csv_bad(c, i, rc, "column '%s': time '%s' out of range", colname(c, i), s);
 		if (rc == KP_OK)
 			return KP_OK;
 	}
 	if (kp_parse_time(s, out) != KP_OK)
-		return bad(c, i, KP_PARSE, "column '%s': bad time '%s' (want RFC 3339 or Unix seconds)",
+		return kp_csv_bad(c, i, KP_PARSE, "column '%s': bad time '%s' (want RFC 3339 or Unix seconds)",
 			   colname(c, i), s);
 	return KP_OK;
 }
@@ -456,31 +412,31 @@ static int cell_time(csv_ctx *c, size_t i, int64_t *out)
 /* A signed 32-bit integer (pod priority). */
 static int cell_int32(csv_ctx *c, size_t i, int64_t *out)
 {
-	const char *s = cell(c, i), *d = s + (*s == '-' || *s == '+');
+	const char *s = kp_csv_cell(c, i), *d = s + (*s == '-' || *s == '+');
 	int rc = parse_uint(d, out);
 	if (rc == KP_OK && *s == '-')
 		*out = -*out;
 	if (rc == KP_RANGE || (rc == KP_OK && (*out < INT32_MIN || *out > INT32_MAX)))
-		return bad(c, i, KP_RANGE, "column '%s': integer '%s' out of range", colname(c, i), s);
+		return kp_csv_bad(c, i, KP_RANGE, "column '%s': integer '%s' out of range", colname(c, i), s);
 	if (rc != KP_OK)
-		return bad(c, i, KP_PARSE, "column '%s': bad integer '%s'", colname(c, i), s);
+		return kp_csv_bad(c, i, KP_PARSE, "column '%s': bad integer '%s'", colname(c, i), s);
 	return KP_OK;
 }
 
 /* An openb count: a non-negative decimal integer; empty = absent (*out untouched)
  * unless required. */
-static int cell_count(csv_ctx *c, size_t i, int required, int64_t *out)
+int kp_csv_cell_count(csv_ctx *c, size_t i, int required, int64_t *out)
 {
-	const char *s = cell(c, i);
+	const char *s = kp_csv_cell(c, i);
 	if (!*s)
-		return required ? bad(c, i, KP_PARSE, "column '%s': missing value", colname(c, i)) : KP_OK;
+		return required ? kp_csv_bad(c, i, KP_PARSE, "column '%s': missing value", colname(c, i)) : KP_OK;
 	int rc = parse_uint(s, out);
 	if (rc == KP_RANGE)
-		return bad(c, i, rc, "column '%s': integer '%s' out of range", colname(c, i), s);
+		return kp_csv_bad(c, i, rc, "column '%s': integer '%s' out of range", colname(c, i), s);
 	if (rc != KP_OK && *s == '-' && parse_uint(s + 1, out) == KP_OK)
-		return bad(c, i, KP_RANGE, "column '%s': negative value '%s'", colname(c, i), s);
+		return kp_csv_bad(c, i, KP_RANGE, "column '%s': negative value '%s'", colname(c, i), s);
 	if (rc != KP_OK)
-		return bad(c, i, rc, "column '%s': bad integer '%s' (want a non-negative integer)",
+		return kp_csv_bad(c, i, rc, "column '%s': bad integer '%s' (want a non-negative integer)",
 			   colname(c, i), s);
 	return KP_OK;
 }
@@ -488,7 +444,7 @@ static int cell_count(csv_ctx *c, size_t i, int required, int64_t *out)
 /* An enumerated string; empty = NULL. */
 static int cell_enum(csv_ctx *c, size_t i, const char *const *set, const char **out)
 {
-	const char *s = cell(c, i);
+	const char *s = kp_csv_cell(c, i);
 	*out = NULL;
 	if (!*s)
 		return KP_OK;
@@ -497,15 +453,15 @@ static int cell_enum(csv_ctx *c, size_t i, const char *const *set, const char **
 		for (size_t j = 0; set[j]; j++)
 			snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
 				 j ? (set[j + 1] ? ", " : " or ") : "", set[j]);
-		return bad(c, i, KP_PARSE, "column '%s': bad value '%s' (want %s)", colname(c, i), s, want);
+		return kp_csv_bad(c, i, KP_PARSE, "column '%s': bad value '%s' (want %s)", colname(c, i), s, want);
 	}
 	*out = s;
 	return KP_OK;
 }
 
-static const char *opt(const csv_ctx *c, size_t i)
+const char *kp_csv_opt(const csv_ctx *c, size_t i)
 {
-	const char *s = cell(c, i);
+	const char *s = kp_csv_cell(c, i);
 	return *s ? s : NULL;
 }
 
@@ -516,7 +472,7 @@ static int node_row(csv_ctx *c, kp_node_in *n)
 	int rc = KP_OK;
 	n->allocatable.v = kp_arena_alloc(c->arena, c->ncols * sizeof *n->allocatable.v);
 	if (!n->allocatable.v)
-		return oom(c);
+		return kp_csv_oom(c);
 	for (size_t i = 0; i < c->ncols && rc == KP_OK; i++) {
 		switch (c->cols[i].kind) {
 		case K_NAME: break;
@@ -531,9 +487,9 @@ static int node_row(csv_ctx *c, kp_node_in *n)
 	if (rc != KP_OK)
 		return rc;
 	if (!n->labels.v && !(n->labels.v = kp_arena_alloc(c->arena, sizeof *n->labels.v)))
-		return oom(c);
+		return kp_csv_oom(c);
 	if (!kvs_has(&n->labels, HOSTNAME))
-		kvs_add(&n->labels, HOSTNAME, n->name);
+		kp_csv_kvs_add(&n->labels, HOSTNAME, n->name);
 	if (!n->allocatable.n)
 		n->allocatable.v = NULL;
 	n->capacity = n->allocatable;
@@ -545,37 +501,37 @@ static int pod_row(csv_ctx *c, kp_pod_in *p, kp_container *ct)
 	int rc = KP_OK;
 	ct->requests.v = kp_arena_alloc(c->arena, c->ncols * sizeof *ct->requests.v);
 	if (!ct->requests.v)
-		return oom(c);
+		return kp_csv_oom(c);
 	for (size_t i = 0; i < c->ncols && rc == KP_OK; i++) {
 		switch (c->cols[i].kind) {
-		case K_NODE: p->node_name = opt(c, i); break;
+		case K_NODE: p->node_name = kp_csv_opt(c, i); break;
 		case K_PHASE: rc = cell_enum(c, i, phases, &p->phase); break;
 		case K_RES: rc = cell_quantity(c, i, colname(c, i), &ct->requests); break;
 		case K_PRIORITY:
-			if (*cell(c, i)) {
+			if (*kp_csv_cell(c, i)) {
 				rc = cell_int32(c, i, &p->priority);
 				p->has_priority = 1;
 			}
 			break;
-		case K_PRIORITY_CLASS: p->priority_class = opt(c, i); break;
+		case K_PRIORITY_CLASS: p->priority_class = kp_csv_opt(c, i); break;
 		case K_PREEMPTION: rc = cell_enum(c, i, preemption_policies, &p->preemption_policy); break;
-		case K_SCHEDULER: p->scheduler_name = opt(c, i); break;
+		case K_SCHEDULER: p->scheduler_name = kp_csv_opt(c, i); break;
 		case K_LABELS: rc = cell_kvs(c, i, "label", 0, &p->labels); break;
 		case K_NODE_SELECTOR: rc = cell_kvs(c, i, "node selector", 0, &p->node_selector); break;
 		case K_TOLERATIONS: rc = cell_tolerations(c, i, p); break;
 		case K_CREATED: rc = cell_time(c, i, &p->created); break;
 		case K_OWNER: {
-			const char *s = cell(c, i), *slash = strchr(s, '/');
+			const char *s = kp_csv_cell(c, i), *slash = strchr(s, '/');
 			if (!*s)
 				break;
 			if (!slash || slash == s || !slash[1] || strchr(slash + 1, '/'))
-				return bad(c, i, KP_PARSE, "bad owner '%s' (want Kind/name)", s);
+				return kp_csv_bad(c, i, KP_PARSE, "bad owner '%s' (want Kind/name)", s);
 			if (!(p->owner.kind = kp_arena_strndup(c->arena, s, (size_t)(slash - s))))
-				return oom(c);
+				return kp_csv_oom(c);
 			p->owner.name = slash + 1;
 			break;
 		}
-		case K_IMAGE: ct->image = opt(c, i); break;
+		case K_IMAGE: ct->image = kp_csv_opt(c, i); break;
 		case K_HOST_PORTS: rc = cell_host_ports(c, i, ct); break;
 		default: break;
 		}
@@ -583,138 +539,6 @@ static int pod_row(csv_ctx *c, kp_pod_in *p, kp_container *ct)
 	if (!ct->requests.n)
 		ct->requests.v = NULL;
 	return rc;
-}
-
-/* ---- openb trace ---- */
-
-static char *i64_text(csv_ctx *c, int64_t v)
-{
-	return kp_arena_printf(c->arena, "%lld", (long long)v);
-}
-
-static int openb_node_row(csv_ctx *c, kp_node_in *n)
-{
-	int64_t cpu = 0, mib = 0, gpu = 0;
-	const char *model = NULL;
-	int rc = KP_OK;
-	for (size_t i = 0; i < c->ncols && rc == KP_OK; i++) {
-		switch (c->cols[i].kind) {
-		case K_CPU_MILLI: rc = cell_count(c, i, 1, &cpu); break;
-		case K_MEMORY_MIB:
-			rc = cell_count(c, i, 1, &mib);
-			if (rc == KP_OK && mib > INT64_MAX / 1048576)
-				rc = bad(c, i, KP_RANGE, "column 'memory_mib': '%s' MiB out of range", cell(c, i));
-			break;
-		case K_GPU:
-			rc = cell_count(c, i, 1, &gpu);
-			if (rc == KP_OK && gpu > INT64_MAX / 1000)
-				rc = bad(c, i, KP_RANGE, "column 'gpu': '%s' GPUs out of range", cell(c, i));
-			break;
-		case K_MODEL: model = opt(c, i); break;
-		default: break;
-		}
-	}
-	if (rc != KP_OK)
-		return rc;
-	kp_res *r = kp_arena_alloc(c->arena, 4 * sizeof *r);
-	kp_kv *l = kp_arena_alloc(c->arena, 3 * sizeof *l);
-	char *count = i64_text(c, gpu);
-	if (!r || !l || !count)
-		return oom(c);
-	n->allocatable.v = r;
-	r[n->allocatable.n++] = (kp_res){ "cpu", cpu };
-	r[n->allocatable.n++] = (kp_res){ "memory", mib * 1048576 };
-	r[n->allocatable.n++] = (kp_res){ "pods", OPENB_NODE_PODS };
-	if (gpu > 0)
-		r[n->allocatable.n++] = (kp_res){ GPU_MILLI, gpu * 1000 };
-	n->capacity = n->allocatable;
-	n->labels.v = l;
-	kvs_add(&n->labels, HOSTNAME, n->name);
-	if (model)
-		kvs_add(&n->labels, GPU_MODEL, model);
-	kvs_add(&n->labels, GPU_COUNT, count);
-	return KP_OK;
-}
-
-static int openb_pod_row(csv_ctx *c, kp_pod_in *p, kp_container *ct)
-{
-	int64_t cpu = 0, mib = 0, ngpu = 0, gmilli = 0;
-	size_t gmilli_col = 0;
-	const char *qos = NULL, *phase = NULL, *spec = NULL;
-	int rc = KP_OK;
-	for (size_t i = 0; i < c->ncols && rc == KP_OK; i++) {
-		switch (c->cols[i].kind) {
-		case K_CPU_MILLI: rc = cell_count(c, i, 1, &cpu); break;
-		case K_MEMORY_MIB:
-			rc = cell_count(c, i, 1, &mib);
-			if (rc == KP_OK && mib > INT64_MAX / 1048576)
-				rc = bad(c, i, KP_RANGE, "column 'memory_mib': '%s' MiB out of range", cell(c, i));
-			break;
-		case K_NUM_GPU: rc = cell_count(c, i, 1, &ngpu); break;
-		case K_GPU_MILLI: rc = cell_count(c, i, 1, &gmilli); gmilli_col = i; break;
-		case K_GPU_SPEC: spec = opt(c, i); break;
-		case K_QOS: qos = opt(c, i); break;
-		case K_POD_PHASE: phase = opt(c, i); break;
-		case K_CREATION_TIME: rc = cell_count(c, i, 0, &p->created); break;
-		default: break;
-		}
-	}
-	if (rc != KP_OK)
-		return rc;
-	if (ngpu && gmilli > INT64_MAX / ngpu)
-		return bad(c, gmilli_col, KP_RANGE, "column 'gpu_milli': num_gpu x gpu_milli out of range");
-
-	kp_res *r = kp_arena_alloc(c->arena, 3 * sizeof *r);
-	kp_kv *l = kp_arena_alloc(c->arena, 2 * sizeof *l);
-	if (!r || !l)
-		return oom(c);
-	if (cpu > 0)
-		r[ct->requests.n++] = (kp_res){ "cpu", cpu };
-	if (mib > 0)
-		r[ct->requests.n++] = (kp_res){ "memory", mib * 1048576 };
-	if (ngpu * gmilli > 0)
-		r[ct->requests.n++] = (kp_res){ GPU_MILLI, ngpu * gmilli };
-	if (ct->requests.n)
-		ct->requests.v = r;
-	if (qos || phase)
-		p->labels.v = l;
-	if (qos)
-		kvs_add(&p->labels, "alibabacloud.com/qos", qos);
-	if (phase)
-		kvs_add(&p->labels, "alibabacloud.com/trace-phase", phase);
-
-	if (spec) {
-		const char *q = spec, *item;
-		size_t len, i = c->ncols;
-		kp_node_term *t = kp_arena_alloc(c->arena, sizeof *t);
-		kp_req *e = kp_arena_alloc(c->arena, sizeof *e);
-		const char **v = kp_arena_alloc(c->arena, count_items(spec, '|') * sizeof *v);
-		if (!t || !e || !v)
-			return oom(c);
-		for (size_t j = 0; j < c->ncols; j++)
-			if (c->cols[j].kind == K_GPU_SPEC)
-				i = j;
-		while (next_item(&q, '|', &item, &len)) {
-			if (!len)
-				return bad(c, i, KP_PARSE, "column 'gpu_spec': empty gpu model in '%s'", spec);
-			size_t j = 0;
-			while (j < e->values.n && !(strlen(v[j]) == len && !memcmp(v[j], item, len)))
-				j++;
-			if (j < e->values.n)
-				continue;    /* the gpuspec files repeat models: "V100M32|V100M32" */
-			if (!(v[e->values.n++] = kp_arena_strndup(c->arena, item, len)))
-				return oom(c);
-		}
-		e->key = GPU_MODEL;
-		e->op = "In";
-		e->values.v = v;
-		t->exprs = e;
-		t->nexprs = 1;
-		p->required_terms = t;
-		p->nrequired = 1;
-		p->has_required_node_affinity = 1;
-	}
-	return KP_OK;
 }
 
 /* ---- records ---- */
@@ -725,38 +549,38 @@ static int read_header(csv_ctx *c)
 	enum fmt f = FMT_NONE;
 	for (int k = FMT_OPENB_NODES; k <= FMT_OPENB_PODS && f == FMT_NONE; k++) {
 		size_t j = 0;
-		while (j < OPENB_PREFIX && strcmp(cell(c, j), fmt_cols[k][j].name) == 0)
+		while (j < OPENB_PREFIX && strcmp(kp_csv_cell(c, j), fmt_cols[k][j].name) == 0)
 			j++;
 		if (j == OPENB_PREFIX)
 			f = (enum fmt)k;
 	}
 	if (f == FMT_NONE && c->openb_only)
-		return bad(c, 0, KP_PARSE, "not an openb trace header (want 'sn,cpu_milli,memory_mib,"
+		return kp_csv_bad(c, 0, KP_PARSE, "not an openb trace header (want 'sn,cpu_milli,memory_mib,"
 			   "gpu,model' or 'name,cpu_milli,memory_mib,num_gpu,gpu_milli')");
-	if (f == FMT_NONE && strcmp(cell(c, 0), "node") == 0)
+	if (f == FMT_NONE && strcmp(kp_csv_cell(c, 0), "node") == 0)
 		f = FMT_NODES;
-	if (f == FMT_NONE && (strcmp(cell(c, 0), "pod") == 0 ||
-			      (strcmp(cell(c, 0), "namespace") == 0 && strcmp(cell(c, 1), "pod") == 0)))
+	if (f == FMT_NONE && (strcmp(kp_csv_cell(c, 0), "pod") == 0 ||
+			      (strcmp(kp_csv_cell(c, 0), "namespace") == 0 && strcmp(kp_csv_cell(c, 1), "pod") == 0)))
 		f = FMT_PODS;
 	if (f == FMT_NONE)
-		return bad(c, 0, KP_PARSE, "unknown csv header starting with '%s' (want 'node', 'pod', "
-			   "'namespace,pod' or an openb trace header)", cell(c, 0));
+		return kp_csv_bad(c, 0, KP_PARSE, "unknown csv header starting with '%s' (want 'node', 'pod', "
+			   "'namespace,pod' or an openb trace header)", kp_csv_cell(c, 0));
 
 	spec = fmt_cols[f];
 	c->cols = kp_calloc(c->nfields, sizeof *c->cols);
 	if (!c->cols)
-		return oom(c);
+		return kp_csv_oom(c);
 	c->ncols = c->nfields;
 	for (size_t i = 0; i < c->ncols; i++) {
-		const char *name = cell(c, i);
+		const char *name = kp_csv_cell(c, i);
 		const colspec *s = spec;
 		if (!*name)
-			return bad(c, i, KP_PARSE, "empty column name");
+			return kp_csv_bad(c, i, KP_PARSE, "empty column name");
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(c->cols[j].name, name) == 0)
-				return bad(c, i, KP_PARSE, "duplicate column '%s'", name);
+				return kp_csv_bad(c, i, KP_PARSE, "duplicate column '%s'", name);
 		if (!(c->cols[i].name = kp_strdup(name)))
-			return oom(c);
+			return kp_csv_oom(c);
 		while (s->name && strcmp(s->name, name) != 0)
 			s++;
 		if (s->name)
@@ -764,7 +588,7 @@ static int read_header(csv_ctx *c)
 		else if ((f == FMT_NODES || f == FMT_PODS) && is_ext_resource(name))
 			c->cols[i].kind = K_RES;
 		else
-			return bad(c, i, KP_PARSE, "unknown column '%s'", name);
+			return kp_csv_bad(c, i, KP_PARSE, "unknown column '%s'", name);
 		if (s->kind == K_NAME)
 			c->name_col = i;
 		if (s->kind == K_NAMESPACE)
@@ -777,8 +601,8 @@ static int read_header(csv_ctx *c)
 static void read_row(csv_ctx *c)
 {
 	int is_node = c->fmt == FMT_NODES || c->fmt == FMT_OPENB_NODES;
-	const char *name = cell(c, c->name_col);
-	const char *ns = c->fmt == FMT_OPENB_PODS ? OPENB_NAMESPACE : cell(c, c->ns_col);
+	const char *name = kp_csv_cell(c, c->name_col);
+	const char *ns = c->fmt == FMT_OPENB_PODS ? OPENB_NAMESPACE : kp_csv_cell(c, c->ns_col);
 	kp_node_in n;
 	kp_pod_in p;
 	kp_container ct;
@@ -807,24 +631,31 @@ static void read_row(csv_ctx *c)
 	p.ncontainers = 1;
 
 	if (!*name)
-		rc = bad(c, c->name_col, KP_PARSE, "missing %s name", is_node ? "node" : "pod");
+		rc = kp_csv_bad(c, c->name_col, KP_PARSE, "missing %s name", is_node ? "node" : "pod");
 	else if (c->nfields > c->ncols)
-		rc = bad(c, c->ncols, KP_PARSE, "too many fields: %zu (the header has %zu)",
+		rc = kp_csv_bad(c, c->ncols, KP_PARSE, "too many fields: %zu (the header has %zu)",
 			 c->nfields, c->ncols);
 	else if (c->nul_col)
-		rc = bad(c, c->nul_col - 1, KP_PARSE, "NUL byte in field");
+		rc = kp_csv_bad(c, c->nul_col - 1, KP_PARSE, "NUL byte in field");
 	else if (c->fmt == FMT_NODES)
 		rc = node_row(c, &n);
 	else if (c->fmt == FMT_PODS)
 		rc = pod_row(c, &p, &ct);
 	else if (c->fmt == FMT_OPENB_NODES)
-		rc = openb_node_row(c, &n);
+		rc = kp_openb_node_row(c, &n);
 	else
-		rc = openb_pod_row(c, &p, &ct);
+		rc = kp_openb_pod_row(c, &p, &ct);
 
+	if (rc == KP_OK && !is_node && c->fmt == FMT_OPENB_PODS && (rc = kp_openb_publish_pod(c, &p)) != KP_OK) {
+		fatal(c, rc, 1);
+		kp_arena_reset(c->arena);
+		return;
+	}
 	if (rc == KP_OK) {
 		rc = is_node ? kp_import_node(c->imp, c->file, &n, c->err)
 			     : kp_import_pod(c->imp, c->file, &p, c->err);
+		if (rc == KP_OK && c->fmt == FMT_OPENB_NODES)
+			rc = kp_openb_publish(c, &n);
 		if (rc == KP_PARSE || rc == KP_RANGE) {
 			/* a duplicate row: an invalid object like any other */
 			kp_err_locate(c->err, c->file, c->line, 1, c->object);
@@ -853,7 +684,7 @@ static void on_field(void *s, size_t len, void *data)
 		size_t cap = c->cap ? c->cap * 2 : 16;
 		field *f = kp_realloc(c->fields, cap * sizeof *f);
 		if (!f) {
-			fatal(c, oom(c), 0);
+			fatal(c, kp_csv_oom(c), 0);
 			return;
 		}
 		c->fields = f;
@@ -871,7 +702,7 @@ static void on_field(void *s, size_t len, void *data)
 	kp_sb_add(&c->buf, t, len);
 	kp_sb_addc(&c->buf, 0);
 	if (!kp_sb_ok(&c->buf))
-		fatal(c, oom(c), 0);
+		fatal(c, kp_csv_oom(c), 0);
 }
 
 /* libcsv: the end of a record. */
@@ -902,7 +733,7 @@ static void syntax_error(csv_ctx *c, int csv_err, int at_end)
 		kp_err_set(c->err, KP_PARSE, at_end ? "missing closing quote"
 			   : "misplaced quote (a quote inside an unquoted field, or text after a closing quote)");
 	else
-		oom(c);
+		kp_csv_oom(c);
 	fatal(c, csv_err == CSV_EPARSE ? KP_PARSE : KP_NOMEM, col);
 }
 
@@ -934,7 +765,7 @@ int kp_csv_read(kp_import *imp, const char *file, const char *data, size_t len,
 	kp_sb_init(&c.buf);
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
 		kp_err_locate(err, file, 0, 0, NULL);
-		return oom(&c);
+		return kp_csv_oom(&c);
 	}
 	csv_set_realloc_func(&p, kp_realloc);
 	csv_set_free_func(&p, kp_free);

@@ -208,6 +208,9 @@ void kp_import_free(kp_import *imp)
 	for (size_t i = 0; i < imp->nclasses; i++)
 		kp_free(imp->classes[i].spec);
 	kp_free(imp->classes);
+	for (size_t i = 0; i < imp->nonce; i++)
+		kp_free(imp->once[i]);
+	kp_free(imp->once);
 	for (size_t i = 0; i < imp->nskipped; i++)
 		kp_free(imp->skipped_kinds[i]);
 	kp_free(imp->skipped_kinds);

@@ -174,6 +174,25 @@ int kp_store_find_row(kp_import *imp, sqlite3_stmt *s, kp_found *f, kp_err *err)
 
 kp_arena *kp_import_arena(kp_import *imp) { return &imp->arena; }
 
+int kp_import_first_time(kp_import *imp, const char *key)
+{
+	for (size_t i = 0; i < imp->nonce; i++)
+		if (strcmp(imp->once[i], key) == 0)
+			return 0;
+	if (imp->nonce == imp->cap_once) {
+		size_t cap = imp->cap_once ? imp->cap_once * 2 : 16;
+		char **v = kp_realloc(imp->once, cap * sizeof *v);
+		if (!v)
+			return -1;
+		imp->once = v;
+		imp->cap_once = cap;
+	}
+	if (!(imp->once[imp->nonce] = kp_strdup(key)))
+		return -1;
+	imp->nonce++;
+	return 1;
+}
+
 int kp_import_invalid(kp_import *imp, kp_err *err)
 {
 	if (!imp->opts.skip_invalid)

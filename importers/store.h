@@ -81,6 +81,9 @@ typedef struct kp_import_opts {
 
 /* The arena for one object; the reader resets it between objects. */
 kp_arena *kp_import_arena(kp_import *imp);
+/* Objects a reader derives and stores once per import (the openb DeviceClass
+ * and claim templates): 1 the first time key is asked, then 0; -1 out of memory. */
+int kp_import_first_time(kp_import *imp, const char *key);
 
 /* Store one object (store_objects.c).  file names the source for messages
  * and the `source` column.  Returns KP_OK or an error (duplicate in this

@@ -60,6 +60,8 @@ struct kp_import {
 	kp_class_slot *classes;
 	size_t nclasses, cap_classes;
 	kp_import_stats stats;
+	char **once;             /* kp_import_first_time's keys */
+	size_t nonce, cap_once;
 	kp_sb sources;           /* JSON array of the paths given */
 	kp_sb skipped;           /* JSON object kind -> count */
 	char **skipped_kinds; long *skipped_counts; size_t nskipped;

@@ -375,6 +375,71 @@ static int alloc_devices(search *x, int ci_pos, uint32_t ri, const kp_dreq *r, i
 	return 0;
 }
 
+/* Best fit (issue 18; docs/gpu-devices.md), for requests of a class marked
+ * best_fit: the devices that fit are tried by how much of the request's
+ * first capacity they have left, least first, then in kube's order — the
+ * openb trace scheduler's rule (a share goes to the fullest GPU it fits).
+ * Dedicated devices have nothing left to compare (0): kube's order.  The
+ * devices' state does not change during one search, so combinations are
+ * enumerated in that order: each pick comes after the one before it. */
+static int64_t left_of(const search *x, const kp_dreq *r, int32_t dev)
+{
+	const kp_device *v = &x->d->devices[dev];
+	if (!v->allow_multiple || !r->ncaps)
+		return 0;
+	kp_sid driver = x->d->pools[v->pool].driver;
+	for (uint32_t k = 0; k < v->ncaps; k++)
+		if (v->caps[k].name == r->cap_name[0] && v->caps[k].domain == (r->cap_domain[0] >= 0 ? r->cap_domain[0] : driver))
+			return v->cap_base[k] - x->d->consumed[v->cap_off + (int32_t)k];
+	return 0;
+}
+
+typedef struct bf { int64_t left; int32_t i; } bf;
+
+static int best_fit(const kp_dra *d, const kp_dreq *r)
+{
+	return r->ncaps && r->cls >= 0 &&
+	       (d->choice == KP_DCHOICE_BEST_FIT || (d->choice == KP_DCHOICE_AUTO && d->classes[r->cls].openb));
+}
+
+static int bf_cmp(const void *a, const void *b, void *ctx)
+{
+	const bf *p = a, *q = b;
+	(void)ctx;
+	if (p->left != q->left)
+		return p->left < q->left ? -1 : 1;
+	return (p->i > q->i) - (p->i < q->i);
+}
+
+static int alloc_best_fit(search *x, int ci_pos, uint32_t ri, const kp_dreq *r, int64_t k, bf after)
+{
+	if (k == 0)
+		return alloc_request(x, ci_pos, ri + 1);
+	int32_t ci = x->claims[ci_pos];
+	bf *o = kp_arena_alloc(&x->cy->arena, ((size_t)x->ncand + 1) * sizeof *o);
+	int n = 0;
+	if (!o)
+		return KP_NOMEM;
+	for (int i = 0; i < x->ncand; i++) {
+		int f = fits(x, ci, r, x->cand[i]);
+		if (f < 0)
+			return -1;
+		bf e = { left_of(x, r, x->cand[i]), i };
+		if (f && (after.i < 0 || bf_cmp(&e, &after, NULL) > 0))
+			o[n++] = e;
+	}
+	kp_sort(o, (size_t)n, sizeof *o, bf_cmp, NULL);
+	for (int j = 0; j < n; j++) {
+		if (push(x, x->cand[o[j].i], ci, r))
+			return KP_NOMEM;
+		int rc = alloc_best_fit(x, ci_pos, ri, r, k - 1, o[j]);
+		if (rc)
+			return rc;
+		x->nsol--;
+	}
+	return 0;
+}
+
 /* mode All over a pool being updated (incomplete) or invalid: kube's error */
 static int all_pools_ok(search *x, int32_t ci, const kp_dreq *r)
 {
@@ -466,7 +531,7 @@ static int alloc_request(search *x, int ci_pos, uint32_t ri)
 				 kp_str(&x->s->strs, c->ns), kp_str(&x->s->strs, c->name), kp_str(&x->s->strs, r->name), (long long)r->count);
 			return -1;
 		}
-		int rc = r->all ? alloc_all(x, ci_pos, ri, r) : alloc_devices(x, ci_pos, ri, r, r->count, 0);
+		int rc = r->all ? alloc_all(x, ci_pos, ri, r) : best_fit(x->d, r) ? alloc_best_fit(x, ci_pos, ri, r, r->count, (bf){ 0, -1 }) : alloc_devices(x, ci_pos, ri, r, r->count, 0);
 		if (rc)
 			return rc;
 	}
@@ -652,6 +717,10 @@ int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
 	const kp_dra *d = s->dra;
 	search x;
 	char err[512] = "";
+	uint64_t key;
+	int memo;
+	if (kp_dra_memo_get(s->dra, s, cy->pi, node, &key, &memo, msg))
+		return memo;
 	int rc = kp_dra_allocate(&x, cy, cy->pi, node, err, sizeof err);
 	kp_free(x.sol);
 	if (rc == -2) {
@@ -669,6 +738,7 @@ int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
 		/* the allocator ran, so the node's device list exists */
 		*msg = d->node_invalid && d->node_invalid[node] ? "invalid resource pools were encountered"
 							       : "cannot allocate all claims";
+		kp_dra_memo_put(s->dra, s, cy->pi, node, key, 1, *msg);
 		return 1;
 	}
 	for (int32_t k = d->claim_off[cy->pi]; k < d->claim_off[cy->pi + 1]; k++) {
@@ -678,6 +748,7 @@ int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
 			return 1;
 		}
 	}
+	kp_dra_memo_put(s->dra, s, cy->pi, node, key, 0, NULL);
 	return 0;
 }
 
@@ -730,12 +801,14 @@ int kp_dra_release_owned(kp_snap *s, int32_t pi)
 		return KP_OK;
 	if (counters_init(d))
 		return KP_NOMEM;
+	d->memo_pi = 0;
 	for (int i = 0; i < d->next_run; i++)
 		if (d->ext_run[i].pod == pi && !d->ext_run[i].released) {
 			d->ext_run[i].released = 1;
 			if (d->in_use[d->ext_run[i].device] > 0)
 				d->in_use[d->ext_run[i].device]--;
 			consume(d, &d->devices[d->ext_run[i].device], -1);
+			kp_dra_touched(d, d->ext_run[i].device);
 		}
 	const kp_pod *p = &s->pods[pi];
 	for (int32_t k = d->claim_off[pi]; k < d->claim_off[pi + 1]; k++) {
@@ -747,6 +820,7 @@ int kp_dra_release_owned(kp_snap *s, int32_t pi)
 			continue;
 		for (uint32_t i = 0; i < c->nresults; i++) {
 			const kp_device *v = &d->devices[c->results[i].device];
+			kp_dra_touched(d, c->results[i].device);
 			if (c->results[i].share) {
 				for (uint32_t k = 0; k < v->ncaps && c->results[i].consumed; k++)
 					d->consumed[v->cap_off + (int32_t)k] -= c->results[i].consumed[k];
@@ -793,6 +867,7 @@ static int reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy, int record)
 	kp_dra *d = s->dra;
 	if (!d || (d->claim_off[pi] == d->claim_off[pi + 1] && !ext_count(s, d, pi)))
 		return KP_OK;
+	d->memo_pi = 0;   /* its claims change: the memo's pod key is stale */
 	search x;
 	char err[512] = "";
 	int rc = kp_dra_allocate(&x, cy, pi, n, err, sizeof err);
@@ -813,6 +888,7 @@ static int reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy, int record)
 				d->ext_run[d->next_run++] = (struct kp_dext){ pi, n, x.sol[i].device, x.sol[i].request, 0 };
 				d->in_use[x.sol[i].device]++;
 				consume(d, &d->devices[x.sol[i].device], 1);
+				kp_dra_touched(d, x.sol[i].device);
 			}
 			continue;
 		}
@@ -832,6 +908,7 @@ static int reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy, int record)
 				continue;
 			const kp_device *v = &d->devices[x.sol[i].device];
 			kp_dresult *res = &c->results[c->nresults++];
+			kp_dra_touched(d, x.sol[i].device);
 			*res = (kp_dresult){ x.sol[i].device, x.sol[i].request, x.sol[i].admin, 0, NULL };
 			if (d->slices[v->slice].node >= 0 || v->node >= 0 || v->binds_to_node)
 				c->node = n;   /* a node-local device: the claim is for this node only */
@@ -884,6 +961,7 @@ void kp_snap_dra_release(kp_snap *s)
 	kp_free(d->node_cand);
 	kp_free(d->node_ncand);
 	kp_free(d->node_invalid);
+	kp_dra_memo_release(d, s->nnodes);
 	d->node_cand = NULL;
 	d->node_ncand = NULL;
 	d->node_invalid = NULL;

@@ -74,8 +74,15 @@ typedef struct kp_dpool {
 	int32_t first_slice, nslices;   /* its slices of the highest generation, by name */
 } kp_dpool;
 
+/* the DeviceClass the openb importer publishes (importers/openb.c) */
+#define KP_OPENB_GPU_CLASS "gpu.openb.kplan.io"
+
+/* how a request's devices are chosen among those that fit (plan --device-choice) */
+enum { KP_DCHOICE_AUTO, KP_DCHOICE_KUBE, KP_DCHOICE_BEST_FIT };
+
 typedef struct kp_dclass {
 	kp_sid name;
+	uint8_t openb;               /* KP_OPENB_GPU_CLASS: best fit under KP_DCHOICE_AUTO */
 	int32_t bad_selector;        /* a selector kplan cannot compile: its index, -1 none (msg in bad_msg) */
 	const char *bad_msg;
 	uint32_t nselectors;
@@ -180,6 +187,14 @@ typedef struct kp_dra {
 	int32_t **node_cand;
 	int32_t *node_ncand;
 	uint8_t *node_invalid;
+	/* Filter's memo (dra_memo.c): per node its entries and generation, the
+	 * run's global generation; no_memo: plan --reference */
+	struct kp_dmemo **memo;
+	uint32_t *node_gen, gen;
+	uint8_t no_memo;
+	uint8_t choice;              /* KP_DCHOICE_* (the run's --device-choice) */
+	int32_t memo_pi, memo_nc;    /* the pod (+ 1, 0 none) whose key memo_key is */
+	uint64_t memo_key;
 } kp_dra;
 
 /* NodeResourcesFit leaves resource r on node n to DRA: a DeviceClass maps

@@ -37,4 +37,12 @@ int kp_dra_claim_on_node(const kp_snap *s, const kp_dra *d, const kp_dclaim *c, 
 /* the allocator for pod pi on node n: 1 found (x->sol; the caller frees it), 0 not, -1 error (err), -2 out of memory */
 int kp_dra_allocate(search *x, kp_cycle *cy, int32_t pi, int n, char *err, size_t size);
 
+/* dra_memo.c: Filter's verdict for pod pi on node n, if known (1: *result
+ * 0 fits / 1 does not, *msg); *key for kp_dra_memo_put (0: not memoised) */
+int kp_dra_memo_get(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t *key, int *result, const char **msg);
+void kp_dra_memo_put(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t key, int result, const char *msg);
+/* device dev's state changed (in use, consumed): the verdicts of the nodes that see it are stale */
+void kp_dra_touched(kp_dra *d, int32_t dev);
+void kp_dra_memo_release(kp_dra *d, int nnodes);
+
 #endif

@@ -744,6 +744,8 @@ int kp_plan_cycle_setup(planner *pl)
 		if (!(pl->scores[k] = kp_calloc((size_t)n, sizeof(int64_t))))
 			return kp_plan_nomem(pl);
 	pl->cache = !pl->o->reference;
+	if (s->dra)
+		s->dra->no_memo = (uint8_t)!pl->cache;
 	pl->cache_cls = -1;
 	pl->cache_profile = -1;
 	if (pl->cache) {

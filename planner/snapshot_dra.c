@@ -48,6 +48,7 @@ static int load_classes(dload *x)
 		kp_dclass *c = &d->classes[i++];
 		memset(c, 0, sizeof *c);
 		c->name = kp_ld_intern(x->L, sqlite3_column_text(q, 1));
+		c->openb = sqlite3_column_text(q, 1) && !strcmp((const char *)sqlite3_column_text(q, 1), KP_OPENB_GPU_CLASS);
 		sqlite3_reset(sel);
 		sqlite3_bind_int64(sel, 1, sqlite3_column_int64(q, 0));
 		rc = kp_dra_load_selectors(x->L, sel, &c->selectors, &c->nselectors, &c->bad_selector, &c->bad_msg);

@@ -36,12 +36,17 @@ appc AS MATERIALIZED (
   JOIN resource_claim c ON c.namespace = p.namespace AND c.name = pc.claim
   WHERE pl.run_id = ?1 AND pl.action IN ('keep', 'bind', 'move')
     AND NOT (COALESCE(p.owner_kind IN ('DaemonSet', 'Node'), 0) OR p.daemon_node IS NOT NULL)),
+-- each device once: in use at all, and held by an app pod on the node
+inuse_dev AS MATERIALIZED (SELECT DISTINCT driver, pool, device FROM inuse),
+app_dev AS MATERIALIZED (
+  SELECT DISTINCT a.node_id, u.driver, u.pool, u.device FROM inuse u JOIN appc a ON a.claim_id = u.claim_id),
 nd AS MATERIALIZED (
-  SELECT d.node_id, d.npool, d.driver, count(*) AS alloc,
-    SUM(EXISTS (SELECT 1 FROM inuse u WHERE u.driver = d.driver AND u.pool = d.pool AND u.device = d.device)) AS used,
-    SUM(EXISTS (SELECT 1 FROM inuse u JOIN appc a ON a.claim_id = u.claim_id AND a.node_id = d.node_id
-                WHERE u.driver = d.driver AND u.pool = d.pool AND u.device = d.device)) AS app
-  FROM dev d GROUP BY 1, 2, 3),
+  SELECT d.node_id, d.npool, d.driver, count(*) AS alloc, SUM(u.device IS NOT NULL) AS used,
+    SUM(a.device IS NOT NULL) AS app
+  FROM dev d
+  LEFT JOIN inuse_dev u ON u.driver = d.driver AND u.pool = d.pool AND u.device = d.device
+  LEFT JOIN app_dev a ON a.node_id = d.node_id AND a.driver = d.driver AND a.pool = d.pool AND a.device = d.device
+  GROUP BY 1, 2, 3),
 drv AS (SELECT npool, driver FROM nd GROUP BY 1, 2 HAVING SUM(app) > 0)
 SELECT np.node_id, np.pool, 'device:' || v.driver, COALESCE(nd.alloc, 0), COALESCE(nd.used - nd.app, 0),
        COALESCE(nd.app, 0)

@@ -19,6 +19,7 @@
  * constraint kept.
  */
 #include "dra_int.h"
+#include "gpu_frag.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -962,6 +963,7 @@ void kp_snap_dra_release(kp_snap *s)
 	kp_free(d->node_ncand);
 	kp_free(d->node_invalid);
 	kp_dra_memo_release(d, s->nnodes);
+	kp_gpus_release(s);
 	d->node_cand = NULL;
 	d->node_ncand = NULL;
 	d->node_invalid = NULL;

@@ -78,7 +78,7 @@ typedef struct kp_dpool {
 #define KP_OPENB_GPU_CLASS "gpu.openb.kplan.io"
 
 /* how a request's devices are chosen among those that fit (plan --device-choice) */
-enum { KP_DCHOICE_AUTO, KP_DCHOICE_KUBE, KP_DCHOICE_BEST_FIT };
+enum { KP_DCHOICE_AUTO, KP_DCHOICE_KUBE, KP_DCHOICE_BEST_FIT, KP_DCHOICE_FGD };
 
 typedef struct kp_dclass {
 	kp_sid name;
@@ -193,6 +193,7 @@ typedef struct kp_dra {
 	uint32_t *node_gen, gen;
 	uint8_t no_memo;
 	uint8_t choice;              /* KP_DCHOICE_* (the run's --device-choice) */
+	struct kp_gpus *gpus;        /* the GPU view (gpu_frag.h), made on first use */
 	int32_t memo_pi, memo_nc;    /* the pod (+ 1, 0 none) whose key memo_key is */
 	uint64_t memo_key;
 } kp_dra;

@@ -336,4 +336,35 @@ CREATE TABLE IF NOT EXISTS dra_allocation(
   node_id      INTEGER NOT NULL,          -- the node the pod was placed on
   PRIMARY KEY(run_id, seq)
 ) WITHOUT ROWID;
+
+-- GPU fragmentation after a plan run (issue 18; planner/gpu_frag.c,
+-- docs/gpu-devices.md): one row per node with GPUs — node-local devices
+-- that allow multiple allocations and have a capacity, each counted as 1000
+-- milli.  frag_milli is the FGD paper's fragmented GPU milli for the run's
+-- typical pod shapes (gpu_typical_shape); free_milli - frag_milli is the
+-- part the typical shapes can still use.
+CREATE TABLE IF NOT EXISTS gpu_fragmentation(
+  run_id     INTEGER NOT NULL REFERENCES run(id),
+  node_id    INTEGER NOT NULL,
+  gpus       INTEGER NOT NULL,
+  milli      INTEGER NOT NULL,             -- gpus * 1000
+  free_milli INTEGER NOT NULL,             -- not allocated after the run
+  frag_milli REAL NOT NULL,                -- of free_milli, fragmented
+  cpu_left   INTEGER NOT NULL,             -- milli cpu not requested
+  free_list  TEXT NOT NULL,                -- JSON: each GPU's free milli, in device order
+  PRIMARY KEY(run_id, node_id)
+) WITHOUT ROWID;
+-- The typical pod shapes the measure weighs (the most frequent shapes of
+-- the run's pods, cpu-only ones included, covering 95 % of them).
+CREATE TABLE IF NOT EXISTS gpu_typical_shape(
+  run_id  INTEGER NOT NULL REFERENCES run(id),
+  seq     INTEGER NOT NULL,                -- most frequent first
+  cpu     INTEGER NOT NULL,                -- milli
+  gpus    INTEGER NOT NULL,                -- 0: a cpu-only shape
+  milli   INTEGER NOT NULL,                -- on each GPU
+  pods    INTEGER NOT NULL,
+  weight  REAL NOT NULL,
+  example TEXT,                            -- a pod of the shape (namespace/name)
+  PRIMARY KEY(run_id, seq)
+) WITHOUT ROWID;
 -- end of dra

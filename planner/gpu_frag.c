@@ -1,0 +1,349 @@
+/*
+ * gpu_frag.c — GPUs as shareable devices and their fragmentation
+ * (gpu_frag.h; issue 18; docs/gpu-devices.md).  Ported from the FGD
+ * simulator's pkg/utils/frag.go (GetNodePodFrag, NodeGpuShareFragAmount,
+ * GetTypicalPods with the openb configuration: cpu-only pods included,
+ * popularity 95 %, step 1, no GPU weight), on kplan's DRA state.
+ */
+#include "gpu_frag.h"
+#include "cycle.h"
+#include "../common/kp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define TYPICAL_PCT 95
+
+/* a device is a GPU: node-local, shareable, with a capacity */
+static int is_gpu(const kp_dra *d, const kp_device *v)
+{
+	const kp_dslice *sl = &d->slices[v->slice];
+	return v->allow_multiple && v->ncaps >= 1 && v->cap_base[0] > 0 && !sl->per_device && sl->node >= 0 &&
+	       !d->pools[v->pool].incomplete && !d->pools[v->pool].invalid;
+}
+
+static int node_gpus(kp_snap *s, kp_gpus *g)
+{
+	const kp_dra *d = s->dra;
+	int nn = s->nnodes;
+	g->node_off = kp_calloc((size_t)nn + 2, sizeof *g->node_off);
+	g->node_dev = kp_malloc(((size_t)(d ? d->ndevices : 0) + 1) * sizeof *g->node_dev);
+	if (!g->node_off || !g->node_dev)
+		return KP_NOMEM;
+	for (int i = 0; d && i < d->ndevices; i++)
+		if (is_gpu(d, &d->devices[i]) && g->node_off[d->slices[d->devices[i].slice].node + 1] < KP_GPU_MAX_NODE)
+			g->node_off[d->slices[d->devices[i].slice].node + 1]++;
+	for (int n = 0; n < nn; n++)
+		g->node_off[n + 1] += g->node_off[n];
+	int32_t *fill = kp_calloc((size_t)nn + 1, sizeof *fill);
+	if (!fill)
+		return KP_NOMEM;
+	/* devices are loaded by pool, slice and spec order: a node's GPUs keep it */
+	for (int i = 0; d && i < d->ndevices; i++) {
+		int n = is_gpu(d, &d->devices[i]) ? d->slices[d->devices[i].slice].node : -1;
+		if (n >= 0 && fill[n] < g->node_off[n + 1] - g->node_off[n])
+			g->node_dev[g->node_off[n] + fill[n]++] = i;
+	}
+	kp_free(fill);
+	return KP_OK;
+}
+
+/* the pod's GPU shape: its first request with a capacity request, as milli of a GPU */
+static void pod_shape(const kp_snap *s, int32_t pi, int32_t *n, int32_t *milli)
+{
+	const kp_dra *d = s->dra;
+	*n = *milli = 0;
+	for (int32_t k = d->claim_off[pi]; k < d->claim_off[pi + 1]; k++) {
+		if (d->claim[k] < 0)
+			continue;
+		const kp_dclaim *c = &d->claims[d->claim[k]];
+		for (uint32_t r = 0; r < c->nrequests; r++) {
+			const kp_dreq *q = &c->requests[r].alts[0];
+			if (c->requests[r].nalts != 1 || q->all || q->ncaps < 1 || q->count < 1 || q->count > KP_GPU_MAX_NODE)
+				continue;
+			/* the capacity of the class's GPUs: the first GPU device with that capacity name */
+			for (int i = 0; i < d->ndevices; i++) {
+				const kp_device *v = &d->devices[i];
+				if (!is_gpu(d, v) || v->caps[0].name != q->cap_name[0])
+					continue;
+				int64_t m = q->cap_value[0] * KP_GPU_MILLI / v->cap_base[0];
+				*n = (int32_t)q->count;
+				*milli = (int32_t)(m > KP_GPU_MILLI ? KP_GPU_MILLI : m);
+				return;
+			}
+		}
+	}
+}
+
+static int64_t pod_cpu(const kp_snap *s, int32_t pi)
+{
+	const kp_class *c = &s->classes[s->pods[pi].cls];
+	for (uint32_t k = 0; k < c->nreq; k++)
+		if (c->req_res[k] == 0)
+			return c->req_val[k];
+	return 0;
+}
+
+/* shapes: count desc, then cpu, milli, n desc, then class (the simulator's GpuType) */
+static int shape_cmp(const void *a, const void *b, void *ctx)
+{
+	const kp_gshape *p = a, *q = b;
+	(void)ctx;
+	if (p->count != q->count)
+		return p->count > q->count ? -1 : 1;
+	if (p->cpu != q->cpu)
+		return p->cpu > q->cpu ? -1 : 1;
+	if (p->milli != q->milli)
+		return p->milli > q->milli ? -1 : 1;
+	if (p->n != q->n)
+		return p->n > q->n ? -1 : 1;
+	return (p->cls < q->cls) - (p->cls > q->cls);
+}
+
+static int typical(kp_snap *s, kp_gpus *g)
+{
+	kp_gshape *v = NULL;
+	int n = 0, cap = 0;
+	int64_t total = 0;
+	kp_dmap idx;
+	if (kp_dmap_init(&idx, 256))
+		return KP_NOMEM;
+	for (int32_t pi = 0; pi < s->npods; pi++) {
+		const kp_pod *p = &s->pods[pi];
+		if (p->daemon_node >= 0 || p->ignored)
+			continue;
+		const kp_class *c = &s->classes[p->cls];
+		kp_gshape e = { pod_cpu(s, pi), g->pod_n[pi], g->pod_milli[pi],
+				c->has_required_affinity || c->nnsel ? p->cls : -1, 0, 0 };
+		/* one key per shape: cpu, n, milli, class */
+		int64_t key = (int64_t)((((uint64_t)e.cpu * 1000003u + (uint64_t)e.n) * 1000003u + (uint64_t)e.milli) * 1000003u +
+					(uint64_t)(e.cls + 1));
+		int64_t *slot = kp_dmap_get(&idx, key);
+		int j = slot ? (int)*slot : -1;
+		while (j >= 0 && (v[j].cpu != e.cpu || v[j].n != e.n || v[j].milli != e.milli || v[j].cls != e.cls))
+			j = -1;   /* a key collision: a shape of its own (rare; counted apart) */
+		if (j < 0) {
+			if (KP_GROW(v, n, cap, 32)) {
+				kp_dmap_release(&idx);
+				kp_free(v);
+				return KP_NOMEM;
+			}
+			j = n;
+			v[n++] = e;
+			if (!slot && (slot = kp_dmap_put(&idx, key)))
+				*slot = j;
+		}
+		v[j].count++;
+		total++;
+	}
+	kp_dmap_release(&idx);
+	kp_sort(v, (size_t)n, sizeof *v, shape_cmp, NULL);
+	/* the simulator's cut: whole shapes, most frequent first, until 95 % */
+	double expected = TYPICAL_PCT * (double)total / 100.0, cum = 0;
+	int i = 0;
+	while (cum < expected && i < n) {
+		cum += (double)v[i].count;
+		v[i].p = (double)v[i].count / (double)total;
+		i++;
+	}
+	if (i < n)
+		for (int j = 0; j < i; j++)
+			v[j].p /= cum / (double)total;
+	g->shapes = v;
+	g->nshapes = i;
+	return KP_OK;
+}
+
+int kp_gpus_init(kp_snap *s)
+{
+	kp_dra *d = s->dra;
+	if (!d || d->gpus)
+		return KP_OK;
+	kp_gpus *g = kp_calloc(1, sizeof *g);
+	if (!g)
+		return KP_NOMEM;
+	d->gpus = g;
+	g->fgd_pi = -1;
+	if (node_gpus(s, g))
+		return KP_NOMEM;
+	g->pod_n = kp_calloc((size_t)s->npods + 1, sizeof *g->pod_n);
+	g->pod_milli = kp_calloc((size_t)s->npods + 1, sizeof *g->pod_milli);
+	g->fgd_dev = kp_malloc(((size_t)s->nnodes + 1) * sizeof *g->fgd_dev);
+	if (!g->pod_n || !g->pod_milli || !g->fgd_dev)
+		return KP_NOMEM;
+	for (int n = 0; n < s->nnodes; n++)
+		g->fgd_dev[n] = -1;
+	for (int32_t pi = 0; pi < s->npods; pi++)
+		pod_shape(s, pi, &g->pod_n[pi], &g->pod_milli[pi]);
+	return typical(s, g);
+}
+
+void kp_gpus_release(kp_snap *s)
+{
+	kp_dra *d = s->dra;
+	kp_gpus *g = d ? d->gpus : NULL;
+	if (!g)
+		return;
+	kp_free(g->node_off);
+	kp_free(g->node_dev);
+	kp_free(g->pod_n);
+	kp_free(g->pod_milli);
+	kp_free(g->shapes);
+	kp_free(g->fgd_dev);
+	kp_free(g->memo);
+	kp_free(g);
+	d->gpus = NULL;
+}
+
+int kp_gpus_left(const kp_snap *s, int n, int32_t *left)
+{
+	const kp_dra *d = s->dra;
+	const kp_gpus *g = d ? d->gpus : NULL;
+	if (!g)
+		return 0;
+	int k = 0;
+	for (int32_t j = g->node_off[n]; j < g->node_off[n + 1]; j++) {
+		const kp_device *v = &d->devices[g->node_dev[j]];
+		int64_t cap = v->cap_base[0], used = d->consumed[v->cap_off];
+		if (d->in_use[g->node_dev[j]] > 0)
+			used = cap;   /* taken whole (a request without a capacity request) */
+		left[k++] = (int32_t)((cap - used) * KP_GPU_MILLI / cap);
+	}
+	return k;
+}
+
+int64_t kp_gpus_cpu_left(const kp_snap *s, int n)
+{
+	size_t at = (size_t)n * (size_t)s->nres;
+	return s->alloc[at] - s->used[at];
+}
+
+/* the shape can use node n (the simulator's IsNodeAccessibleToPodByType: its
+ * pod's node selector and required node affinity) */
+static int can_access(const kp_snap *s, const kp_gshape *k, int n)
+{
+	if (k->cls < 0)
+		return 1;
+	const kp_class *c = &s->classes[k->cls];
+	if (c->affinity_ok)
+		return kp_bit(c->affinity_ok, n);
+	if (!c->nrequired)
+		return 1;
+	for (uint32_t t = 0; t < c->nrequired; t++)
+		if (kp_nterm_matches(s, &c->required[t], n))
+			return 1;
+	return 0;
+}
+
+enum { Q1, Q2, Q3, Q4, XL, XR, NA, NCAT };
+
+double kp_gpus_frag(const kp_snap *s, int n, int64_t cpu_left, const int32_t *left, int ndev)
+{
+	const kp_gpus *g = s->dra ? s->dra->gpus : NULL;
+	double data[NCAT] = { 0 };
+	int64_t total = 0;
+	if (!g || !ndev)
+		return 0;
+	for (int i = 0; i < ndev; i++)
+		total += left[i];
+	for (int j = 0; j < g->nshapes; j++) {
+		const kp_gshape *k = &g->shapes[j];
+		int cpu_ok = cpu_left >= k->cpu, cat;
+		if (k->milli == 0)
+			cat = cpu_ok ? XL : XR;
+		else if (!can_access(s, k, n))
+			cat = NA;
+		else {
+			int fit = 0;
+			for (int i = 0; i < ndev && fit < k->n; i++)
+				fit += left[i] >= k->milli;
+			cat = fit >= k->n ? (cpu_ok ? Q3 : Q4) : (cpu_ok ? Q2 : Q1);
+		}
+		if (cat == Q3) {
+			int64_t frag = 0;
+			for (int i = 0; i < ndev; i++)
+				if (left[i] < k->milli)
+					frag += left[i];
+			data[Q2] += k->p * (double)frag;
+			data[Q3] += k->p * (double)(total - frag);
+		} else {
+			data[cat] += k->p * (double)total;
+		}
+	}
+	return data[Q1] + data[Q2] + data[Q4] + data[XL] + data[XR] + data[NA];
+}
+
+static int write_shapes(kp_snap *s, sqlite3 *db, int64_t run_id, kp_err *err)
+{
+	const kp_gpus *g = s->dra->gpus;
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(db, "INSERT INTO gpu_typical_shape VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &q, NULL))
+		return kp_err_set(err, KP_IO, "gpu_typical_shape: %s", sqlite3_errmsg(db));
+	int rc = KP_OK;
+	for (int j = 0; j < g->nshapes && !rc; j++) {
+		const kp_gshape *k = &g->shapes[j];
+		char ex[600] = "";
+		for (int32_t pi = 0; pi < s->npods && !ex[0]; pi++)
+			if (g->pod_n[pi] == k->n && g->pod_milli[pi] == k->milli && pod_cpu(s, pi) == k->cpu &&
+			    (k->cls < 0 || s->pods[pi].cls == k->cls) && s->pods[pi].daemon_node < 0)
+				snprintf(ex, sizeof ex, "%s/%s", kp_str(&s->strs, s->pods[pi].ns), kp_str(&s->strs, s->pods[pi].name));
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, run_id);
+		sqlite3_bind_int(q, 2, j + 1);
+		sqlite3_bind_int64(q, 3, k->cpu);
+		sqlite3_bind_int(q, 4, k->n);
+		sqlite3_bind_int(q, 5, k->milli);
+		sqlite3_bind_int64(q, 6, k->count);
+		sqlite3_bind_double(q, 7, k->p);
+		sqlite3_bind_text(q, 8, ex, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			rc = kp_err_set(err, KP_IO, "gpu_typical_shape: %s", sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+int kp_gpus_write(kp_snap *s, sqlite3 *db, int64_t run_id, kp_err *err)
+{
+	if (!s->dra)
+		return KP_OK;
+	if (kp_gpus_init(s))
+		return kp_err_set(err, KP_NOMEM, "out of memory");
+	const kp_gpus *g = s->dra->gpus;
+	if (!g->node_off[s->nnodes])
+		return KP_OK;
+	int rc = write_shapes(s, db, run_id, err);
+	sqlite3_stmt *q;
+	if (rc)
+		return rc;
+	if (sqlite3_prepare_v2(db, "INSERT INTO gpu_fragmentation VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &q, NULL))
+		return kp_err_set(err, KP_IO, "gpu_fragmentation: %s", sqlite3_errmsg(db));
+	for (int n = 0; n < s->nnodes && !rc; n++) {
+		int32_t left[KP_GPU_MAX_NODE];
+		int k = kp_gpus_left(s, n, left);
+		if (!k)
+			continue;
+		int64_t cpu = kp_gpus_cpu_left(s, n), free_ = 0;
+		char list[KP_GPU_MAX_NODE * 6 + 3];
+		size_t at = 0;
+		list[at++] = '[';
+		for (int i = 0; i < k; i++) {
+			free_ += left[i];
+			at += (size_t)snprintf(list + at, sizeof list - at, "%s%d", i ? "," : "", (int)left[i]);
+		}
+		snprintf(list + at, sizeof list - at, "]");
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, run_id);
+		sqlite3_bind_int64(q, 2, s->node_db_id[n]);
+		sqlite3_bind_int(q, 3, k);
+		sqlite3_bind_int64(q, 4, (int64_t)k * KP_GPU_MILLI);
+		sqlite3_bind_int64(q, 5, free_);
+		sqlite3_bind_double(q, 6, kp_gpus_frag(s, n, cpu, left, k));
+		sqlite3_bind_int64(q, 7, cpu);
+		sqlite3_bind_text(q, 8, list, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			rc = kp_err_set(err, KP_IO, "gpu_fragmentation: %s", sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(q);
+	return rc;
+}

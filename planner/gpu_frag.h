@@ -1,0 +1,65 @@
+/*
+ * gpu_frag.h — GPUs as shareable devices, and their fragmentation (issue 18;
+ * docs/gpu-devices.md).  The FGD paper's measure (Weng et al., ATC'23,
+ * "Beware of Fragmentation"; its simulator hkust-adsl/kubernetes-scheduler-
+ * simulator pkg/utils/frag.go), on the DRA state of the run:
+ *
+ * - a node's GPUs are its node-local devices that allow multiple
+ *   allocations and have a capacity (the openb importer's gpu-N devices);
+ *   each is 1000 milli, its free milli scaled from its first capacity;
+ * - a pod's GPU shape is its first claim request with a capacity request
+ *   on such a device: n devices of m milli each (m = 1000: whole GPUs);
+ * - the typical shapes are the most frequent (cpu, n, m, node affinity)
+ *   of every pod of the snapshot (DaemonSet pods left out), cpu-only pods
+ *   included, until 95 % of the pods are covered (the simulator's openb
+ *   configuration), their weights renormalised;
+ * - a node's fragmented GPU milli: over the typical shapes, weighted, all
+ *   of its free milli when the shape cannot use the node (cpu-only shape,
+ *   too little cpu, no access, too few GPUs with enough free), else the
+ *   free milli on its GPUs with less free than the shape asks.
+ */
+#ifndef KP_GPU_FRAG_H
+#define KP_GPU_FRAG_H
+
+#include "dra.h"
+
+#define KP_GPU_MILLI 1000
+#define KP_GPU_MAX_NODE 64           /* GPUs of one node the measure handles */
+
+typedef struct kp_gshape {
+	int64_t cpu;                 /* milli */
+	int32_t n, milli;            /* GPUs and milli on each; 0, 0: cpu-only */
+	int32_t cls;                 /* a pod of the shape's class: its node affinity (-1: none) */
+	int64_t count;
+	double p;                    /* weight, typical shapes only */
+} kp_gshape;
+
+typedef struct kp_gpus {
+	int32_t *node_off, *node_dev;    /* per node: its GPUs (kp_dra device indices), in slice order */
+	int32_t *pod_n, *pod_milli;      /* per pod: its GPU shape (0: none) */
+	int nshapes;                     /* typical shapes, most frequent first */
+	kp_gshape *shapes;
+	/* FGD (plugins/fgd_score.c): per node the device its score chose for
+	 * pod fgd_pi (-1 none), read by the allocator under KP_DCHOICE_FGD */
+	int32_t *fgd_dev;
+	int32_t fgd_pi;
+	struct kp_fgd_memo *memo;        /* per node and shape: the score at a node state */
+} kp_gpus;
+
+/* the GPU view of the snapshot's DRA state (s->dra->gpus), made once; KP_OK
+ * (also when there are no GPUs: node_off all 0) or KP_NOMEM */
+int kp_gpus_init(kp_snap *s);
+void kp_gpus_release(kp_snap *s);
+
+/* node n's GPUs' free milli into left (at most KP_GPU_MAX_NODE), their count */
+int kp_gpus_left(const kp_snap *s, int n, int32_t *left);
+/* its cpu left (allocatable - requested), milli */
+int64_t kp_gpus_cpu_left(const kp_snap *s, int n);
+/* the fragmented milli of a node state (cpu left, GPUs' free milli), as the
+ * simulator sums it (frag.go NodeGpuShareFragAmount, all but Q3) */
+double kp_gpus_frag(const kp_snap *s, int n, int64_t cpu_left, const int32_t *left, int ndev);
+
+/* the run's fragmentation per node into gpu_fragmentation (run_id) */
+int kp_gpus_write(kp_snap *s, sqlite3 *db, int64_t run_id, kp_err *err);
+
+#endif

@@ -400,7 +400,8 @@ typedef struct bf { int64_t left; int32_t i; } bf;
 static int best_fit(const kp_dra *d, const kp_dreq *r)
 {
 	return r->ncaps && r->cls >= 0 &&
-	       (d->choice == KP_DCHOICE_BEST_FIT || (d->choice == KP_DCHOICE_AUTO && d->classes[r->cls].openb));
+	       (d->choice == KP_DCHOICE_BEST_FIT || d->choice == KP_DCHOICE_FGD ||
+		(d->choice == KP_DCHOICE_AUTO && d->classes[r->cls].openb));
 }
 
 static int bf_cmp(const void *a, const void *b, void *ctx)
@@ -410,6 +411,13 @@ static int bf_cmp(const void *a, const void *b, void *ctx)
 	if (p->left != q->left)
 		return p->left < q->left ? -1 : 1;
 	return (p->i > q->i) - (p->i < q->i);
+}
+
+/* under --strategy fgd, the GPU FGDScore chose for this pod on this node */
+static int fgd_pick(const search *x, int32_t dev)
+{
+	const kp_gpus *g = x->d->gpus;
+	return x->d->choice == KP_DCHOICE_FGD && g && x->cy && g->fgd_pi == x->cy->pi && g->fgd_dev[x->node] == dev;
 }
 
 static int alloc_best_fit(search *x, int ci_pos, uint32_t ri, const kp_dreq *r, int64_t k, bf after)
@@ -426,6 +434,8 @@ static int alloc_best_fit(search *x, int ci_pos, uint32_t ri, const kp_dreq *r, 
 		if (f < 0)
 			return -1;
 		bf e = { left_of(x, r, x->cand[i]), i };
+		if (fgd_pick(x, x->cand[i]))
+			e.left = -1;   /* FGD chose this GPU for the pod on this node: first */
 		if (f && (after.i < 0 || bf_cmp(&e, &after, NULL) > 0))
 			o[n++] = e;
 	}

@@ -75,7 +75,7 @@ static void pod_shape(const kp_snap *s, int32_t pi, int32_t *n, int32_t *milli)
 	}
 }
 
-static int64_t pod_cpu(const kp_snap *s, int32_t pi)
+int64_t kp_gpus_pod_cpu(const kp_snap *s, int32_t pi)
 {
 	const kp_class *c = &s->classes[s->pods[pi].cls];
 	for (uint32_t k = 0; k < c->nreq; k++)
@@ -113,7 +113,7 @@ static int typical(kp_snap *s, kp_gpus *g)
 		if (p->daemon_node >= 0 || p->ignored)
 			continue;
 		const kp_class *c = &s->classes[p->cls];
-		kp_gshape e = { pod_cpu(s, pi), g->pod_n[pi], g->pod_milli[pi],
+		kp_gshape e = { kp_gpus_pod_cpu(s, pi), g->pod_n[pi], g->pod_milli[pi],
 				c->has_required_affinity || c->nnsel ? p->cls : -1, 0, 0 };
 		/* one key per shape: cpu, n, milli, class */
 		int64_t key = (int64_t)((((uint64_t)e.cpu * 1000003u + (uint64_t)e.n) * 1000003u + (uint64_t)e.milli) * 1000003u +
@@ -284,7 +284,7 @@ static int write_shapes(kp_snap *s, sqlite3 *db, int64_t run_id, kp_err *err)
 		const kp_gshape *k = &g->shapes[j];
 		char ex[600] = "";
 		for (int32_t pi = 0; pi < s->npods && !ex[0]; pi++)
-			if (g->pod_n[pi] == k->n && g->pod_milli[pi] == k->milli && pod_cpu(s, pi) == k->cpu &&
+			if (g->pod_n[pi] == k->n && g->pod_milli[pi] == k->milli && kp_gpus_pod_cpu(s, pi) == k->cpu &&
 			    (k->cls < 0 || s->pods[pi].cls == k->cls) && s->pods[pi].daemon_node < 0)
 				snprintf(ex, sizeof ex, "%s/%s", kp_str(&s->strs, s->pods[pi].ns), kp_str(&s->strs, s->pods[pi].name));
 		sqlite3_reset(q);

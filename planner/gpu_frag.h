@@ -53,6 +53,8 @@ void kp_gpus_release(kp_snap *s);
 
 /* node n's GPUs' free milli into left (at most KP_GPU_MAX_NODE), their count */
 int kp_gpus_left(const kp_snap *s, int n, int32_t *left);
+/* pod pi's cpu request, milli */
+int64_t kp_gpus_pod_cpu(const kp_snap *s, int32_t pi);
 /* its cpu left (allocatable - requested), milli */
 int64_t kp_gpus_cpu_left(const kp_snap *s, int n);
 /* the fragmented milli of a node state (cpu left, GPUs' free milli), as the

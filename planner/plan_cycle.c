@@ -744,8 +744,12 @@ int kp_plan_cycle_setup(planner *pl)
 		if (!(pl->scores[k] = kp_calloc((size_t)n, sizeof(int64_t))))
 			return kp_plan_nomem(pl);
 	pl->cache = !pl->o->reference;
-	if (s->dra)
+	if (s->dra) {
 		s->dra->no_memo = (uint8_t)!pl->cache;
+		for (int k = 0; k < pl->cfg.nprofiles; k++)
+			if (pl->cfg.profiles[k].score[KP_P_FGD_SCORE])
+				s->dra->choice = KP_DCHOICE_FGD;
+	}
 	pl->cache_cls = -1;
 	pl->cache_profile = -1;
 	if (pl->cache) {

@@ -83,8 +83,26 @@ int wi_apply_from_run(wctx *c, wi_op *op)
 
 /* ---- --strategy ---- */
 
+/* fgd: FGDScore the only score plugin of every profile (the paper's runs
+ * disable kube's scores), GPUs chosen by it (docs/gpu-devices.md) */
+static void apply_fgd(kp_config *cfg, wi_op *op)
+{
+	for (int i = 0; i < cfg->nprofiles; i++) {
+		kp_profile *p = &cfg->profiles[i];
+		for (int k = 0; k < KP_P_COUNT; k++)
+			p->score[k] = 0;
+		p->score[KP_P_FGD_SCORE] = 1;
+		p->weight[KP_P_FGD_SCORE] = 1000;
+	}
+	kp_sb_adds(&op->effect, "FGDScore (the FGD paper's) the only score in every profile, GPUs chosen by it");
+}
+
 void wi_apply_strategy(kp_config *cfg, wi_op *op)
 {
+	if (op->strategy == WI_STRAT_FGD) {
+		apply_fgd(cfg, op);
+		return;
+	}
 	for (int i = 0; i < cfg->nprofiles; i++) {
 		kp_profile *p = &cfg->profiles[i];
 		if (!p->score[KP_P_NODE_RESOURCES_FIT] || p->weight[KP_P_NODE_RESOURCES_FIT] <= 0) {

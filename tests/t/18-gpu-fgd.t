@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# 18-gpu-fgd.t — GPUs as devices (issue 18, docs/gpu-devices.md): the
+# FGD paper's node score (plan --strategy fgd, planner/plugins/fgd_score.c)
+# and the fragmentation a run records, on a cluster small enough to work out
+# by hand.
+#
+# Two nodes of one GPU and 8 cpu each; pod a asks 400 milli of a GPU, pod b
+# 600 (1 cpu each).  The typical shapes are both pods' (weight 0.5 each).
+# For b, after a is on node X's GPU (400 used, 600 free):
+#   on X: before, free [600]: shape 400 fits (its fragment: GPUs with < 400
+#     free: none), shape 600 fits (none) -> F = 0; after, free [0] -> F = 0;
+#     score = trunc(100 * sigmoid(0)) = 50;
+#   on the empty node Y: before F = 0; after, free [400]: shape 400 fits
+#     (fragment 0), shape 600 cannot (400 < 600) -> all 400 free counts,
+#     weighted 0.5 -> F = 200; score = trunc(100 * sigmoid(-200/1000)) = 45.
+# So FGD puts b beside a (a GPU full, the other free), where kube's
+# LeastAllocated spreads it to the emptier node (both GPUs part used, 400
+# and 600 milli stranded).
+. "$(dirname "$0")/../lib.sh"
+cat >"$T/nodes.csv" <<'CSV'
+sn,cpu_milli,memory_mib,gpu,model
+node-x,8000,16384,1,T4
+node-y,8000,16384,1,T4
+CSV
+cat >"$T/pods.csv" <<'CSV'
+name,cpu_milli,memory_mib,num_gpu,gpu_milli
+pod-a,1000,1024,1,400
+pod-b,1000,1024,1,600
+CSV
+db="$T/g.db"
+run "$KPLAN" import -q "$db" "$T/nodes.csv" "$T/pods.csv"
+is "$rc" 0 "import the tiny openb cluster"
+
+# kube's default scores: b goes to the other node
+run "$KPLAN" plan -q "$db"
+is "$rc" 0 "plan with kube's default scores"
+na=$(q "$db" "SELECT node FROM plan WHERE pod = 'pod-a'")
+nb=$(q "$db" "SELECT node FROM plan WHERE pod = 'pod-b'")
+ok "$([ -n "$na" ] && [ -n "$nb" ] && [ "$na" != "$nb" ]; echo $?)" "default: a and b on different nodes ($na, $nb)"
+is "$(q "$db" "SELECT sum(free_milli) || ' ' || printf('%.1f', sum(frag_milli)) FROM gpu_fragmentation WHERE run_id = (SELECT max(id) FROM run)")" \
+	"1000 200.0" "default: 1000 milli free; a's GPU (600 free) fits both shapes, b's (400 free) not shape 600: 0.5 x 400 = 200 fragmented"
+is "$(q "$db" "SELECT count(*) || ' ' || group_concat(printf('%d:%s:%.2f', seq, gpus || 'x' || milli, weight), ' ') FROM gpu_typical_shape WHERE run_id = (SELECT max(id) FROM run)")" \
+	"2 1:1x600:0.50 2:1x400:0.50" "typical shapes: both pods', weight 0.5, the larger milli first on a tie"
+
+# FGD: b beside a
+run "$KPLAN" plan -q --strategy fgd "$db"
+is "$rc" 0 "plan --strategy fgd"
+na=$(q "$db" "SELECT node FROM plan WHERE pod = 'pod-a'")
+nb=$(q "$db" "SELECT node FROM plan WHERE pod = 'pod-b'")
+is "$nb" "$na" "fgd: b on a's node"
+is "$(q "$db" "SELECT group_concat(free_list, ' ') FROM (SELECT free_list FROM gpu_fragmentation WHERE run_id = (SELECT max(id) FROM run) ORDER BY free_list)")" \
+	"[0] [1000]" "fgd: one GPU full, the other free"
+is "$(q "$db" "SELECT printf('%.1f', sum(frag_milli)) FROM gpu_fragmentation WHERE run_id = (SELECT max(id) FROM run)")" \
+	"0.0" "fgd: nothing fragmented (a free GPU fits both shapes)"
+run "$KPLAN" explain "$db" openb/pod-b
+is "$rc" 0 "explain pod-b under the fgd run"
+like "$out" "FGDScore" "explain shows FGDScore"
+like "$out" "50->50x1000" "b's node scores 50 (fragmentation unchanged)"
+like "$out" "45->45x1000" "the empty node scores 45 (200 milli more fragmented)"
+
+# the option is checked
+run "$KPLAN" plan -q --strategy fdg "$db"
+ok "$([ "$rc" -ne 0 ]; echo $?)" "a misspelt strategy is refused"
+like "$err" "least, most, balanced or fgd" "the message lists the strategies"
+done_testing

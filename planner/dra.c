@@ -19,7 +19,6 @@
  * constraint kept.
  */
 #include "dra_int.h"
-#include "gpu_frag.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -416,8 +415,8 @@ static int bf_cmp(const void *a, const void *b, void *ctx)
 /* under --strategy fgd, the GPU FGDScore chose for this pod on this node */
 static int fgd_pick(const search *x, int32_t dev)
 {
-	const kp_gpus *g = x->d->gpus;
-	return x->d->choice == KP_DCHOICE_FGD && g && x->cy && g->fgd_pi == x->cy->pi && g->fgd_dev[x->node] == dev;
+	const kp_dra *d = x->d;
+	return d->choice == KP_DCHOICE_FGD && d->fgd_dev && x->cy && d->fgd_pi == x->cy->pi && d->fgd_dev[x->node] == dev;
 }
 
 static int alloc_best_fit(search *x, int ci_pos, uint32_t ri, const kp_dreq *r, int64_t k, bf after)
@@ -973,7 +972,11 @@ void kp_snap_dra_release(kp_snap *s)
 	kp_free(d->node_ncand);
 	kp_free(d->node_invalid);
 	kp_dra_memo_release(d, s->nnodes);
-	kp_gpus_release(s);
+	if (d->gpus && d->gpus_free)
+		d->gpus_free(d->gpus);
+	kp_free(d->fgd_dev);
+	d->gpus = NULL;
+	d->fgd_dev = NULL;
 	d->node_cand = NULL;
 	d->node_ncand = NULL;
 	d->node_invalid = NULL;

@@ -194,6 +194,11 @@ typedef struct kp_dra {
 	uint8_t no_memo;
 	uint8_t choice;              /* KP_DCHOICE_* (the run's --device-choice) */
 	struct kp_gpus *gpus;        /* the GPU view (gpu_frag.h), made on first use */
+	void (*gpus_free)(struct kp_gpus *);   /* its release (set by gpu_frag.c) */
+	/* FGDScore's pick (plugins/fgd_score.c): per node the device its score
+	 * chose for pod fgd_pi (-1 none), taken first under KP_DCHOICE_FGD */
+	int32_t *fgd_dev;
+	int32_t fgd_pi;
 	int32_t memo_pi, memo_nc;    /* the pod (+ 1, 0 none) whose key memo_key is */
 	uint64_t memo_key;
 } kp_dra;

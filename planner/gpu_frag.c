@@ -154,6 +154,16 @@ static int typical(kp_snap *s, kp_gpus *g)
 	return KP_OK;
 }
 
+static void gpus_free(kp_gpus *g)
+{
+	kp_free(g->node_off);
+	kp_free(g->node_dev);
+	kp_free(g->pod_n);
+	kp_free(g->pod_milli);
+	kp_free(g->shapes);
+	kp_free(g);
+}
+
 int kp_gpus_init(kp_snap *s)
 {
 	kp_dra *d = s->dra;
@@ -163,36 +173,20 @@ int kp_gpus_init(kp_snap *s)
 	if (!g)
 		return KP_NOMEM;
 	d->gpus = g;
-	g->fgd_pi = -1;
+	d->gpus_free = gpus_free;
+	d->fgd_pi = -1;
 	if (node_gpus(s, g))
 		return KP_NOMEM;
 	g->pod_n = kp_calloc((size_t)s->npods + 1, sizeof *g->pod_n);
 	g->pod_milli = kp_calloc((size_t)s->npods + 1, sizeof *g->pod_milli);
-	g->fgd_dev = kp_malloc(((size_t)s->nnodes + 1) * sizeof *g->fgd_dev);
-	if (!g->pod_n || !g->pod_milli || !g->fgd_dev)
+	d->fgd_dev = kp_malloc(((size_t)s->nnodes + 1) * sizeof *d->fgd_dev);
+	if (!g->pod_n || !g->pod_milli || !d->fgd_dev)
 		return KP_NOMEM;
 	for (int n = 0; n < s->nnodes; n++)
-		g->fgd_dev[n] = -1;
+		d->fgd_dev[n] = -1;
 	for (int32_t pi = 0; pi < s->npods; pi++)
 		pod_shape(s, pi, &g->pod_n[pi], &g->pod_milli[pi]);
 	return typical(s, g);
-}
-
-void kp_gpus_release(kp_snap *s)
-{
-	kp_dra *d = s->dra;
-	kp_gpus *g = d ? d->gpus : NULL;
-	if (!g)
-		return;
-	kp_free(g->node_off);
-	kp_free(g->node_dev);
-	kp_free(g->pod_n);
-	kp_free(g->pod_milli);
-	kp_free(g->shapes);
-	kp_free(g->fgd_dev);
-	kp_free(g->memo);
-	kp_free(g);
-	d->gpus = NULL;
 }
 
 int kp_gpus_left(const kp_snap *s, int n, int32_t *left)

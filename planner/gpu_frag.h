@@ -39,17 +39,12 @@ typedef struct kp_gpus {
 	int32_t *pod_n, *pod_milli;      /* per pod: its GPU shape (0: none) */
 	int nshapes;                     /* typical shapes, most frequent first */
 	kp_gshape *shapes;
-	/* FGD (plugins/fgd_score.c): per node the device its score chose for
-	 * pod fgd_pi (-1 none), read by the allocator under KP_DCHOICE_FGD */
-	int32_t *fgd_dev;
-	int32_t fgd_pi;
-	struct kp_fgd_memo *memo;        /* per node and shape: the score at a node state */
 } kp_gpus;
 
-/* the GPU view of the snapshot's DRA state (s->dra->gpus), made once; KP_OK
- * (also when there are no GPUs: node_off all 0) or KP_NOMEM */
+/* the GPU view of the snapshot's DRA state (s->dra->gpus, and
+ * s->dra->fgd_dev), made once; KP_OK (also when there are no GPUs: node_off
+ * all 0) or KP_NOMEM.  kp_snap_dra_release frees it. */
 int kp_gpus_init(kp_snap *s);
-void kp_gpus_release(kp_snap *s);
 
 /* node n's GPUs' free milli into left (at most KP_GPU_MAX_NODE), their count */
 int kp_gpus_left(const kp_snap *s, int n, int32_t *left);

@@ -31,7 +31,7 @@ static int pre_score(kp_cycle *cy)
 		return KP_OK;
 	if (kp_gpus_init(cy->s))
 		return KP_NOMEM;
-	cy->s->dra->gpus->fgd_pi = cy->pi;
+	cy->s->dra->fgd_pi = cy->pi;
 	return KP_OK;
 }
 
@@ -56,6 +56,7 @@ static int64_t score(kp_cycle *cy, int node)
 {
 	kp_snap *s = cy->s;
 	kp_gpus *g = s->dra ? s->dra->gpus : NULL;
+	int32_t *pick = s->dra ? s->dra->fgd_dev : NULL;
 	if (!g)
 		return 50;
 	int32_t left[KP_GPU_MAX_NODE];
@@ -63,7 +64,7 @@ static int64_t score(kp_cycle *cy, int node)
 	int64_t cpu_left = kp_gpus_cpu_left(s, node), cpu = kp_gpus_pod_cpu(s, cy->pi);
 	int32_t n = g->pod_n[cy->pi], m = g->pod_milli[cy->pi];
 	double old = kp_gpus_frag(s, node, cpu_left, left, k);
-	g->fgd_dev[node] = -1;
+	pick[node] = -1;
 	if (n == 1 && m < KP_GPU_MILLI) {
 		int64_t best = 0;
 		for (int i = 0; i < k; i++) {
@@ -72,9 +73,9 @@ static int64_t score(kp_cycle *cy, int node)
 			left[i] -= m;
 			int64_t sc = sig100(old, kp_gpus_frag(s, node, cpu_left - cpu, left, k));
 			left[i] += m;
-			if (g->fgd_dev[node] < 0 || sc > best) {
+			if (pick[node] < 0 || sc > best) {
 				best = sc;
-				g->fgd_dev[node] = g->node_dev[g->node_off[node] + i];
+				pick[node] = g->node_dev[g->node_off[node] + i];
 			}
 		}
 		return best;

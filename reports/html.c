@@ -7,7 +7,8 @@
  * Charts (html_charts.c; tests count their elements): chart-cluster, the whole
  * cluster per pool and resource, first; chart-rebalance for a rebalance run;
  * chart-util, chart-heat (the most loaded nodes), chart-dist; and here
- * chart-reasons, unschedulable reasons, one <rect class="bar"> per reason.
+ * chart-reasons, unschedulable reasons, one <rect class="bar"> per reason;
+ * chart-gpu (html_gpu.c) when the run has GPU fragmentation rows.
  * Tables show at most TABLE_CAP rows, each in a box that scrolls sideways.
  *
  * Every string from the database is HTML-escaped; none is placed in the
@@ -197,6 +198,7 @@ static const char main_script[] =
 	"body.setAttribute('data-heat-cells', count('chart-heat', 'rect.cell'));\n"
 	"body.setAttribute('data-dist-bars', count('chart-dist', 'rect.bar'));\n"
 	"body.setAttribute('data-reason-bars', count('chart-reasons', 'rect.bar'));\n"
+	"body.setAttribute('data-gpu-nodes', count('chart-gpu', 'rect.gnode'));\n"
 	"body.setAttribute('data-tables', tables.length);\n"
 	"if (location.hash === '#selftest') {\n"
 	"  var ok = true;\n"
@@ -452,6 +454,7 @@ int kp_report_html(const kp_report *r, kp_sb *out)
 			chart_heat(out, &d);
 			chart_dist(out, &d);
 			chart_reasons(out, &d);
+			chart_gpu(out, r);
 			kp_sb_adds(out, "</section>\n");
 		}
 		chart_data_release(&d);

@@ -37,5 +37,7 @@ void chart_rebalance(kp_sb *out, const chart_data *d);
 void chart_util(kp_sb *out, const chart_data *d);
 void chart_heat(kp_sb *out, const chart_data *d);
 void chart_dist(kp_sb *out, const chart_data *d);
+/* html_gpu.c: the GPU fragmentation per node (section gpu_nodes), nothing without it */
+void chart_gpu(kp_sb *out, const kp_report *r);
 
 #endif

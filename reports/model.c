@@ -2,7 +2,8 @@
  * model.c — the report's data, read from a run's tables by SQL (report.h).
  *
  * Every table is one SELECT over what `plan` wrote (run, placement,
- * pod_failure, eviction, run_warning, volume_decision, dra_allocation) and
+ * pod_failure, eviction, run_warning, volume_decision, dra_allocation,
+ * gpu_fragmentation, gpu_typical_shape) and
  * what was imported (node, node_resource, node_label, pod, class_request,
  * workload, import_batch, the storage and DRA tables); nothing is
  * recomputed and nothing is
@@ -10,7 +11,7 @@
  * kp_sql_report_<name>; the tables over node utilisation share their start,
  * usage_cte.sql (and nodes_cte.sql for the node lists), which load() puts
  * before them, the volume tables theirs, volumes_cte.sql, and the devices
- * tables theirs, dra_cte.sql.  Parameters:
+ * tables theirs, dra_cte.sql, the GPU tables theirs, gpu_cte.sql.  Parameters:
  * ?1 the run (run A of a comparison), ?2 run B (= ?1 for a plain report), ?3
  * 1 to leave out start times and durations, ?4 how many nodes the most/least
  * loaded lists hold.
@@ -118,6 +119,17 @@ static const kp_rcol cols_dra_allocs[] = {
 	C("seq"), C("pod"), C("claim"), C("request"), C("driver"), C("pool"), C("device"), C("admin_access"), C("node"),
 };
 static const kp_rcol cols_dra_unalloc[] = { C("pod"), C("pod_claim"), C("claim"), C("claim_from"), C("status"), C("reason") };
+static const kp_rcol cols_gpu_pools[] = {
+	C("pool"), C("pool_label"), C("nodes"), C("gpus"), C("milli"), C("allocated_milli"), CU("allocated_pct", KP_RU_PCT),
+	C("free_milli"), C("frag_milli"), CU("frag_pct", KP_RU_PCT),
+};
+static const kp_rcol cols_gpu_nodes[] = {
+	C("node"), C("pool"), C("gpus"), C("milli"), C("allocated_milli"), C("free_milli"), C("frag_milli"),
+	CU("frag_pct", KP_RU_PCT), CU("cpu_left", KP_RU_CPU), C("free_list"),
+};
+static const kp_rcol cols_gpu_shapes[] = {
+	C("seq"), C("shape"), CU("cpu", KP_RU_CPU), C("gpus"), C("milli"), C("pods"), C("weight"), C("example"),
+};
 static const kp_rcol cols_moves[] = { C("seq"), C("namespace"), C("pod"), C("from_node"), C("node"), C("preempted_by") };
 static const kp_rcol cols_runs[] = {
 	C("run"), C("started"), C("seed"), C("config_source"), C("options"), C("pods"), C("keep"), C("bind"),
@@ -142,9 +154,10 @@ static const kp_rcol cols_usage_delta[] = {
 /* what a section's statement comes after: nothing, usage_cte.sql,
  * usage_cte.sql and nodes_cte.sql, the volume statements' start
  * (volumes_decisions_cte.sql or volumes_decisions_none.sql, then
- * volumes_cte.sql), or the devices statements' start (dra_allocation_cte.sql
- * or dra_allocation_none.sql, then dra_cte.sql) */
-enum { WITH_NONE, WITH_USAGE, WITH_NODES, WITH_VOLUMES, WITH_DRA };
+ * volumes_cte.sql), the devices statements' start (dra_allocation_cte.sql
+ * or dra_allocation_none.sql, then dra_cte.sql), or the GPU statements'
+ * (gpu_added_cte.sql or gpu_added_none.sql, then gpu_cte.sql) */
+enum { WITH_NONE, WITH_USAGE, WITH_NODES, WITH_VOLUMES, WITH_DRA, WITH_GPU };
 
 /* Sections only some runs or databases have are left out when their probe
  * (?1 = the run) returns no row, or when its table does not exist (a
@@ -179,6 +192,8 @@ typedef struct spec {
 /* the devices sections: only with the DRA tables (dra_tables.sql) and a
  * slice, a claim or a pod naming one (dra_probe.sql) */
 #define QD(name) kp_sql_report_##name, WITH_DRA, kp_sql_report_dra_probe
+/* the GPU sections: only when the run wrote gpu_fragmentation rows (gpu_probe.sql) */
+#define QG(name) kp_sql_report_##name, WITH_GPU, kp_sql_report_gpu_probe
 
 static const spec run_specs[] = {
 	{ "summary", "Summary", NULL, 1, COLS(cols_kv), Q(summary) },
@@ -267,6 +282,25 @@ static const spec run_specs[] = {
 	  "claim it names (pod_resource_claim.claim) allocated neither in the input (resource_claim.allocated) nor by "
 	  "the run (dra_allocation); claim_from: how the pod names it (spec, status, owned, generated from a template); "
 	  "reason: the pod's (placement.reason)", 0, COLS(cols_dra_unalloc), QD(dra_unallocated) },
+	{ "gpu", "GPU fragmentation", "sums of the run's gpu_fragmentation rows (docs/gpu-devices.md): gpu_nodes: "
+	  "its rows (nodes with GPUs: node-local devices allowing multiple allocations with a capacity, 1000 milli "
+	  "each); gpus, milli, allocated_milli, free_milli: sums (allocated = milli - free); frag_milli: the FGD "
+	  "measure's fragmented milli, of free_milli those the typical pod shapes cannot use, weighted (frag_pct: "
+	  "of free_milli); usable_milli = free_milli - frag_milli; typical_shapes: gpu_typical_shape rows",
+	  1, COLS(cols_kv), QG(gpu_summary) },
+	{ "gpu_pools", "GPU fragmentation: per pool", "the figures of 'GPU fragmentation' per pool: the node's label "
+	  "node.kubernetes.io/instance-type, else its GPU model (label alibabacloud.com/gpu-card-model), else (none); "
+	  "pool_label: which label", 0, COLS(cols_gpu_pools), QG(gpu_pools) },
+	{ "gpu_fragmented", "GPU fragmentation: the most fragmented nodes", "the 10 nodes with the most fragmented GPU "
+	  "milli (frag_milli > 0), the most first; free_list: each GPU's free milli, in device order (gpu-0 first); "
+	  "frag_pct: of the node's free_milli; cpu_left: allocatable cpu not requested after the run",
+	  0, COLS(cols_gpu_nodes), QG(gpu_fragmented) },
+	{ "gpu_nodes", "GPU fragmentation: per node", "every row of the run's gpu_fragmentation, by node name",
+	  0, COLS(cols_gpu_nodes), QG(gpu_nodes) },
+	{ "gpu_shapes", "GPU fragmentation: typical pod shapes", "the run's gpu_typical_shape rows: the most frequent "
+	  "(cpu, GPUs, milli on each) of the snapshot's pods (DaemonSet pods left out, cpu-only pods in), until 95% "
+	  "of the pods; weight: their share, renormalised over the shapes kept; example: a pod of the shape",
+	  0, COLS(cols_gpu_shapes), QP(gpu_shapes, kp_sql_report_gpu_probe) },
 	{ "capacity", "Capacity", "kplan capacity's latest answers for this database (pod: replicas that fit, of bound "
 	  "tried; nodes-needed: nodes to add, bound: the lower bound; survive: 1 when it survives), newest first", 0,
 	  COLS(cols_capacity), QP(capacity, probe_capacity) },
@@ -446,6 +480,10 @@ static int load(sqlite3 *db, kp_report *r, const spec *sp, int64_t limit, kp_err
 		kp_sb_adds(&text, any_row(db, kp_sql_report_dra_has_allocation, r->run_a)
 					  ? kp_sql_report_dra_allocation_cte : kp_sql_report_dra_allocation_none);
 		kp_sb_adds(&text, kp_sql_report_dra_cte);
+	} else if (sp->with == WITH_GPU) {
+		kp_sb_adds(&text, any_row(db, kp_sql_report_gpu_has_run_node, r->run_a) ? kp_sql_report_gpu_added_cte
+											 : kp_sql_report_gpu_added_none);
+		kp_sb_adds(&text, kp_sql_report_gpu_cte);
 	} else if (sp->with != WITH_NONE) {
 		kp_sb_adds(&text, kp_sql_report_usage_cte);
 		if (sp->with == WITH_NODES)

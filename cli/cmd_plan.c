@@ -41,7 +41,7 @@ const char cmd_plan_help[] =
 	"                            full: plan every pod from scratch, bound ones too\n"
 	"                            (keep, move, bind, unschedulable; DaemonSet pods stay);\n"
 	"                            rebalance: then propose moves of bound pods (below)\n"
-	"  --strategy least|most|balanced|fgd\n"
+	"  --strategy least|most|balanced|fgd|gpu-pack\n"
 	"                            NodeResourcesFit scoring in every profile: spread\n"
 	"                            (LeastAllocated), pack (MostAllocated), or spread with\n"
 	"                            resources in proportion (BalancedAllocation x3)\n"

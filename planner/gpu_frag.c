@@ -9,6 +9,7 @@
 #include "cycle.h"
 #include "../common/kp.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -184,8 +185,15 @@ int kp_gpus_init(kp_snap *s)
 		return KP_NOMEM;
 	for (int n = 0; n < s->nnodes; n++)
 		d->fgd_dev[n] = -1;
-	for (int32_t pi = 0; pi < s->npods; pi++)
+	double cpu = 0, milli = 0;
+	for (int32_t pi = 0; pi < s->npods; pi++) {
 		pod_shape(s, pi, &g->pod_n[pi], &g->pod_milli[pi]);
+		if (g->pod_n[pi] && s->pods[pi].daemon_node < 0) {
+			cpu += (double)kp_gpus_pod_cpu(s, pi);
+			milli += (double)g->pod_n[pi] * g->pod_milli[pi];
+		}
+	}
+	g->cpu_per_milli = milli > 0 ? cpu / milli : 0;
 	return typical(s, g);
 }
 
@@ -340,4 +348,77 @@ int kp_gpus_write(kp_snap *s, sqlite3 *db, int64_t run_id, kp_err *err)
 	}
 	sqlite3_finalize(q);
 	return rc;
+}
+
+/* ---- the GPU scores ---- */
+
+/* GPU milli a node cannot use for lack of cpu, at the GPU pods' cpu per milli */
+static double stranded(const kp_gpus *g, int64_t cpu_left, const int32_t *left, int k)
+{
+	double free_ = 0;
+	for (int i = 0; i < k; i++)
+		free_ += left[i];
+	if (g->cpu_per_milli <= 0)
+		return 0;
+	double usable = (double)(cpu_left > 0 ? cpu_left : 0) / g->cpu_per_milli;
+	return free_ > usable ? free_ - usable : 0;
+}
+
+/* the simulator's NodeResource.Sub for whole GPUs: GPUs by free milli
+ * ascending (the lowest on ties), each with enough free taken until n are */
+static void take_whole(int32_t *left, int k, int32_t n, int32_t m)
+{
+	uint8_t used[KP_GPU_MAX_NODE] = { 0 };
+	for (int32_t t = 0; t < n; t++) {
+		int best = -1;
+		for (int i = 0; i < k; i++)
+			if (!used[i] && left[i] >= m && (best < 0 || left[i] < left[best]))
+				best = i;
+		if (best < 0)
+			return;
+		used[best] = 1;
+		left[best] -= m;
+	}
+}
+
+/* one choice's score: before (frag f0, stranded st0) against the state after */
+static int64_t choice_score(const kp_snap *s, const kp_gpus *g, int n, int mode, double f0, double st0,
+			    int64_t cpu_after, const int32_t *left, int k)
+{
+	double d = f0 - kp_gpus_frag(s, n, cpu_after, left, k);
+	if (mode == KP_GPUS_FGD)
+		return (int64_t)(1.0 / (1.0 + exp(-(d / 1000.0))) * 100.0);
+	d += st0 - stranded(g, cpu_after, left, k);
+	return (int64_t)((d + 1e7) * 100.0);   /* the drop, 0.01 milli steps, positive */
+}
+
+int64_t kp_gpus_score(const kp_snap *s, int32_t pi, int n, int mode, int32_t *dev)
+{
+	const kp_gpus *g = s->dra ? s->dra->gpus : NULL;
+	*dev = -1;
+	if (!g)
+		return mode == KP_GPUS_FGD ? 50 : (int64_t)(1e7 * 100.0);
+	int32_t left[KP_GPU_MAX_NODE];
+	int k = kp_gpus_left(s, n, left);
+	int64_t cpu_left = kp_gpus_cpu_left(s, n), cpu = kp_gpus_pod_cpu(s, pi);
+	int32_t gn = g->pod_n[pi], m = g->pod_milli[pi];
+	double f0 = kp_gpus_frag(s, n, cpu_left, left, k), st0 = mode == KP_GPUS_PACK ? stranded(g, cpu_left, left, k) : 0;
+	if (gn == 1 && m < KP_GPU_MILLI) {
+		int64_t best = 0;
+		for (int i = 0; i < k; i++) {
+			if (left[i] < m)
+				continue;
+			left[i] -= m;
+			int64_t sc = choice_score(s, g, n, mode, f0, st0, cpu_left - cpu, left, k);
+			left[i] += m;
+			if (*dev < 0 || sc > best) {
+				best = sc;
+				*dev = g->node_dev[g->node_off[n] + i];
+			}
+		}
+		return best;
+	}
+	if (gn > 0)
+		take_whole(left, k, gn, m);
+	return choice_score(s, g, n, mode, f0, st0, cpu_left - cpu, left, k);
 }

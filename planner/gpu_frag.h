@@ -37,6 +37,7 @@ typedef struct kp_gshape {
 typedef struct kp_gpus {
 	int32_t *node_off, *node_dev;    /* per node: its GPUs (kp_dra device indices), in slice order */
 	int32_t *pod_n, *pod_milli;      /* per pod: its GPU shape (0: none) */
+	double cpu_per_milli;            /* the GPU pods' cpu over their GPU milli (all pods) */
 	int nshapes;                     /* typical shapes, most frequent first */
 	kp_gshape *shapes;
 } kp_gpus;
@@ -55,6 +56,16 @@ int64_t kp_gpus_cpu_left(const kp_snap *s, int n);
 /* the fragmented milli of a node state (cpu left, GPUs' free milli), as the
  * simulator sums it (frag.go NodeGpuShareFragAmount, all but Q3) */
 double kp_gpus_frag(const kp_snap *s, int n, int64_t cpu_left, const int32_t *left, int ndev);
+
+/* Pod pi on node n, for the GPU scores (plugins/fgd_score.c,
+ * plugins/gpu_pack_score.c): over the pod's choices on the node (each GPU
+ * with room for a share; else whole GPUs, the lowest free, and its cpu), the
+ * best one and its score; *dev its GPU (a kp_dra device, -1 none).
+ * KP_GPUS_FGD: the paper's trunc(100 sigmoid((F_before - F_after) / 1000)),
+ * ties to the lowest GPU; KP_GPUS_PACK: kplan's, the drop of fragmented
+ * plus cpu-stranded milli, not truncated (scaled to an integer). */
+enum { KP_GPUS_FGD, KP_GPUS_PACK };
+int64_t kp_gpus_score(const kp_snap *s, int32_t pi, int n, int mode, int32_t *dev);
 
 /* the run's fragmentation per node into gpu_fragmentation (run_id) */
 int kp_gpus_write(kp_snap *s, sqlite3 *db, int64_t run_id, kp_err *err);

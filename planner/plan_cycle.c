@@ -747,7 +747,7 @@ int kp_plan_cycle_setup(planner *pl)
 	if (s->dra) {
 		s->dra->no_memo = (uint8_t)!pl->cache;
 		for (int k = 0; k < pl->cfg.nprofiles; k++)
-			if (pl->cfg.profiles[k].score[KP_P_FGD_SCORE])
+			if (pl->cfg.profiles[k].score[KP_P_FGD_SCORE] || pl->cfg.profiles[k].score[KP_P_GPU_PACK_SCORE])
 				s->dra->choice = KP_DCHOICE_FGD;
 	}
 	pl->cache_cls = -1;

@@ -30,8 +30,8 @@
  * order decides which reason a node reports, and scores are summed in this
  * order.  X(INDEX, file): KP_P_<INDEX> is its index, kp_plugin_<file> its
  * descriptor, defined in planner/plugins/<file>.c.  SQL_EXTENDER is kplan's
- * own (after kube's filters, as HTTP extenders run); so is FGD_SCORE (the FGD
- * paper's score, enabled by --strategy fgd). */
+ * own (after kube's filters, as HTTP extenders run); so are FGD_SCORE (the FGD
+ * paper's score, --strategy fgd) and GPU_PACK_SCORE (--strategy gpu-pack). */
 #define KP_PLUGIN_LIST(X) \
 	X(PRIORITY_SORT, priority_sort) \
 	X(NODE_UNSCHEDULABLE, node_unschedulable) \
@@ -51,6 +51,7 @@
 	X(BALANCED_ALLOCATION, balanced_allocation) \
 	X(IMAGE_LOCALITY, image_locality) \
 	X(FGD_SCORE, fgd_score) \
+	X(GPU_PACK_SCORE, gpu_pack_score) \
 	X(SQL_EXTENDER, sql_extender) \
 	X(DEFAULT_BINDER, default_binder)
 

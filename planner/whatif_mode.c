@@ -83,23 +83,27 @@ int wi_apply_from_run(wctx *c, wi_op *op)
 
 /* ---- --strategy ---- */
 
-/* fgd: FGDScore the only score plugin of every profile (the paper's runs
- * disable kube's scores), GPUs chosen by it (docs/gpu-devices.md) */
+/* fgd, gpu-pack: FGDScore (the paper's runs disable kube's scores) or
+ * kplan's GpuPackScore the only score plugin of every profile, each shared
+ * pod's GPU chosen by it (docs/gpu-devices.md) */
 static void apply_fgd(kp_config *cfg, wi_op *op)
 {
 	for (int i = 0; i < cfg->nprofiles; i++) {
 		kp_profile *p = &cfg->profiles[i];
 		for (int k = 0; k < KP_P_COUNT; k++)
 			p->score[k] = 0;
-		p->score[KP_P_FGD_SCORE] = 1;
-		p->weight[KP_P_FGD_SCORE] = 1000;
+		int k = op->strategy == WI_STRAT_PACK ? KP_P_GPU_PACK_SCORE : KP_P_FGD_SCORE;
+		p->score[k] = 1;
+		p->weight[k] = op->strategy == WI_STRAT_PACK ? 1 : 1000;
 	}
-	kp_sb_adds(&op->effect, "FGDScore (the FGD paper's) the only score in every profile, GPUs chosen by it");
+	kp_sb_adds(&op->effect, op->strategy == WI_STRAT_PACK
+		   ? "GpuPackScore (kplan's: fragmented plus cpu-stranded GPU milli) the only score in every profile, GPUs chosen by it"
+		   : "FGDScore (the FGD paper's) the only score in every profile, GPUs chosen by it");
 }
 
 void wi_apply_strategy(kp_config *cfg, wi_op *op)
 {
-	if (op->strategy == WI_STRAT_FGD) {
+	if (op->strategy == WI_STRAT_FGD || op->strategy == WI_STRAT_PACK) {
 		apply_fgd(cfg, op);
 		return;
 	}

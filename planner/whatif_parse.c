@@ -420,7 +420,7 @@ int wi_parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 				op->strategy = i;
 				return KP_OK;
 			}
-		return usage(err, option, v, "the strategy is least, most, balanced or fgd");
+		return usage(err, option, v, "the strategy is least, most, balanced, fgd or gpu-pack");
 	}
 	return KP_OK;
 }

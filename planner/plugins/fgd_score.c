@@ -17,14 +17,6 @@
 #include "../cycle.h"
 #include "../gpu_frag.h"
 
-#include <math.h>
-#include <string.h>
-
-static int64_t sig100(double old, double new_)
-{
-	return (int64_t)(1.0 / (1.0 + exp(-((old - new_) / 1000.0))) * 100.0);
-}
-
 static int pre_score(kp_cycle *cy)
 {
 	if (!cy->s->dra)
@@ -35,54 +27,13 @@ static int pre_score(kp_cycle *cy)
 	return KP_OK;
 }
 
-/* the simulator's NodeResource.Sub for whole GPUs: GPUs by free milli
- * ascending (stable), each with enough free taken until n are */
-static void take_whole(int32_t *left, int k, int32_t n, int32_t m)
-{
-	uint8_t used[KP_GPU_MAX_NODE] = { 0 };
-	for (int32_t t = 0; t < n; t++) {
-		int best = -1;
-		for (int i = 0; i < k; i++)
-			if (!used[i] && left[i] >= m && (best < 0 || left[i] < left[best]))
-				best = i;
-		if (best < 0)
-			return;
-		used[best] = 1;
-		left[best] -= m;
-	}
-}
-
 static int64_t score(kp_cycle *cy, int node)
 {
-	kp_snap *s = cy->s;
-	kp_gpus *g = s->dra ? s->dra->gpus : NULL;
-	int32_t *pick = s->dra ? s->dra->fgd_dev : NULL;
-	if (!g)
-		return 50;
-	int32_t left[KP_GPU_MAX_NODE];
-	int k = kp_gpus_left(s, node, left);
-	int64_t cpu_left = kp_gpus_cpu_left(s, node), cpu = kp_gpus_pod_cpu(s, cy->pi);
-	int32_t n = g->pod_n[cy->pi], m = g->pod_milli[cy->pi];
-	double old = kp_gpus_frag(s, node, cpu_left, left, k);
-	pick[node] = -1;
-	if (n == 1 && m < KP_GPU_MILLI) {
-		int64_t best = 0;
-		for (int i = 0; i < k; i++) {
-			if (left[i] < m)
-				continue;
-			left[i] -= m;
-			int64_t sc = sig100(old, kp_gpus_frag(s, node, cpu_left - cpu, left, k));
-			left[i] += m;
-			if (pick[node] < 0 || sc > best) {
-				best = sc;
-				pick[node] = g->node_dev[g->node_off[node] + i];
-			}
-		}
-		return best;
-	}
-	if (n > 0)
-		take_whole(left, k, n, m);
-	return sig100(old, kp_gpus_frag(s, node, cpu_left - cpu, left, k));
+	int32_t dev;
+	int64_t sc = kp_gpus_score(cy->s, cy->pi, node, KP_GPUS_FGD, &dev);
+	if (cy->s->dra && cy->s->dra->fgd_dev)
+		cy->s->dra->fgd_dev[node] = dev;
+	return sc;
 }
 
 const kp_plugin kp_plugin_fgd_score = {

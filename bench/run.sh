@@ -185,12 +185,16 @@ if [ -d "$DATA/openb" ]; then
 		$K import -q --format openb "$db" "$DATA/openb/openb_node_list_gpu_node.csv" "$list"
 		$K query --write "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null
 		plan_case "$name" "$db" openb
-		# allocation ratios of the last run: requested after / allocatable, cpu and GPU
+		# allocation ratios of the last run: cpu requested after / allocatable; GPU: the
+		# milli of the devices the run allocated / every device's (the GPUs are DRA
+		# devices, importers/openb.c; every openb pod is pending, so the run's are all)
 		ratios=$($K query --format csv --no-header "$W/run.db" "
 			SELECT printf('%.1f %% / %.1f %%',
 			  100.0 * sum(CASE WHEN resource = 'cpu' THEN requested_after END) / sum(CASE WHEN resource = 'cpu' THEN allocatable END),
-			  100.0 * sum(CASE WHEN resource = 'alibabacloud.com/gpu-milli' THEN requested_after END)
-			        / sum(CASE WHEN resource = 'alibabacloud.com/gpu-milli' THEN allocatable END))
+			  100.0 * (SELECT sum(c.value) FROM dra_allocation a JOIN resource_claim rc ON rc.id = a.claim_id
+			           JOIN claim_request_capacity c ON c.spec_id = rc.spec_id AND c.request = a.request AND c.name = 'milli'
+			           WHERE a.run_id = (SELECT max(id) FROM run))
+			        / (SELECT sum(value) FROM device_capacity WHERE name = 'milli'))
 			FROM node_usage")
 		awk -v r="$ratios" '{ l[NR] = $0 } END { for (i = 1; i < NR; i++) print l[i]; print l[NR] " " r " |" }' "$ROWS" > "$ROWS.tmp"
 		mv "$ROWS.tmp" "$ROWS"

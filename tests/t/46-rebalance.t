@@ -426,10 +426,12 @@ ok $? "generated: the imported tables are byte-identical"
 
 # --- quality on the openb trace ($KP_SHARED_DATA/openb: 1213 GPU nodes, 8152 pods).
 # Every openb pod is bare (no owner): nothing moves unless --evict-bare-pods.  The
-# pods request alibabacloud.com/gpu-milli too; the utilisation strategies look at
-# cpu, memory and pods only, but every move is placed by the planner, so GPU fit holds.
+# GPU pods claim DRA devices (importers/openb.c: gpu-N devices of 1000 milli, a
+# share on one of them); the utilisation strategies look at cpu, memory and pods
+# only, but every move is placed by the planner, its claims freed on the old node
+# and allocated anew where it goes (docs/rebalance.md), so GPU fit holds.
 OB=$KP_SHARED_DATA/openb
-N_OPENB=24   # the tests below
+N_OPENB=27   # the tests below
 if [ ! -f "$OB/openb_node_list_gpu_node.csv" ] || [ ! -f "$OB/openb_pod_list_default.csv" ]; then
 	skip "shared data absent ($OB): no openb rebalance measurement" "$N_OPENB"
 	done_testing
@@ -437,19 +439,47 @@ fi
 db="$T/openb.db"
 "$KPLAN" import -q "$db" "$OB/openb_node_list_gpu_node.csv" "$OB/openb_pod_list_default.csv" && "$KPLAN" plan -q "$db"
 ok $? "openb: imported and planned"
+# bound as planned: the pods where run 1 put them, their GPU claims allocated the devices it
+# gave them (as `kplan plan --from-run` does: queries/whatif/from_run_dra_*.sql)
 sqlite3 "$db" "UPDATE pod SET phase = 'Running', node_name = (SELECT n.name FROM placement pl JOIN node n ON n.id = pl.node_id
-               WHERE pl.run_id = (SELECT max(id) FROM run) AND pl.pod_id = pod.id)"
+               WHERE pl.run_id = (SELECT max(id) FROM run) AND pl.pod_id = pod.id);
+	INSERT INTO resource_claim_result(claim_id, seq, request, driver, pool, device, admin_access)
+	SELECT claim_id, seq, request, driver, pool, device, admin_access FROM dra_allocation WHERE run_id = (SELECT max(id) FROM run);
+	UPDATE resource_claim SET allocated = 1, allocation_node_selector = (SELECT
+	       '[{\"matchFields\":[[\"metadata.name\",\"In\",[\"' || n.name || '\"]]]}]' FROM dra_allocation a JOIN node n ON n.id = a.node_id
+	       WHERE a.run_id = (SELECT max(id) FROM run) AND a.claim_id = resource_claim.id LIMIT 1)
+	WHERE id IN (SELECT claim_id FROM dra_allocation WHERE run_id = (SELECT max(id) FROM run))"
 is "$(q "$db" "SELECT count(*) FROM pod WHERE node_name IS NOT NULL AND owner_kind IS NULL")" \
 	"$(q "$db" "SELECT count(*) FROM placement WHERE run_id = 1 AND action = 'bind'")" \
 	"openb: every pod the plan placed is bound, and bare (the rest stay pending, unschedulable)"
+is "$(q "$db" "SELECT count(*) FROM resource_claim WHERE allocated")" \
+	"$(q "$db" "SELECT count(*) FROM pod p JOIN pod_resource_claim c ON c.pod_id = p.id WHERE p.node_name IS NOT NULL")" \
+	"openb: every bound GPU pod's claim is allocated"
 "$KPLAN" plan -q "$db"
+is "$(q "$db" "SELECT count(*) FROM placement WHERE run_id = (SELECT max(id) FROM run) AND action = 'unschedulable'")" \
+	"$(q "$db" "SELECT count(*) FROM placement WHERE run_id = 1 AND action = 'unschedulable'")" \
+	"openb, bound as planned: the pods run 1 left pending still find no GPU (the bound pods hold theirs)"
 base_used=$(q "$db" "SELECT nodes_used FROM plan_quality WHERE run_id = (SELECT max(id) FROM run)")
 echo "# openb, bound as planned: nodes used $base_used; $(q "$db" "SELECT 'bound ' || bound || ' (' || bound_by || ')' FROM plan_quality
 	WHERE run_id = (SELECT max(id) FROM run)"); gap $(q "$db" "SELECT gap_pct FROM plan_quality WHERE run_id = (SELECT max(id) FROM run)")%"
-# no node holds more than its allocatable of any resource (gpu-milli included) after the latest run
-over_alloc() { q "$db" "SELECT count(*) FROM node_usage WHERE requested_after > allocatable"; }
-gpu_moves() { q "$db" "SELECT count(*) FROM move_wave m JOIN pod p ON p.id = m.pod_id JOIN class_request r ON r.class_id = p.class_id
-	WHERE m.run_id = (SELECT max(id) FROM run) AND r.resource = 'alibabacloud.com/gpu-milli' AND r.value > 0"; }
+# after the latest run: no node holds more than its allocatable of any resource, and no GPU
+# more than its 1000 milli (each claim on the devices the run allocated it, else on its input
+# allocation, unless its pod was evicted or left unschedulable)
+over_alloc() { q "$db" "WITH last AS (SELECT max(id) AS r FROM run),
+	cur AS (SELECT a.claim_id, a.pool, a.device FROM dra_allocation a, last WHERE a.run_id = last.r
+	        UNION ALL
+	        SELECT r.claim_id, r.pool, r.device FROM resource_claim_result r JOIN resource_claim rc ON rc.id = r.claim_id, last
+	        WHERE rc.allocated AND r.claim_id NOT IN (SELECT claim_id FROM dra_allocation WHERE run_id = last.r)
+	          AND NOT EXISTS (SELECT 1 FROM pod p JOIN placement pl ON pl.pod_id = p.id AND pl.run_id = last.r
+	                          WHERE p.namespace = rc.namespace AND p.name = rc.owner_name AND pl.action IN ('evict', 'unschedulable'))),
+	used AS (SELECT cur.pool, cur.device, sum(c.value) AS milli FROM cur JOIN resource_claim rc ON rc.id = cur.claim_id
+	         JOIN claim_request_capacity c ON c.spec_id = rc.spec_id AND c.name = 'milli' GROUP BY 1, 2)
+	SELECT (SELECT count(*) FROM node_usage WHERE requested_after > allocatable) || '/' ||
+	       (SELECT count(*) FROM used JOIN slice_device d ON d.name = used.device
+	        JOIN resource_slice s ON s.id = d.slice_id AND s.pool = used.pool
+	        JOIN device_capacity k ON k.device_id = d.id AND k.name = 'milli' WHERE used.milli > k.value)"; }
+gpu_moves() { q "$db" "SELECT count(*) FROM move_wave m JOIN pod_resource_claim c ON c.pod_id = m.pod_id
+	WHERE m.run_id = (SELECT max(id) FROM run)"; }
 sd_up() { # sd_up RESOURCE: 1 when the latest run raised its std-dev
 	q "$db" "SELECT stddev_after > stddev_before FROM rebalance_util WHERE run_id = (SELECT max(id) FROM run) AND resource = '$1'"
 }
@@ -464,12 +494,32 @@ is "$rc" 0 "openb: HighNodeUtilization --evict-bare-pods"
 check_quality "openb, HighNodeUtilization --evict-bare-pods (thresholds 20%)"
 [ "$(rr moves)" -gt 0 ] && [ "$(rr nodes_freed)" -gt 0 ]
 ok $? "openb, HighNodeUtilization (20%): bare pods move and free nodes"
-is "$(over_alloc)" 0 "openb, HighNodeUtilization (20%): no node over its allocatable (gpu-milli included; $(gpu_moves) GPU pods moved)"
+is "$(over_alloc)" 0/0 "openb, HighNodeUtilization (20%): no node over its allocatable, no GPU over 1000 milli ($(gpu_moves) GPU pods moved)"
 rb --strategies HighNodeUtilization --rebalance-config "$T/h60.yaml" --evict-bare-pods
 check_quality "openb, HighNodeUtilization --evict-bare-pods (thresholds 60%)"
 [ "$(rr nodes_freed)" -gt 0 ]
 ok $? "openb, HighNodeUtilization (60%): frees nodes"
-is "$(over_alloc)" 0 "openb, HighNodeUtilization (60%): no node over its allocatable ($(gpu_moves) GPU pods moved)"
+is "$(over_alloc)" 0/0 "openb, HighNodeUtilization (60%): no node over its allocatable, no GPU over 1000 milli ($(gpu_moves) GPU pods moved)"
+# The run's dra_allocation rows should be the claims of the pods it moved, on the node each
+# pod ends on (openb's devices are node-local: pool = node).  TODO, a known planner bug: a
+# proposal tried and undone (kp_dra_restore gives the pod its claims back on its node) leaves
+# its entry in kp_dra.run, and write_dra_allocations (planner/plan_write.c) writes it: a row
+# for a kept pod, with the devices restored on its node but node_id the node it was tried on.
+todo_is() { # todo_is GOT WANT NAME REASON: a TAP TODO test (prove does not count it as a failure)
+	_n=$((_n + 1))
+	if [ "$1" = "$2" ]; then echo "ok $_n - $3 # TODO $4"; else
+		echo "not ok $_n - $3 # TODO $4"
+		printf '#   got:  %s\n#   want: %s\n' "$1" "$2"
+	fi
+}
+todo_is "$(q "$db" "SELECT count(*) || '/' || sum(pl.action <> 'move') || '/' || sum(a.node_id <> pl.node_id OR n.name <> a.pool)
+	FROM dra_allocation a JOIN placement pl ON pl.run_id = a.run_id AND pl.pod_id = a.pod_id JOIN node n ON n.id = a.node_id
+	WHERE a.run_id = (SELECT max(id) FROM run)")" \
+	"$(q "$db" "SELECT count(*) || '/0/0' FROM move_wave m JOIN pod_resource_claim c ON c.pod_id = m.pod_id
+		JOIN resource_claim rc ON rc.namespace = 'openb' AND rc.name = c.claim JOIN resource_claim_result r ON r.claim_id = rc.id
+		WHERE m.run_id = (SELECT max(id) FROM run)")" \
+	"openb, HighNodeUtilization (60%): dra_allocation holds the moved pods' devices only (rows/not moved/off the pod's node)" \
+	"undone rebalance proposals leave dra_allocation rows (kp_dra.run not pruned)"
 is "$(sd_up cpu)/$(sd_up memory)" "1/1" "openb, HighNodeUtilization (60%): consolidation raises the cpu and memory std-dev"
 # evictions without room on any allowed node skip the planner's cycle; --reference runs every cycle
 rows() { sqlite3 "$db" "SELECT pod_id, action, node_id, from_node_id, seq FROM placement WHERE run_id = (SELECT max(id) FROM run);
@@ -482,7 +532,7 @@ cmp -s "$T/ob-fast.txt" "$T/ob-ref.txt"
 ok $? "openb, HighNodeUtilization (60%): --reference (every cycle run) gives the same placement and move_wave rows"
 rb --strategies LowNodeUtilization --evict-bare-pods
 check_quality "openb, LowNodeUtilization --evict-bare-pods (20% / 50%)"
-is "$(over_alloc)" 0 "openb, LowNodeUtilization: no node over its allocatable ($(gpu_moves) GPU pods moved)"
+is "$(over_alloc)" 0/0 "openb, LowNodeUtilization: no node over its allocatable, no GPU over 1000 milli ($(gpu_moves) GPU pods moved)"
 is "$(q "$db" "SELECT count(*) FROM move_wave m JOIN node_usage u ON u.node = m.to_node WHERE m.run_id = (SELECT max(id) FROM run)
 	AND u.resource IN ('cpu', 'memory', 'pods') AND u.allocatable > 0 AND 100.0 * u.requested_after / u.allocatable > 50")" 0 \
 	"openb, LowNodeUtilization: no move lands on a node it takes above targetThresholds (50%)"

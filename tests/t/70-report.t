@@ -225,7 +225,7 @@ is "$(dump "$db")" "$before" "the database is unchanged after every report above
 # ---- an openb plan: 1213 GPU nodes, 8152 pods ----
 D=$KP_SHARED_DATA/openb
 if [ ! -d "$D" ]; then
-	skip "shared data absent ($D): no openb report" 22
+	skip "shared data absent ($D): no openb report" 24
 	done_testing
 fi
 ob="$T/openb.db"
@@ -235,19 +235,22 @@ ob="$T/openb.db"
 before=$(dump "$ob")
 
 # ---- golden openb reports: a subset ----
-# The full reports are 0.4 to 1.1 MB each (1213 nodes, 4852 node x resource
-# rows): too much data derived from the trace for the repository (its terms:
-# tests/report/README).  The goldens hold every section, but the per-node
-# sections `nodes` and `node_usage` keep only every 100th node (openb-node-0000,
-# -0100, ..., -1200; a trailing JSON comma is dropped with the rows).  The rest
-# is checked by counts below and byte for byte by the sha256 of each full
-# report (tests/report/openb.sha256; KP_UPDATE_GOLDEN=1 rewrites it as well).
+# The full reports are 1 to 2 MB each (1213 nodes, 3639 node x resource rows,
+# 1213 device pools, 7020 device allocations): too much data derived from the
+# trace for the repository (its terms: tests/report/README).  The goldens hold
+# every section, but the per-node sections `nodes`, `node_usage`,
+# `devices_nodes` (per node and pool) and `devices_allocations` (the run's
+# allocations, by pool = node) keep only the rows of every 100th node
+# (openb-node-0000, -0100, ..., -1200; a trailing JSON comma is dropped with
+# the rows).  The rest is checked by counts below and byte for byte by the
+# sha256 of each full report (tests/report/openb.sha256; KP_UPDATE_GOLDEN=1
+# rewrites it as well).
 subset() {
 	set -o pipefail
 	"$@" | perl -ne '
-		if (/^(?:Nodes|Node utilisation|## Nodes|## Node utilisation|"nodes": \[|"node_usage": \[)$/) { $in = 1 }
+		if (/^(?:(?:## )?(?:Nodes|Node utilisation|Devices: per node and pool|Devices: the run.s allocations)|"(?:nodes|node_usage|devices_nodes|devices_allocations)": \[)$/) { $in = 1 }
 		elsif (/^(?:[A-Z]|## |"[a-z_]+": )/) { $in = 0 }
-		next if ($in || /^(?:nodes|node_usage),/) && /openb-node-(\d+)/ && $1 % 100;
+		next if ($in || /^(?:nodes|node_usage|devices_nodes|devices_allocations),/) && /openb-node-(\d+)/ && $1 % 100;
 		$o[-1] =~ s/,(\n)$/$1/ if /^\],?$/ && @o;
 		push @o, $_;
 		END { print @o }'
@@ -256,8 +259,12 @@ golden openb.txt subset "$KPLAN" report --no-timing "$ob"
 golden openb.md subset "$KPLAN" report --no-timing --format markdown "$ob"
 golden openb.csv subset "$KPLAN" report --no-timing --format csv "$ob"
 golden openb.json subset "$KPLAN" report --no-timing --format json "$ob"
-is "$(json "$G/openb.json" 'scalar(@{$d->{nodes}}) . " " . scalar(@{$d->{node_usage}})')" "13 52" \
-	"openb.json: the subset is still JSON, with 13 nodes and their 52 node_usage rows"
+is "$(json "$G/openb.json" 'join " ", map { scalar @{$d->{$_}} } qw(nodes node_usage devices_nodes)')" "13 39 13" \
+	"openb.json: the subset is still JSON, with 13 nodes, their 39 node_usage rows (cpu, memory, pods) and 13 device pools"
+is "$(json "$G/openb.json" 'scalar(grep { $_->{node} !~ /^openb-node-\d\d00$/ } @{$d->{devices_allocations}}) . " " .
+	scalar(@{$d->{devices_allocations}})')" \
+	"0 $(q "$ob" "SELECT count(*) FROM dra_allocation a JOIN node n ON n.id = a.node_id WHERE n.name GLOB 'openb-node-[01][0-9]00'")" \
+	"openb.json: the subset's allocations are those on the 13 nodes kept"
 nres=$(q "$ob" "SELECT count(*) FROM node_resource WHERE allocatable > 0")
 for f in text:txt markdown:md csv:csv json:json; do
 	"$KPLAN" report --no-timing --format "${f%:*}" "$ob" | mask >"$T/openb-full.${f#*:}"
@@ -291,12 +298,17 @@ done
 is "$(json "$T/openb.json" 'join " ", map { $d->{summary}{$_} } qw(nodes pods bind unschedulable)')" \
 	"1213 8152 $(q "$ob" "SELECT count(*) FROM plan WHERE action = 'bind'") $(q "$ob" "SELECT count(*) FROM unschedulable")" \
 	"openb: nodes, pods, bound and unschedulable as in the plan"
-GPU=alibabacloud.com/gpu-milli
-is "$(json "$T/openb.json" '(grep { $_->{resource} eq "'$GPU'" } @{$d->{resources}})[0]{requested_after}')" \
-	"$(q "$ob" "SELECT COALESCE(sum(requested_after), 0) FROM node_usage WHERE resource = '$GPU'")" \
-	"openb: $GPU requested after the plan = the node_usage view"
-is "$(json "$T/openb.json" '$d->{unschedulable_groups}[0]{pods}')" "$(q "$ob" "SELECT count(*) FROM unschedulable")" \
-	"openb: every unschedulable pod fails for the same reasons (one group)"
+is "$(json "$T/openb.json" 'join " ", map { $d->{devices}{$_} } qw(devices in_use allocations claims_allocated_by_run unallocated_pods)')" \
+	"$(q "$ob" "SELECT (SELECT count(*) FROM slice_device) || ' ' || (SELECT count(*) FROM (SELECT DISTINCT pool, device FROM dra_allocation))
+		|| ' ' || (SELECT count(*) FROM dra_allocation) || ' ' || (SELECT count(DISTINCT claim_id) FROM dra_allocation)
+		|| ' ' || (SELECT count(*) FROM unschedulable)")" \
+	"openb: the GPUs (DRA devices), those in use, the allocations and claims allocated as in dra_allocation; every unschedulable pod left a claim"
+is "$(json "$T/openb.json" 'join " ", map { $_->{resource} } @{$d->{resources}}')" "cpu memory pods" \
+	"openb: the node resources are cpu, memory and pods (the GPUs are devices)"
+is "$(json "$T/openb.json" 'my $n = 0; $n += $_->{pods} for @{$d->{unschedulable_groups}}; $n . " " . $d->{unschedulable_groups}[0]{reasons}')" \
+	"$(q "$ob" "SELECT count(*) FROM unschedulable u JOIN pod p ON p.namespace = u.namespace AND p.name = u.pod
+		JOIN pod_resource_claim c ON c.pod_id = p.id") Insufficient cpu; Insufficient memory; cannot allocate all claims" \
+	"openb: the groups hold every unschedulable pod (each claims GPUs); the largest adds DynamicResources' reason to cpu and memory"
 is "$(json "$T/openb.json" '$d->{zones}[0]{zone} . " " . $d->{zones}[0]{nodes}')" "(none) 1213" "openb: no zone label: one zone (none)"
 size=$(wc -c <"$T/openb.html")
 is "$([ "$size" -lt 2000000 ] && echo small)" small "openb: the html stays under 2 MB ($size bytes)"

@@ -228,7 +228,7 @@ is "$(attr rb2 data-rebalance-nodes)" -1 "a plain run has no chart-rebalance"
 # openb: 1213 nodes; the charts show the 100 most loaded, and count right
 D=$KP_SHARED_DATA/openb
 if [ ! -d "$D" ]; then
-	skip "shared data absent ($D): no openb page" 11
+	skip "shared data absent ($D): no openb page" 12
 	done_testing
 fi
 ob="$T/openb.db"
@@ -246,13 +246,23 @@ is "$(attr ob data-util-bars):$(attr ob data-heat-cells)" \
 want_curves "$ob" >"$T/ob-want-curves"
 curves ob >"$T/ob-curves"
 is "$(cat "$T/ob-curves")" "$(cat "$T/ob-want-curves")" "openb chart-cluster: one pool, per resource 1213 nodes drawn as 200 steps, before and after"
-is "$(wc -l <"$T/ob-curves")" 8 "openb chart-cluster: 4 resources x before/after"
-is "$(grep -c '1213 nodes, 200 steps' "$T/ob.dom")" 4 "openb chart-cluster: each panel says it samples 200 of 1213 nodes"
+is "$(wc -l <"$T/ob-curves")" 6 "openb chart-cluster: 3 resources (cpu, memory, pods; the GPUs are DRA devices) x before/after"
+is "$(grep -c '1213 nodes, 200 steps' "$T/ob.dom")" 3 "openb chart-cluster: each panel says it samples 200 of 1213 nodes"
 narrow "$T/openb.html" ob400
 is "$(layout ob400 | cut -d: -f1-3)" "400:400:0" "openb at 400 px: nothing outside the viewport but in a scroll box"
-# a rebalance of openb: the pods bound where the plan put them, then consolidated (thresholds 60%, bare pods move)
+# a rebalance of openb: the pods bound where the plan put them, their GPU claims allocated the
+# devices the plan gave them (as `kplan plan --from-run` does: queries/whatif/from_run_dra_*.sql),
+# then consolidated (thresholds 60%, bare pods move)
 sqlite3 "$ob" "UPDATE pod SET phase = 'Running', node_name = (SELECT n.name FROM placement pl JOIN node n ON n.id = pl.node_id
-               WHERE pl.run_id = (SELECT max(id) FROM run) AND pl.pod_id = pod.id)"
+               WHERE pl.run_id = (SELECT max(id) FROM run) AND pl.pod_id = pod.id);
+	INSERT INTO resource_claim_result(claim_id, seq, request, driver, pool, device, admin_access)
+	SELECT claim_id, seq, request, driver, pool, device, admin_access FROM dra_allocation WHERE run_id = (SELECT max(id) FROM run);
+	UPDATE resource_claim SET allocated = 1, allocation_node_selector = (SELECT
+	       '[{\"matchFields\":[[\"metadata.name\",\"In\",[\"' || n.name || '\"]]]}]' FROM dra_allocation a JOIN node n ON n.id = a.node_id
+	       WHERE a.run_id = (SELECT max(id) FROM run) AND a.claim_id = resource_claim.id LIMIT 1)
+	WHERE id IN (SELECT claim_id FROM dra_allocation WHERE run_id = (SELECT max(id) FROM run))"
+is "$(q "$ob" "SELECT (SELECT count(*) FROM resource_claim WHERE allocated) || ' ' || (SELECT count(*) FROM pod WHERE node_name IS NOT NULL)")" \
+	"6829 7917" "openb rebalance: the 7917 pods placed are bound, the 6829 GPU claims among them allocated"
 printf 'HighNodeUtilization:\n  thresholds: {cpu: 60, memory: 60, pods: 60}\n' >"$T/h60.yaml"
 "$KPLAN" plan -q --mode rebalance --strategies HighNodeUtilization --rebalance-config "$T/h60.yaml" --evict-bare-pods "$ob" ||
 	fail "openb rebalance"

@@ -276,6 +276,14 @@ static int write_dra_allocations(planner *pl, int64_t run_id)
 	int rc = KP_OK, seq = 0;
 	for (int i = 0; i < d->nrun && !rc; i++) {
 		const kp_dclaim *c = &d->claims[d->run[i].claim];
+		/* what the run holds at its end: an allocation given back (the pod
+		 * evicted, or a rebalance proposal undone) or made again later is
+		 * not the run's */
+		int later = 0;
+		for (int j = i + 1; j < d->nrun && !later; j++)
+			later = d->run[j].claim == d->run[i].claim;
+		if (!c->run_allocated || later)
+			continue;
 		for (uint32_t k = 0; k < c->nresults && !rc; k++) {
 			const kp_device *v = &d->devices[c->results[k].device];
 			const kp_dpool *p = &d->pools[v->pool];
@@ -299,6 +307,8 @@ static int write_dra_allocations(planner *pl, int64_t run_id)
 	/* extended resources (§16.8): kube's claim <pod>-extended-resources-* */
 	for (int i = 0; i < d->next_run && !rc; i++) {
 		const struct kp_dext *e = &d->ext_run[i];
+		if (e->released)
+			continue;
 		const kp_device *v = &d->devices[e->device];
 		const kp_dpool *p = &d->pools[v->pool];
 		char claim[600];

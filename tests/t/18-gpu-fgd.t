@@ -61,5 +61,5 @@ like "$out" "45->45x1000" "the empty node scores 45 (200 milli more fragmented)"
 # the option is checked
 run "$KPLAN" plan -q --strategy fdg "$db"
 ok "$([ "$rc" -ne 0 ]; echo $?)" "a misspelt strategy is refused"
-like "$err" "least, most, balanced or fgd" "the message lists the strategies"
+like "$err" "least, most, balanced, fgd or gpu-pack" "the message lists the strategies"
 done_testing

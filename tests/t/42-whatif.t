@@ -220,7 +220,7 @@ err_case 64 "--scale 'shop/web': expected NAMESPACE/WORKLOAD=REPLICAS" --scale s
 err_case 64 "--scale 'shop/web=-1': REPLICAS must be an integer" --scale shop/web=-1
 err_case 64 "unknown workload kind 'pod'" --scale shop/pod/web=2
 err_case 64 "--mode 'bogus': the mode is 'pending'" --mode bogus
-err_case 64 "--strategy 'fast': the strategy is least, most or balanced" --strategy fast
+err_case 64 "--strategy 'fast': the strategy is least, most, balanced, fgd or gpu-pack" --strategy fast
 err_case 1 "--drain 'n9': no node named 'n9'" --drain n9
 err_case 1 "--scale 'shop/nope=3': no workload named 'nope' in namespace 'shop'" --scale shop/nope=3
 err_case 1 "kube-system/agent is a DaemonSet" --scale kube-system/agent=3

@@ -239,8 +239,8 @@ before=$(dump "$ob")
 # 1213 device pools, 7020 device allocations): too much data derived from the
 # trace for the repository (its terms: tests/report/README).  The goldens hold
 # every section, but the per-node sections `nodes`, `node_usage`,
-# `devices_nodes` (per node and pool) and `devices_allocations` (the run's
-# allocations, by pool = node) keep only the rows of every 100th node
+# `devices_nodes` (per node and pool), `devices_allocations` (the run's
+# allocations, by pool = node) and `gpu_nodes` (GPU fragmentation per node) keep only the rows of every 100th node
 # (openb-node-0000, -0100, ..., -1200; a trailing JSON comma is dropped with
 # the rows).  The rest is checked by counts below and byte for byte by the
 # sha256 of each full report (tests/report/openb.sha256; KP_UPDATE_GOLDEN=1
@@ -248,9 +248,9 @@ before=$(dump "$ob")
 subset() {
 	set -o pipefail
 	"$@" | perl -ne '
-		if (/^(?:(?:## )?(?:Nodes|Node utilisation|Devices: per node and pool|Devices: the run.s allocations)|"(?:nodes|node_usage|devices_nodes|devices_allocations)": \[)$/) { $in = 1 }
+		if (/^(?:(?:## )?(?:Nodes|Node utilisation|Devices: per node and pool|Devices: the run.s allocations|GPU fragmentation: per node)|"(?:nodes|node_usage|devices_nodes|devices_allocations|gpu_nodes)": \[)$/) { $in = 1 }
 		elsif (/^(?:[A-Z]|## |"[a-z_]+": )/) { $in = 0 }
-		next if ($in || /^(?:nodes|node_usage|devices_nodes|devices_allocations),/) && /openb-node-(\d+)/ && $1 % 100;
+		next if ($in || /^(?:nodes|node_usage|devices_nodes|devices_allocations|gpu_nodes),/) && /openb-node-(\d+)/ && $1 % 100;
 		$o[-1] =~ s/,(\n)$/$1/ if /^\],?$/ && @o;
 		push @o, $_;
 		END { print @o }'

@@ -320,6 +320,20 @@ int kp_dra_selected(search *x, int32_t ci, const kp_dreq *r, int32_t dev)
 	return ok;
 }
 
+int kp_dra_request_selects(kp_snap *s, int32_t ci, const kp_dreq *r, int32_t dev)
+{
+	char err[256];
+	search x;
+	memset(&x, 0, sizeof x);
+	x.s = s;
+	x.d = s->dra;
+	x.node = -1;
+	x.err = err;
+	x.err_size = sizeof err;
+	err[0] = 0;
+	return r->cls >= 0 && kp_dra_selected(&x, ci, r, dev) == 1;
+}
+
 /* can device dev take a slot of request r of claim ci now? 1 yes, 0 no, -1 error */
 static int fits(search *x, int32_t ci, const kp_dreq *r, int32_t dev)
 {
@@ -424,30 +438,33 @@ static int alloc_best_fit(search *x, int ci_pos, uint32_t ri, const kp_dreq *r, 
 	if (k == 0)
 		return alloc_request(x, ci_pos, ri + 1);
 	int32_t ci = x->claims[ci_pos];
-	bf *o = kp_arena_alloc(&x->cy->arena, ((size_t)x->ncand + 1) * sizeof *o);
-	int n = 0;
-	if (!o)
-		return KP_NOMEM;
-	for (int i = 0; i < x->ncand; i++) {
-		int f = fits(x, ci, r, x->cand[i]);
-		if (f < 0)
-			return -1;
-		bf e = { left_of(x, r, x->cand[i]), i };
-		if (fgd_pick(x, x->cand[i]))
-			e.left = -1;   /* FGD chose this GPU for the pod on this node: first */
-		if (f && (after.i < 0 || bf_cmp(&e, &after, NULL) > 0))
-			o[n++] = e;
-	}
-	kp_sort(o, (size_t)n, sizeof *o, bf_cmp, NULL);
-	for (int j = 0; j < n; j++) {
-		if (push(x, x->cand[o[j].i], ci, r))
+	/* the candidates in (left, index) order after `after`, one at a time:
+	 * the first usually completes the search, so no sort */
+	bf prev = after;
+	for (;;) {
+		bf best = { 0, -1 };
+		for (int i = 0; i < x->ncand; i++) {
+			bf e = { left_of(x, r, x->cand[i]), i };
+			if (fgd_pick(x, x->cand[i]))
+				e.left = -1;   /* FGD chose this GPU for the pod on this node: first */
+			if ((prev.i >= 0 && bf_cmp(&e, &prev, NULL) <= 0) || (best.i >= 0 && bf_cmp(&e, &best, NULL) >= 0))
+				continue;
+			int f = fits(x, ci, r, x->cand[i]);
+			if (f < 0)
+				return -1;
+			if (f)
+				best = e;
+		}
+		if (best.i < 0)
+			return 0;
+		if (push(x, x->cand[best.i], ci, r))
 			return KP_NOMEM;
-		int rc = alloc_best_fit(x, ci_pos, ri, r, k - 1, o[j]);
+		int rc = alloc_best_fit(x, ci_pos, ri, r, k - 1, best);
 		if (rc)
 			return rc;
 		x->nsol--;
+		prev = best;
 	}
-	return 0;
 }
 
 /* mode All over a pool being updated (incomplete) or invalid: kube's error */
@@ -725,12 +742,13 @@ int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
 {
 	kp_snap *s = cy->s;
 	const kp_dra *d = s->dra;
-	search x;
-	char err[512] = "";
 	uint64_t key;
 	int memo;
 	if (kp_dra_memo_get(s->dra, s, cy->pi, node, &key, &memo, msg))
 		return memo;
+	search x;
+	char err[512];
+	err[0] = 0;
 	int rc = kp_dra_allocate(&x, cy, cy->pi, node, err, sizeof err);
 	kp_free(x.sol);
 	if (rc == -2) {

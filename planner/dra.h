@@ -187,12 +187,15 @@ typedef struct kp_dra {
 	int32_t **node_cand;
 	int32_t *node_ncand;
 	uint8_t *node_invalid;
-	/* Filter's memo (dra_memo.c): per node its entries and generation, the
-	 * run's global generation; no_memo: plan --reference */
-	struct kp_dmemo **memo;
+	/* Filter's memo (dra_memo.c): per node its entries (one block), per
+	 * node its generation and the global one its entries were made at (two
+	 * per node), the run's global generation; no_memo: plan --reference */
+	struct kp_dmemo *memo;
 	uint32_t *node_gen, gen;
 	uint8_t no_memo;
 	uint8_t choice;              /* KP_DCHOICE_* (the run's --device-choice) */
+	char reason_msg[64];         /* Filter's last reason message and its kp_reason index (-1 none) */
+	int reason_idx;
 	struct kp_gpus *gpus;        /* the GPU view (gpu_frag.h), made on first use */
 	void (*gpus_free)(struct kp_gpus *);   /* its release (set by gpu_frag.c) */
 	/* FGDScore's pick (plugins/fgd_score.c): per node the device its score
@@ -228,6 +231,9 @@ int kp_dra_reserve(kp_snap *s, int32_t pi, int n, struct kp_cycle *cy);
  * n free — those a node template gave it, whoever the run gave them to): 1
  * yes, 0 no — for an empty added node (kp_plan_pod.fits_empty_added) */
 int kp_dra_fits_node(struct kp_cycle *cy, int32_t pi, int n);
+/* device dev passes the class and selectors of request r of claim ci
+ * (the allocator's selection, cached): 1 yes, 0 no or a selector error */
+int kp_dra_request_selects(kp_snap *s, int32_t ci, const kp_dreq *r, int32_t dev);
 /* Pod pi left its node for good (evicted by preemption, or taken off by a
  * what-if scenario): the claims it owns (made from its templates) go with
  * it, as the claim controller deletes them — their devices are free, and a

@@ -21,14 +21,16 @@
 
 #include <string.h>
 
-#define MEMO_SLOTS 64          /* per node, direct-mapped by key */
+#define MEMO_SLOTS 32          /* per node, direct-mapped by key */
+
+/* the messages a verdict can carry (kp_dra_filter's) */
+static const char *const memo_msgs[] = { NULL, "cannot allocate all claims", "invalid resource pools were encountered",
+					 "resourceclaim not available on the node" };
 
 typedef struct kp_dmemo {
-	uint64_t key;
-	uint32_t node_gen, gen;
-	int32_t nclaims;
-	int8_t valid, result;
-	const char *msg;
+	uint64_t key;                /* 0: empty */
+	uint32_t node_gen;
+	int8_t result, msg;          /* msg: index into memo_msgs */
 } kp_dmemo;
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -80,18 +82,18 @@ int kp_dra_memo_get(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t *ke
 	*key = 0;
 	if (d->no_memo || !(*key = key_of(d, s, pi, &nc)))
 		return 0;
-	if (!d->memo && !(d->memo = kp_calloc((size_t)s->nnodes + 1, sizeof *d->memo)))
-		return 0;
-	if (!d->node_gen && !(d->node_gen = kp_calloc((size_t)s->nnodes + 1, sizeof *d->node_gen)))
-		return 0;
-	const kp_dmemo *m = d->memo[n];
-	if (!m)
-		return 0;
-	m += *key % MEMO_SLOTS;
-	if (!m->valid || m->key != *key || m->nclaims != nc || m->node_gen != d->node_gen[n] || m->gen != d->gen)
+	if (!d->memo) {
+		/* one block: a node's slots, then the global generation they were made at */
+		d->memo = kp_calloc((size_t)s->nnodes + 1, MEMO_SLOTS * sizeof(kp_dmemo));
+		d->node_gen = kp_calloc((size_t)s->nnodes + 1, 2 * sizeof *d->node_gen);
+		if (!d->memo || !d->node_gen)
+			return 0;
+	}
+	const kp_dmemo *m = &d->memo[(size_t)n * MEMO_SLOTS + *key % MEMO_SLOTS];
+	if (m->key != *key || m->node_gen != d->node_gen[2 * n] || d->node_gen[2 * n + 1] != d->gen)
 		return 0;
 	*result = m->result;
-	*msg = m->msg;
+	*msg = memo_msgs[m->msg];
 	return 1;
 }
 
@@ -100,10 +102,19 @@ void kp_dra_memo_put(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t ke
 	int32_t nc = 0;
 	if (!key || !d->memo || !d->node_gen || key_of(d, s, pi, &nc) != key)
 		return;
-	if (!d->memo[n] && !(d->memo[n] = kp_calloc(MEMO_SLOTS, sizeof **d->memo)))
-		return;
-	kp_dmemo *m = &d->memo[n][key % MEMO_SLOTS];
-	*m = (kp_dmemo){ key, d->node_gen[n], d->gen, nc, 1, (int8_t)result, msg };
+	int8_t k = 0;
+	for (int8_t j = 1; j < (int8_t)(sizeof memo_msgs / sizeof *memo_msgs) && !k; j++)
+		if (msg && !strcmp(msg, memo_msgs[j]))
+			k = j;
+	if (msg && !k)
+		return;   /* a message of its own (an error): not kept */
+	kp_dmemo *slots = &d->memo[(size_t)n * MEMO_SLOTS];
+	if (d->node_gen[2 * n + 1] != d->gen) {
+		/* a global change since the node's entries were made: all stale */
+		memset(slots, 0, MEMO_SLOTS * sizeof *slots);
+		d->node_gen[2 * n + 1] = d->gen;
+	}
+	slots[key % MEMO_SLOTS] = (kp_dmemo){ key, d->node_gen[2 * n], (int8_t)result, k };
 }
 
 void kp_dra_touched(kp_dra *d, int32_t dev)
@@ -114,15 +125,14 @@ void kp_dra_touched(kp_dra *d, int32_t dev)
 	int node = sl->per_device ? (v->all_nodes || v->nterms ? -1 : v->node)
 				  : (sl->all_nodes || sl->has_selector ? -1 : sl->node);
 	if (node >= 0 && !d->pools[v->pool].ncounters && d->node_gen)
-		d->node_gen[node]++;
+		d->node_gen[2 * node]++;
 	else
 		d->gen++;
 }
 
 void kp_dra_memo_release(kp_dra *d, int nnodes)
 {
-	for (int n = 0; d->memo && n <= nnodes; n++)
-		kp_free(d->memo[n]);
+	(void)nnodes;
 	kp_free(d->memo);
 	kp_free(d->node_gen);
 	d->memo = NULL;

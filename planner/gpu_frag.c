@@ -15,12 +15,74 @@
 
 #define TYPICAL_PCT 95
 
-/* a device is a GPU: node-local, shareable, with a capacity */
-static int is_gpu(const kp_dra *d, const kp_device *v)
+/* node-local, in a usable pool */
+static int node_local(const kp_dra *d, const kp_device *v)
 {
 	const kp_dslice *sl = &d->slices[v->slice];
-	return v->allow_multiple && v->ncaps >= 1 && v->cap_base[0] > 0 && !sl->per_device && sl->node >= 0 &&
-	       !d->pools[v->pool].incomplete && !d->pools[v->pool].invalid;
+	return !sl->per_device && sl->node >= 0 && !d->pools[v->pool].incomplete && !d->pools[v->pool].invalid;
+}
+
+static int shareable(const kp_device *v)
+{
+	return v->allow_multiple && v->ncaps >= 1 && v->cap_base[0] > 0;
+}
+
+/* a device is a GPU: node-local, of a driver some pod's request selects
+ * (g->gpu_driver), shareable with a capacity or dedicated */
+static int is_gpu(const kp_dra *d, const kp_gpus *g, const kp_device *v)
+{
+	if (!node_local(d, v) || (v->allow_multiple && !shareable(v)))
+		return 0;
+	for (int i = 0; i < g->ndrivers; i++)
+		if (g->gpu_driver[i] == d->pools[v->pool].driver)
+			return 1;
+	return 0;
+}
+
+/* which drivers' devices the pods' requests select: per request id, the
+ * first node-local device of a driver it selects (a driver's first device
+ * stands for its devices), -1 none; those drivers' devices are the GPUs */
+static int request_devices(kp_snap *s, kp_gpus *g)
+{
+	kp_dra *d = s->dra;
+	int32_t *rep = kp_malloc(((size_t)d->npools + 1) * sizeof *rep);
+	int nrep = 0;
+	g->req_dev = kp_malloc(((size_t)d->nreqs + 1) * sizeof *g->req_dev);
+	g->gpu_driver = kp_malloc(((size_t)d->npools + 1) * sizeof *g->gpu_driver);
+	if (!rep || !g->req_dev || !g->gpu_driver) {
+		kp_free(rep);
+		return KP_NOMEM;
+	}
+	for (int i = 0; i < d->nreqs; i++)
+		g->req_dev[i] = -2;   /* not looked at */
+	for (int i = 0; i < d->ndevices; i++) {
+		const kp_device *v = &d->devices[i];
+		int seen = 0;
+		for (int j = 0; j < nrep && !seen; j++)
+			seen = d->pools[d->devices[rep[j]].pool].driver == d->pools[v->pool].driver;
+		if (!seen && node_local(d, v))
+			rep[nrep++] = i;
+	}
+	for (int32_t ci = 0; ci < d->nclaims; ci++) {
+		const kp_dclaim *c = &d->claims[ci];
+		for (uint32_t r = 0; r < c->nrequests; r++) {
+			const kp_dreq *q = &c->requests[r].alts[0];
+			if (q->id < 0 || q->id >= d->nreqs || g->req_dev[q->id] != -2)
+				continue;
+			g->req_dev[q->id] = -1;
+			for (int j = 0; j < nrep && g->req_dev[q->id] < 0; j++)
+				if (kp_dra_request_selects(s, ci, q, rep[j]))
+					g->req_dev[q->id] = rep[j];
+			kp_sid drv = g->req_dev[q->id] >= 0 ? d->pools[d->devices[g->req_dev[q->id]].pool].driver : -1;
+			int known = drv < 0;
+			for (int k = 0; k < g->ndrivers && !known; k++)
+				known = g->gpu_driver[k] == drv;
+			if (!known)
+				g->gpu_driver[g->ndrivers++] = drv;
+		}
+	}
+	kp_free(rep);
+	return KP_OK;
 }
 
 static int node_gpus(kp_snap *s, kp_gpus *g)
@@ -32,7 +94,7 @@ static int node_gpus(kp_snap *s, kp_gpus *g)
 	if (!g->node_off || !g->node_dev)
 		return KP_NOMEM;
 	for (int i = 0; d && i < d->ndevices; i++)
-		if (is_gpu(d, &d->devices[i]) && g->node_off[d->slices[d->devices[i].slice].node + 1] < KP_GPU_MAX_NODE)
+		if (is_gpu(d, g, &d->devices[i]) && g->node_off[d->slices[d->devices[i].slice].node + 1] < KP_GPU_MAX_NODE)
 			g->node_off[d->slices[d->devices[i].slice].node + 1]++;
 	for (int n = 0; n < nn; n++)
 		g->node_off[n + 1] += g->node_off[n];
@@ -41,7 +103,7 @@ static int node_gpus(kp_snap *s, kp_gpus *g)
 		return KP_NOMEM;
 	/* devices are loaded by pool, slice and spec order: a node's GPUs keep it */
 	for (int i = 0; d && i < d->ndevices; i++) {
-		int n = is_gpu(d, &d->devices[i]) ? d->slices[d->devices[i].slice].node : -1;
+		int n = is_gpu(d, g, &d->devices[i]) ? d->slices[d->devices[i].slice].node : -1;
 		if (n >= 0 && fill[n] < g->node_off[n + 1] - g->node_off[n])
 			g->node_dev[g->node_off[n] + fill[n]++] = i;
 	}
@@ -49,8 +111,10 @@ static int node_gpus(kp_snap *s, kp_gpus *g)
 	return KP_OK;
 }
 
-/* the pod's GPU shape: its first request with a capacity request, as milli of a GPU */
-static void pod_shape(const kp_snap *s, int32_t pi, int32_t *n, int32_t *milli)
+/* the pod's GPU shape: its first request that selects GPUs: n devices, and
+ * of each its capacity request as milli of the device (a dedicated device,
+ * or no capacity request: 1000) */
+static void pod_shape(const kp_snap *s, const kp_gpus *g, int32_t pi, int32_t *n, int32_t *milli)
 {
 	const kp_dra *d = s->dra;
 	*n = *milli = 0;
@@ -60,18 +124,16 @@ static void pod_shape(const kp_snap *s, int32_t pi, int32_t *n, int32_t *milli)
 		const kp_dclaim *c = &d->claims[d->claim[k]];
 		for (uint32_t r = 0; r < c->nrequests; r++) {
 			const kp_dreq *q = &c->requests[r].alts[0];
-			if (c->requests[r].nalts != 1 || q->all || q->ncaps < 1 || q->count < 1 || q->count > KP_GPU_MAX_NODE)
+			if (c->requests[r].nalts != 1 || q->all || q->count < 1 || q->count > KP_GPU_MAX_NODE ||
+			    q->id < 0 || q->id >= d->nreqs || g->req_dev[q->id] < 0)
 				continue;
-			/* the capacity of the class's GPUs: the first GPU device with that capacity name */
-			for (int i = 0; i < d->ndevices; i++) {
-				const kp_device *v = &d->devices[i];
-				if (!is_gpu(d, v) || v->caps[0].name != q->cap_name[0])
-					continue;
-				int64_t m = q->cap_value[0] * KP_GPU_MILLI / v->cap_base[0];
-				*n = (int32_t)q->count;
-				*milli = (int32_t)(m > KP_GPU_MILLI ? KP_GPU_MILLI : m);
-				return;
-			}
+			const kp_device *v = &d->devices[g->req_dev[q->id]];
+			int64_t m = KP_GPU_MILLI;
+			if (shareable(v) && q->ncaps >= 1 && v->caps[0].name == q->cap_name[0])
+				m = q->cap_value[0] * KP_GPU_MILLI / v->cap_base[0];
+			*n = (int32_t)q->count;
+			*milli = (int32_t)(m > KP_GPU_MILLI ? KP_GPU_MILLI : m < 1 ? 1 : m);
+			return;
 		}
 	}
 }
@@ -162,6 +224,8 @@ static void gpus_free(kp_gpus *g)
 	kp_free(g->pod_n);
 	kp_free(g->pod_milli);
 	kp_free(g->shapes);
+	kp_free(g->req_dev);
+	kp_free(g->gpu_driver);
 	kp_free(g);
 }
 
@@ -176,7 +240,7 @@ int kp_gpus_init(kp_snap *s)
 	d->gpus = g;
 	d->gpus_free = gpus_free;
 	d->fgd_pi = -1;
-	if (node_gpus(s, g))
+	if (request_devices(s, g) || node_gpus(s, g))
 		return KP_NOMEM;
 	g->pod_n = kp_calloc((size_t)s->npods + 1, sizeof *g->pod_n);
 	g->pod_milli = kp_calloc((size_t)s->npods + 1, sizeof *g->pod_milli);
@@ -187,7 +251,7 @@ int kp_gpus_init(kp_snap *s)
 		d->fgd_dev[n] = -1;
 	double cpu = 0, milli = 0;
 	for (int32_t pi = 0; pi < s->npods; pi++) {
-		pod_shape(s, pi, &g->pod_n[pi], &g->pod_milli[pi]);
+		pod_shape(s, g, pi, &g->pod_n[pi], &g->pod_milli[pi]);
 		if (g->pod_n[pi] && s->pods[pi].daemon_node < 0) {
 			cpu += (double)kp_gpus_pod_cpu(s, pi);
 			milli += (double)g->pod_n[pi] * g->pod_milli[pi];
@@ -206,9 +270,11 @@ int kp_gpus_left(const kp_snap *s, int n, int32_t *left)
 	int k = 0;
 	for (int32_t j = g->node_off[n]; j < g->node_off[n + 1]; j++) {
 		const kp_device *v = &d->devices[g->node_dev[j]];
+		if (!shareable(v) || d->in_use[g->node_dev[j]] > 0) {
+			left[k++] = d->in_use[g->node_dev[j]] > 0 ? 0 : KP_GPU_MILLI;   /* dedicated, or taken whole */
+			continue;
+		}
 		int64_t cap = v->cap_base[0], used = d->consumed[v->cap_off];
-		if (d->in_use[g->node_dev[j]] > 0)
-			used = cap;   /* taken whole (a request without a capacity request) */
 		left[k++] = (int32_t)((cap - used) * KP_GPU_MILLI / cap);
 	}
 	return k;

@@ -4,11 +4,14 @@
  * "Beware of Fragmentation"; its simulator hkust-adsl/kubernetes-scheduler-
  * simulator pkg/utils/frag.go), on the DRA state of the run:
  *
- * - a node's GPUs are its node-local devices that allow multiple
- *   allocations and have a capacity (the openb importer's gpu-N devices);
- *   each is 1000 milli, its free milli scaled from its first capacity;
- * - a pod's GPU shape is its first claim request with a capacity request
- *   on such a device: n devices of m milli each (m = 1000: whole GPUs);
+ * - the GPU drivers are those whose devices some pod's request selects
+ *   (its class and selectors, tried on each driver's first device); a
+ *   node's GPUs are its node-local devices of those drivers, shareable ones
+ *   (allowMultipleAllocations with a capacity: the openb importer's gpu-N)
+ *   or dedicated; each is 1000 milli, a shareable one's free milli scaled
+ *   from its first capacity, a dedicated one free or not;
+ * - a pod's GPU shape is its first claim request that selects GPUs: n
+ *   devices of m milli each (its capacity request; m = 1000: whole);
  * - the typical shapes are the most frequent (cpu, n, m, node affinity)
  *   of every pod of the snapshot (DaemonSet pods left out), cpu-only pods
  *   included, until 95 % of the pods are covered (the simulator's openb
@@ -35,6 +38,9 @@ typedef struct kp_gshape {
 } kp_gshape;
 
 typedef struct kp_gpus {
+	kp_sid *gpu_driver;              /* the drivers whose devices are GPUs */
+	int ndrivers;
+	int32_t *req_dev;                /* per request id: a GPU device it selects, -1 none */
 	int32_t *node_off, *node_dev;    /* per node: its GPUs (kp_dra device indices), in slice order */
 	int32_t *pod_n, *pod_milli;      /* per pod: its GPU shape (0: none) */
 	double cpu_per_milli;            /* the GPU pods' cpu over their GPU milli (all pods) */

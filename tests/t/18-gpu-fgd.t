@@ -62,4 +62,71 @@ like "$out" "45->45x1000" "the empty node scores 45 (200 milli more fragmented)"
 run "$KPLAN" plan -q --strategy fdg "$db"
 ok "$([ "$rc" -ne 0 ]; echo $?)" "a misspelt strategy is refused"
 like "$err" "least, most, balanced, fgd or gpu-pack" "the message lists the strategies"
+
+# a DRA cluster with dedicated GPUs (no openb): the driver a pod's request
+# selects is a GPU driver, its node-local devices count 1000 milli each,
+# free or taken whole; a device of a driver no request selects is not a GPU
+cat >"$T/dra.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata: {name: gpu-node, labels: {kubernetes.io/hostname: gpu-node}}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: gpu-node-gpus}
+spec:
+  driver: gpu.example.com
+  pool: {name: gpu-node, generation: 1, resourceSliceCount: 1}
+  nodeName: gpu-node
+  devices:
+  - {name: gpu-0}
+  - {name: gpu-1}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: gpu-node-nics}
+spec:
+  driver: nic.example.com
+  pool: {name: gpu-node, generation: 1, resourceSliceCount: 1}
+  nodeName: gpu-node
+  devices:
+  - {name: nic-0}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-gpu, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly: {deviceClassName: gpu.example.com}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer, namespace: default}
+spec:
+  containers:
+  - name: c
+    image: x
+    resources: {requests: {cpu: "2"}, claims: [{name: gpu}]}
+  resourceClaims:
+  - {name: gpu, resourceClaimTemplateName: one-gpu}
+YAML
+ddb="$T/dra.db"
+"$KPLAN" import -q "$ddb" "$T/dra.yaml" || fail "import dra.yaml"
+run "$KPLAN" plan -q "$ddb"
+is "$rc" 0 "dedicated GPUs: plan"
+is "$(q "$ddb" "SELECT gpus || ' ' || free_milli || ' ' || replace(free_list, ',', ';') || ' ' || printf('%.1f', frag_milli) FROM gpu_fragmentation WHERE run_id = (SELECT max(id) FROM run)")" \
+	"2 1000 [0;1000] 0.0" "dedicated GPUs: the node's two GPU devices (not the NIC), one taken whole, the free one fits the only shape"
+is "$(q "$ddb" "SELECT cpu || ' ' || gpus || 'x' || milli || ' ' || pods FROM gpu_typical_shape WHERE run_id = (SELECT max(id) FROM run)")" \
+	"2000 1x1000 1" "dedicated GPUs: the pod's shape is one whole GPU"
 done_testing

@@ -21,7 +21,8 @@ same_plans() { # DB NAME
 		 "eviction:seq, pod_id, node_id, preemptor_pod_id, pdb_violated, pdbs" \
 		 "pod_failure:pod_id, plugin, reason, nodes" \
 		 "volume_decision:seq, pod_id, claim_id, action, pv, node_id" \
-		 "dra_allocation:seq, pod_id, claim_id, request, driver, pool, device, node_id"; do
+		 "dra_allocation:seq, pod_id, claim_id, request, driver, pool, device, node_id" \
+		 "gpu_fragmentation:node_id, gpus, free_milli, frag_milli, cpu_left, free_list"; do
 		[ "$(q "$1" "SELECT count(*) FROM sqlite_master WHERE name = '${t%%:*}'")" = 0 ] && continue
 		tab=${t%%:*} cols=${t#*:}
 		d=$(q "$1" "SELECT (SELECT count(*) FROM (SELECT $cols FROM $tab WHERE run_id = 1 EXCEPT SELECT $cols FROM $tab WHERE run_id = 2))

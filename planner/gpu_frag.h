@@ -73,7 +73,9 @@ double kp_gpus_frag(const kp_snap *s, int n, int64_t cpu_left, const int32_t *le
 enum { KP_GPUS_FGD, KP_GPUS_PACK };
 int64_t kp_gpus_score(const kp_snap *s, int32_t pi, int n, int mode, int32_t *dev);
 
-/* the run's fragmentation per node into gpu_fragmentation (run_id) */
-int kp_gpus_write(kp_snap *s, sqlite3 *db, int64_t run_id, kp_err *err);
+/* the run's fragmentation per node into gpu_fragmentation (run_id) and the
+ * typical shapes into gpu_typical_shape; optional (a dry run on a database
+ * without them): tables that do not exist are not written */
+int kp_gpus_write(kp_snap *s, sqlite3 *db, int64_t run_id, int optional, kp_err *err);
 
 #endif

@@ -63,6 +63,32 @@ run "$KPLAN" plan -q --strategy fdg "$db"
 ok "$([ "$rc" -ne 0 ]; echo $?)" "a misspelt strategy is refused"
 like "$err" "least, most, balanced, fgd or gpu-pack" "the message lists the strategies"
 
+# capacity's dry runs (TEMP copies of the run tables) plan GPUs too: a third
+# pod of a whole GPU fits nowhere; one node like the template (a GPU as a
+# device of the openb driver) is needed
+printf 'pod-c,1000,1024,1,1000\n' >>"$T/pods.csv"
+cdb="$T/c.db"
+"$KPLAN" import -q "$cdb" "$T/nodes.csv" "$T/pods.csv" || fail "import with pod-c"
+cat >"$T/tmpl.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata: {name: gpu1, labels: {alibabacloud.com/gpu-card-model: T4}}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: gpu1-gpus}
+spec:
+  driver: gpu.openb.kplan.io
+  pool: {name: gpu1, generation: 1, resourceSliceCount: 1}
+  nodeName: gpu1
+  devices:
+  - {name: gpu-0, allowMultipleAllocations: true, capacity: {milli: {value: "1000"}}}
+YAML
+run "$KPLAN" capacity "$cdb" --nodes-needed --node-template "$T/tmpl.yaml" --no-record
+is "$rc" 0 "capacity --nodes-needed on GPUs as devices exits 0"
+like "$out" "1 node like" "one node like the template is needed for the whole-GPU pod"
+
 # a DRA cluster with dedicated GPUs (no openb): the driver a pod's request
 # selects is a GPU driver, its node-local devices count 1000 milli each,
 # free or taken whole; a device of a driver no request selects is not a GPU

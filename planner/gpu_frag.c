@@ -341,12 +341,12 @@ double kp_gpus_frag(const kp_snap *s, int n, int64_t cpu_left, const int32_t *le
 	return data[Q1] + data[Q2] + data[Q4] + data[XL] + data[XR] + data[NA];
 }
 
-static int write_shapes(kp_snap *s, sqlite3 *db, int64_t run_id, int optional, kp_err *err)
+static int write_shapes(kp_snap *s, sqlite3 *db, int64_t run_id, kp_err *err)
 {
 	const kp_gpus *g = s->dra->gpus;
 	sqlite3_stmt *q;
 	if (sqlite3_prepare_v2(db, "INSERT INTO gpu_typical_shape VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &q, NULL))
-		return optional ? KP_OK : kp_err_set(err, KP_IO, "gpu_typical_shape: %s", sqlite3_errmsg(db));
+		return kp_err_set(err, KP_IO, "gpu_typical_shape: %s", sqlite3_errmsg(db));
 	int rc = KP_OK;
 	for (int j = 0; j < g->nshapes && !rc; j++) {
 		const kp_gshape *k = &g->shapes[j];
@@ -371,7 +371,7 @@ static int write_shapes(kp_snap *s, sqlite3 *db, int64_t run_id, int optional, k
 	return rc;
 }
 
-int kp_gpus_write(kp_snap *s, sqlite3 *db, int64_t run_id, int optional, kp_err *err)
+int kp_gpus_write(kp_snap *s, sqlite3 *db, int64_t run_id, kp_err *err)
 {
 	if (!s->dra)
 		return KP_OK;
@@ -380,12 +380,12 @@ int kp_gpus_write(kp_snap *s, sqlite3 *db, int64_t run_id, int optional, kp_err 
 	const kp_gpus *g = s->dra->gpus;
 	if (!g->node_off[s->nnodes])
 		return KP_OK;
-	int rc = write_shapes(s, db, run_id, optional, err);
+	int rc = write_shapes(s, db, run_id, err);
 	sqlite3_stmt *q;
 	if (rc)
 		return rc;
 	if (sqlite3_prepare_v2(db, "INSERT INTO gpu_fragmentation VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &q, NULL))
-		return optional ? KP_OK : kp_err_set(err, KP_IO, "gpu_fragmentation: %s", sqlite3_errmsg(db));
+		return kp_err_set(err, KP_IO, "gpu_fragmentation: %s", sqlite3_errmsg(db));
 	for (int n = 0; n < s->nnodes && !rc; n++) {
 		int32_t left[KP_GPU_MAX_NODE];
 		int k = kp_gpus_left(s, n, left);

@@ -74,8 +74,7 @@ enum { KP_GPUS_FGD, KP_GPUS_PACK };
 int64_t kp_gpus_score(const kp_snap *s, int32_t pi, int n, int mode, int32_t *dev);
 
 /* the run's fragmentation per node into gpu_fragmentation (run_id) and the
- * typical shapes into gpu_typical_shape; optional (a dry run on a database
- * without them): tables that do not exist are not written */
-int kp_gpus_write(kp_snap *s, sqlite3 *db, int64_t run_id, int optional, kp_err *err);
+ * typical shapes into gpu_typical_shape (not for a dry run: plan_write.c) */
+int kp_gpus_write(kp_snap *s, sqlite3 *db, int64_t run_id, kp_err *err);
 
 #endif

@@ -444,10 +444,10 @@ int kp_plan_write_run(planner *pl, kp_plan_result *r, double t0)
 		rc = write_volume_decisions(pl, r->run_id);
 	if (!rc)
 		rc = write_dra_allocations(pl, r->run_id);
-	if (!rc && pl->s.dra && (pl->o->dry_run || !kp_db_schema_section(pl->db, "dra", "DRA tables", pl->err)))
-		rc = kp_gpus_write(&pl->s, pl->db, r->run_id, pl->o->dry_run, pl->err);   /* gpu_fragmentation, gpu_typical_shape */
-	else if (!rc && pl->s.dra)
-		rc = pl->err->code;
+	/* gpu_fragmentation, gpu_typical_shape: a dry run's answers do not read them */
+	if (!rc && pl->s.dra && !pl->o->dry_run)
+		rc = kp_db_schema_section(pl->db, "dra", "DRA tables", pl->err) ? pl->err->code
+			: kp_gpus_write(&pl->s, pl->db, r->run_id, pl->err);
 	if (!rc)
 		rc = write_warnings(pl, r);
 	if (!rc)

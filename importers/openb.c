@@ -36,6 +36,15 @@ static char *i64_text(csv_ctx *c, int64_t v)
 	return kp_arena_printf(c->arena, "%lld", (long long)v);
 }
 
+/* memory_mib: MiB that fit bytes in an int64 */
+static int cell_mib(csv_ctx *c, size_t i, int64_t *mib)
+{
+	int rc = kp_csv_cell_count(c, i, 1, mib);
+	if (rc == KP_OK && *mib > INT64_MAX / 1048576)
+		rc = kp_csv_bad(c, i, KP_RANGE, "column 'memory_mib': '%s' MiB out of range", kp_csv_cell(c, i));
+	return rc;
+}
+
 int kp_openb_node_row(csv_ctx *c, kp_node_in *n)
 {
 	int64_t cpu = 0, mib = 0, gpu = 0;
@@ -44,11 +53,7 @@ int kp_openb_node_row(csv_ctx *c, kp_node_in *n)
 	for (size_t i = 0; i < c->ncols && rc == KP_OK; i++) {
 		switch (c->cols[i].kind) {
 		case K_CPU_MILLI: rc = kp_csv_cell_count(c, i, 1, &cpu); break;
-		case K_MEMORY_MIB:
-			rc = kp_csv_cell_count(c, i, 1, &mib);
-			if (rc == KP_OK && mib > INT64_MAX / 1048576)
-				rc = kp_csv_bad(c, i, KP_RANGE, "column 'memory_mib': '%s' MiB out of range", kp_csv_cell(c, i));
-			break;
+		case K_MEMORY_MIB: rc = cell_mib(c, i, &mib); break;
 		case K_GPU:
 			rc = kp_csv_cell_count(c, i, 1, &gpu);
 			if (rc == KP_OK && gpu > 4096)
@@ -153,11 +158,7 @@ int kp_openb_pod_row(csv_ctx *c, kp_pod_in *p, kp_container *ct)
 	for (size_t i = 0; i < c->ncols && rc == KP_OK; i++) {
 		switch (c->cols[i].kind) {
 		case K_CPU_MILLI: rc = kp_csv_cell_count(c, i, 1, &cpu); break;
-		case K_MEMORY_MIB:
-			rc = kp_csv_cell_count(c, i, 1, &mib);
-			if (rc == KP_OK && mib > INT64_MAX / 1048576)
-				rc = kp_csv_bad(c, i, KP_RANGE, "column 'memory_mib': '%s' MiB out of range", kp_csv_cell(c, i));
-			break;
+		case K_MEMORY_MIB: rc = cell_mib(c, i, &mib); break;
 		case K_NUM_GPU: rc = kp_csv_cell_count(c, i, 1, &ngpu); ngpu_col = i; break;
 		case K_GPU_MILLI: rc = kp_csv_cell_count(c, i, 1, &gmilli); gmilli_col = i; break;
 		case K_GPU_SPEC: spec = kp_csv_opt(c, i); break;

@@ -43,6 +43,5 @@ int kp_dra_memo_get(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t *ke
 void kp_dra_memo_put(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t key, int result, const char *msg);
 /* device dev's state changed (in use, consumed): the verdicts of the nodes that see it are stale */
 void kp_dra_touched(kp_dra *d, int32_t dev);
-void kp_dra_memo_release(kp_dra *d, int nnodes);
 
 #endif

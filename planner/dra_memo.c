@@ -129,12 +129,3 @@ void kp_dra_touched(kp_dra *d, int32_t dev)
 	else
 		d->gen++;
 }
-
-void kp_dra_memo_release(kp_dra *d, int nnodes)
-{
-	(void)nnodes;
-	kp_free(d->memo);
-	kp_free(d->node_gen);
-	d->memo = NULL;
-	d->node_gen = NULL;
-}

@@ -488,3 +488,22 @@ int64_t kp_gpus_score(const kp_snap *s, int32_t pi, int n, int mode, int32_t *de
 		take_whole(left, k, gn, m);
 	return choice_score(s, g, n, mode, f0, st0, cpu_left - cpu, left, k);
 }
+
+int kp_gpus_pre_score(kp_cycle *cy)
+{
+	if (!cy->s->dra)
+		return KP_OK;
+	if (kp_gpus_init(cy->s))
+		return KP_NOMEM;
+	cy->s->dra->fgd_pi = cy->pi;
+	return KP_OK;
+}
+
+int64_t kp_gpus_plugin_score(kp_cycle *cy, int node, int mode)
+{
+	int32_t dev;
+	int64_t sc = kp_gpus_score(cy->s, cy->pi, node, mode, &dev);
+	if (cy->s->dra && cy->s->dra->fgd_dev)
+		cy->s->dra->fgd_dev[node] = dev;
+	return sc;
+}

@@ -72,6 +72,11 @@ double kp_gpus_frag(const kp_snap *s, int n, int64_t cpu_left, const int32_t *le
  * plus cpu-stranded milli, not truncated (scaled to an integer). */
 enum { KP_GPUS_FGD, KP_GPUS_PACK };
 int64_t kp_gpus_score(const kp_snap *s, int32_t pi, int n, int mode, int32_t *dev);
+/* the two plugins' PreScore (the view made, the pod noted for the device
+ * pick) and Score (kp_gpus_score, its GPU kept in s->dra->fgd_dev) */
+struct kp_cycle;
+int kp_gpus_pre_score(struct kp_cycle *cy);
+int64_t kp_gpus_plugin_score(struct kp_cycle *cy, int node, int mode);
 
 /* the run's fragmentation per node into gpu_fragmentation (run_id) and the
  * typical shapes into gpu_typical_shape (not for a dry run: plan_write.c) */

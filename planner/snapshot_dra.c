@@ -426,3 +426,51 @@ int kp_snap_load_dra(kp_loader *L)
 			rc = kp_ld_nomem(L);
 	return rc;
 }
+
+/* what the run made on top of the loaded DRA state (dra.c, dra_memo.c,
+ * gpu_frag.c): caches, the run's allocations, compiled selectors */
+void kp_snap_dra_release(kp_snap *s)
+{
+	kp_dra *d = s->dra;
+	if (!d)
+		return;
+	if (d->cache) {
+		kp_dmap_release(d->cache);
+		kp_free(d->cache);
+	}
+	kp_free(d->counter_off);
+	kp_free(d->pool_used);
+	kp_free(d->run);
+	kp_free(d->ext_run);
+	for (int n = 0; d->node_cand && n < s->nnodes; n++)
+		kp_free(d->node_cand[n]);
+	kp_free(d->node_cand);
+	kp_free(d->node_ncand);
+	kp_free(d->node_invalid);
+	kp_free(d->memo);        /* dra_memo.c's */
+	kp_free(d->node_gen);
+	d->memo = NULL;
+	d->node_gen = NULL;
+	if (d->gpus && d->gpus_free)
+		d->gpus_free(d->gpus);
+	kp_free(d->fgd_dev);
+	d->gpus = NULL;
+	d->fgd_dev = NULL;
+	d->node_cand = NULL;
+	d->node_ncand = NULL;
+	d->node_invalid = NULL;
+	for (int i = 0; i < d->nclasses; i++)
+		for (uint32_t k = 0; k < d->classes[i].nselectors; k++)
+			kp_cel_free(d->classes[i].selectors[k]);
+	for (int i = 0; i < d->nclaims; i++)
+		for (uint32_t r = 0; !d->claims[i].spec_shared && r < d->claims[i].nrequests; r++)
+			for (uint32_t a = 0; a < d->claims[i].requests[r].nalts; a++)
+				for (uint32_t k = 0; k < d->claims[i].requests[r].alts[a].nselectors; k++)
+					kp_cel_free(d->claims[i].requests[r].alts[a].selectors[k]);
+	d->cache = NULL;
+	d->counter_off = NULL;
+	d->pool_used = NULL;
+	d->run = NULL;
+	d->ext_run = NULL;
+}
+

@@ -18,28 +18,14 @@
 #include "../cycle.h"
 #include "../gpu_frag.h"
 
-static int pre_score(kp_cycle *cy)
-{
-	if (!cy->s->dra)
-		return KP_OK;
-	if (kp_gpus_init(cy->s))
-		return KP_NOMEM;
-	cy->s->dra->fgd_pi = cy->pi;
-	return KP_OK;
-}
-
 static int64_t score(kp_cycle *cy, int node)
 {
-	int32_t dev;
-	int64_t sc = kp_gpus_score(cy->s, cy->pi, node, KP_GPUS_PACK, &dev);
-	if (cy->s->dra && cy->s->dra->fgd_dev)
-		cy->s->dra->fgd_dev[node] = dev;
-	return sc;
+	return kp_gpus_plugin_score(cy, node, KP_GPUS_PACK);
 }
 
 const kp_plugin kp_plugin_gpu_pack_score = {
 	.name = "GpuPackScore",
 	.kplan_own = 1,
-	.pre_score = pre_score,
+	.pre_score = kp_gpus_pre_score,
 	.score = score,
 };

@@ -13,7 +13,8 @@ dump() { sqlite3 "$1" .dump | sha256sum | cut -d' ' -f1; }
 # json FILE PERL-EXPR: evaluate EXPR with $d = the decoded report
 json() { perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>); print eval($ARGV[1]) // "undef"; die $@ if $@' "$1" "$2"; }
 # dev_text FILE: the devices sections of a text report, without their notes
-dev_text() { sed -n '/^Devices$/,$p' "$1" | awk '!/^\(.*\)$/ || $0 == "(none)"'; }
+# the devices sections: from "Devices" up to the GPU fragmentation sections (71-report-gpu.t)
+dev_text() { sed -n '/^Devices$/,$p' "$1" | sed '/^GPU fragmentation$/,$d' | awk '!/^\(.*\)$/ || $0 == "(none)"' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
 
 # Two nodes, gpu-1 and gpu-2 (zones a, b); DeviceClass gpu.example.com
 # (CEL: device.driver == "gpu.example.com").  ResourceSlices:
@@ -356,7 +357,8 @@ Devices: the run's allocations
 		DROP TABLE claim_constraint; DROP TABLE claim_request_capacity; DROP TABLE claim_request_toleration;
 		DROP TABLE claim_request_selector; DROP TABLE claim_request; DROP TABLE claim_spec; DROP TABLE device_taint;
 		DROP TABLE device_counter; DROP TABLE device_capacity; DROP TABLE device_attribute; DROP TABLE slice_device;
-		DROP TABLE slice_counter; DROP TABLE resource_slice; DROP TABLE device_class_selector; DROP TABLE device_class" \
+		DROP TABLE slice_counter; DROP TABLE resource_slice; DROP TABLE device_class_selector; DROP TABLE device_class;
+		DROP TABLE gpu_fragmentation; DROP TABLE gpu_typical_shape" \
 		|| fail "drop the DRA tables"
 	is "$(q "$T/old.db" "SELECT count(*) FROM sqlite_master WHERE name IN ('resource_slice', 'resource_claim', 'pod_resource_claim', 'dra_allocation')")" 0 \
 		"the old database has no DRA tables"
@@ -366,8 +368,8 @@ Devices: the run's allocations
 	printf '%s\n' "$out" >"$T/old.json"
 	"$KPLAN" report --no-timing --format json -o "$T/d-nt.json" -q "$db"
 	is "$rc:$(json "$T/old.json" 'JSON::PP->new->canonical->encode($d)')" \
-		"0:$(json "$T/d-nt.json" 'delete @$d{qw(devices devices_nodes devices_allocations devices_unallocated)}; JSON::PP->new->canonical->encode($d)')" \
-		"without the DRA tables: json exits 0, the report without the devices keys"
+		"0:$(json "$T/d-nt.json" 'delete @$d{qw(devices devices_nodes devices_allocations devices_unallocated gpu gpu_pools gpu_fragmented gpu_nodes gpu_shapes)}; JSON::PP->new->canonical->encode($d)')" \
+		"without the DRA tables: json exits 0, the report without the devices and GPU keys"
 	# (the warning the plan wrote names devices: look for the sections)
 	run "$KPLAN" report --no-timing --format csv "$T/old.db"
 	is "$rc:$(printf %s "$out" | grep -c '^devices')" "0:0" "without the DRA tables: csv exits 0, no devices section"

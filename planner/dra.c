@@ -413,8 +413,7 @@ typedef struct bf { int64_t left; int32_t i; } bf;
 static int best_fit(const kp_dra *d, const kp_dreq *r)
 {
 	return r->ncaps && r->cls >= 0 &&
-	       (d->choice == KP_DCHOICE_BEST_FIT || d->choice == KP_DCHOICE_FGD ||
-		(d->choice == KP_DCHOICE_AUTO && d->classes[r->cls].openb));
+	       (d->choice == KP_DCHOICE_FGD || d->classes[r->cls].openb);
 }
 
 static int bf_cmp(const void *a, const void *b, void *ctx)

@@ -77,8 +77,11 @@ typedef struct kp_dpool {
 /* the DeviceClass the openb importer publishes (importers/openb.c) */
 #define KP_OPENB_GPU_CLASS "gpu.openb.kplan.io"
 
-/* how a request's devices are chosen among those that fit (plan --device-choice) */
-enum { KP_DCHOICE_AUTO, KP_DCHOICE_KUBE, KP_DCHOICE_BEST_FIT, KP_DCHOICE_FGD };
+/* how a request's devices are chosen among those that fit: AUTO, kube's
+ * allocator order, best fit for the openb class (KP_OPENB_GPU_CLASS); FGD,
+ * under --strategy fgd or gpu-pack, the GPU the score picked first, then
+ * best fit, for every request with a capacity request */
+enum { KP_DCHOICE_AUTO, KP_DCHOICE_FGD };
 
 typedef struct kp_dclass {
 	kp_sid name;
@@ -193,7 +196,7 @@ typedef struct kp_dra {
 	struct kp_dmemo *memo;
 	uint32_t *node_gen, gen;
 	uint8_t no_memo;
-	uint8_t choice;              /* KP_DCHOICE_* (the run's --device-choice) */
+	uint8_t choice;              /* KP_DCHOICE_* (set by the plan from its profiles' scores) */
 	char reason_msg[64];         /* Filter's last reason message and its kp_reason index (-1 none) */
 	int reason_idx;
 	struct kp_gpus *gpus;        /* the GPU view (gpu_frag.h), made on first use */

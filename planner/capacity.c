@@ -192,6 +192,8 @@ static int on_pod(void *ctx, const kp_plan_pod *p)
 		}
 		return KP_OK;
 	}
+	if (!p->displaced && (!strcmp(p->action, "bind") || !strcmp(p->action, "unschedulable")) && p->fits_empty_added != 0)
+		o->gpu_need += p->gpu_milli;
 	if (c->track && track_pod(c, o, p, placed))
 		return c->err->code;
 	if (c->collect) {

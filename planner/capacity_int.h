@@ -77,6 +77,7 @@ typedef struct outcome {
 	res_total res[32];                    /* per resource over the nodes of the run */
 	int nres;
 	res_total tmpl[32];                   /* resources of the first added node (id < 0) */
+	int64_t gpu_need;                     /* GPU milli of the imported pods pending before the run that can fit an added node */
 	int ntmpl;
 	int64_t tmpl_node;
 	qual q;                               /* with cap.want_quality: the plan's quality certificate */

@@ -32,6 +32,7 @@ typedef struct search_ctx {
 	cap_pod *nevers;              /* the never-fit pods left out, of the plan giving the answer (first 50) */
 	int nnevers;
 	long never;
+	int64_t tmpl_gpu;             /* the template's GPUs as devices, milli (0 none) */
 } search_ctx;
 
 /* one template's answer */
@@ -143,6 +144,37 @@ static int set_never(cap *c, const int64_t *ids, long n)
 	return rc;
 }
 
+/* the template's GPUs as devices, milli (KP_PLAN_GPU_RES); 0 none */
+static int64_t tmpl_gpu_milli(const outcome *tmpl)
+{
+	for (int i = 0; i < tmpl->ntmpl; i++)
+		if (!strcmp(tmpl->tmpl[i].name, KP_PLAN_GPU_RES))
+			return tmpl->tmpl[i].alloc;
+	return 0;
+}
+
+/* the lower bound's GPU term (GPUs as devices, gpu_frag.h): the GPU milli the
+ * pending pods ask against the milli free before the run, per node what the
+ * template's GPUs hold; in GPUs */
+static int gpu_bound(cap *c, const outcome *tmpl, int64_t *bound, char *by, size_t nby, kp_sb *detail, int n)
+{
+	int64_t need = tmpl->gpu_need, free = c->base_r.gpu_free_before, per = tmpl_gpu_milli(tmpl);
+	if (free < 0 || need <= 0)
+		return KP_OK;
+	int64_t k = need <= free ? 0 : per > 0 ? (need - free + per - 1) / per : -1;
+	kp_sb_printf(detail, "%sGPUs (devices): pending %.1f, free %.1f, per node %.1f -> ", n ? "; " : "",
+		     (double)need / 1000, (double)free / 1000, (double)per / 1000);
+	if (k < 0)
+		kp_sb_adds(detail, "the template has none");
+	else
+		kp_sb_printf(detail, "%lld", (long long)k);
+	if (k > *bound) {
+		*bound = k;
+		snprintf(by, nby, "%s", "GPUs (devices)");
+	}
+	return KP_OK;
+}
+
 /* per resource: ceil((pending requests - free capacity) / template allocatable), the max, >= 0 */
 static int lower_bound(cap *c, const outcome *tmpl, int64_t *bound, char *by, size_t nby, kp_sb *detail)
 {
@@ -173,7 +205,7 @@ static int lower_bound(cap *c, const outcome *tmpl, int64_t *bound, char *by, si
 		}
 	}
 	sqlite3_finalize(s);
-	return KP_OK;
+	return gpu_bound(c, tmpl, bound, by, nby, detail, n);
 }
 
 /* how many of the sorted ids a are not in b (b sorted in place) */
@@ -275,6 +307,8 @@ static void tmpl_summary(search_ctx *sc, tmpl_answer *ta, long others0, const ch
 	kp_sb_add_json_str(j, *by ? by : NULL);
 	kp_sb_adds(j, ",\"lower_bound_detail\":");
 	kp_sb_add_json_str(j, kp_sb_str(detail));
+	if (sc->tmpl_gpu > 0)
+		kp_sb_printf(j, ",\"template_gpus\":%g", (double)sc->tmpl_gpu / 1000);
 	if (found == 0) {
 		kp_sb_printf(j, ",\"status\":\"found\",\"nodes\":0");
 	} else if (found > 0) {
@@ -335,6 +369,7 @@ static int one_template(cap *c, const outcome *base, const char *tmpl, long max_
 		note(&sc, 0, others0);
 		rc = cap_add_row(c, T_SEARCH, NULL, NULL, step0, 0, others0, others0 == 0, 0, 0);
 	}
+	sc.tmpl_gpu = tmpl_gpu_milli(&one);
 	if (!rc)
 		rc = lower_bound(c, &one, &ta->lb, by, sizeof by, &detail);
 	if (!rc && others0 == 0) {

@@ -19,6 +19,7 @@
  * cycle.  What the files share is plan_int.h.
  */
 #include "plan_int.h"
+#include "gpu_frag.h"
 #include "dra.h"
 #include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
 #include "static.h"
@@ -711,6 +712,30 @@ static int finish_run(planner *pl, kp_plan_result *r, double t0)
 }
 
 /* everything between loading and writing */
+/* the GPU view (gpu_frag.h) of the cluster as loaded: its free milli
+ * (capacity's lower bound), -1 without GPUs */
+static int gpus_before(planner *pl, kp_plan_result *r)
+{
+	kp_snap *s = &pl->s;
+	r->gpu_free_before = -1;
+	if (!s->dra)
+		return KP_OK;
+	if (kp_gpus_init(s))
+		return kp_plan_nomem(pl);
+	int64_t free_ = 0;
+	int gpus = 0;
+	for (int n = 0; n < s->nnodes; n++) {
+		int32_t left[KP_GPU_MAX_NODE];
+		int k = kp_gpus_left(s, n, left);
+		gpus += k;
+		for (int i = 0; i < k; i++)
+			free_ += left[i];
+	}
+	if (gpus)
+		r->gpu_free_before = free_;
+	return KP_OK;
+}
+
 static int plan_pods(planner *pl, kp_plan_result *r, double t0)
 {
 	const kp_plan_opts *o = pl->o;
@@ -720,6 +745,8 @@ static int plan_pods(planner *pl, kp_plan_result *r, double t0)
 		return rc;
 	triage_pods(pl, r, &n);
 	if ((rc = static_filters(pl)))
+		return rc;
+	if ((rc = gpus_before(pl, r)))
 		return rc;
 	r->t_static = kp_now() - t0 - r->t_load;
 	if ((rc = kp_plan_cycle_setup(pl)) || (rc = run_extenders(pl)) || (rc = fill_queue(pl)) ||

@@ -43,10 +43,15 @@ typedef struct kp_plan_pod {
 	 * holding only its DaemonSet pods?  0: no, so no number of such nodes
 	 * helps; 1: yes; -1: not judged */
 	int fits_empty_added;
+	/* its GPU request as devices (gpu_frag.h): GPUs x milli of each; 0 none */
+	int64_t gpu_milli;
 } kp_plan_pod;
 
 /* One node and resource after the run, for kp_plan_opts.on_node (resource
- * "pods": pod slots, requested = pods on the node). */
+ * "pods": pod slots, requested = pods on the node; KP_PLAN_GPU_RES: its GPUs
+ * as devices, gpu_frag.h, in milli: allocatable GPUs x 1000, requested the
+ * milli allocated). */
+#define KP_PLAN_GPU_RES "GPU milli (devices)"
 typedef struct kp_plan_node {
 	int64_t node_id;             /* negative: added by the scenario */
 	const char *node, *resource;
@@ -92,6 +97,7 @@ typedef struct kp_plan_result {
 	char config_source[1024];
 	int nwarnings;
 	char warnings[8][512];
+	int64_t gpu_free_before;     /* GPU milli free before the run (gpu_frag.h), -1 no GPUs */
 } kp_plan_result;
 
 int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *err);

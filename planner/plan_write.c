@@ -526,6 +526,8 @@ int kp_plan_report_results(planner *pl)
 			r.node_id = s->node_db_id[node];
 			r.node = kp_str(&s->strs, s->node_name[node]);
 		}
+		if (s->dra && s->dra->gpus)
+			r.gpu_milli = (int64_t)s->dra->gpus->pod_n[i] * s->dra->gpus->pod_milli[i];
 		r.fits_empty_added = -1;
 		if (added >= 0 && po->action == A_UNSCHED && pl->prof_of_class[p->cls] >= 0)
 			r.fits_empty_added = fits_empty_node(pl, i, &s->classes[p->cls], pl->prof_of_class[p->cls], added, over, nds);
@@ -549,5 +551,18 @@ int kp_plan_report_results(planner *pl)
 			if ((r.allocatable || r.requested) && o->on_node(o->result_ctx, &r))
 				return pl->err->code ? pl->err->code : kp_err_set(pl->err, KP_ERROR, "stopped");
 		}
+	/* the GPUs as devices, per node */
+	for (int n = 0; o->on_node && s->dra && s->dra->gpus && n < s->nnodes; n++) {
+		int32_t left[KP_GPU_MAX_NODE];
+		int k = kp_gpus_left(s, n, left);
+		int64_t free_ = 0;
+		for (int i = 0; i < k; i++)
+			free_ += left[i];
+		kp_plan_node r = { .node_id = s->node_db_id[n], .node = kp_str(&s->strs, s->node_name[n]),
+				   .resource = KP_PLAN_GPU_RES, .allocatable = (int64_t)k * KP_GPU_MILLI,
+				   .requested = (int64_t)k * KP_GPU_MILLI - free_ };
+		if (k && o->on_node(o->result_ctx, &r))
+			return pl->err->code ? pl->err->code : kp_err_set(pl->err, KP_ERROR, "stopped");
+	}
 	return KP_OK;
 }

@@ -185,6 +185,11 @@ static void template_text(kp_sb *t, const kp_json *j, const kp_json *base)
 	const char *tmpl = str(j, "template"), *by = str(j, "lower_bound_by");
 	long long nodes = num(j, "nodes"), fitting = num(j, "unschedulable_fitting"), nv = num(j, "never_fit_count");
 	long long below_u = num(j, "unschedulable_below");
+	/* a template with GPUs as devices: say how many each node brings */
+	char gpus[64] = "";
+	const kp_json *tg = get(j, "template_gpus");
+	if (tg && tg->type == KP_J_NUM)
+		snprintf(gpus, sizeof gpus, " (%s GPU%s each)", tg->str, dbl(tg) == 1 ? "" : "s");
 	if (!strcmp(str(j, "status"), "not-found")) {
 		long long left = num(j, "left_out_count");
 		kp_sb_printf(t, "not found: with %lld nodes like %s (--max-nodes) pods are still unschedulable; lower bound %lld\n",
@@ -208,8 +213,8 @@ static void template_text(kp_sb *t, const kp_json *j, const kp_json *base)
 	if (nodes == 0)
 		kp_sb_printf(t, "0 nodes like %s needed: every pending pod%s fits already\n", tmpl, nv ? " that can fit on one" : "");
 	else
-		kp_sb_printf(t, "%lld node%s like %s needed for the %lld unschedulable pending pod%s%s (lower bound from total "
-			     "requests: %lld%s%s); checked: with %lld, %lld pod%s unschedulable\n", nodes, s_(nodes), tmpl, fitting,
+		kp_sb_printf(t, "%lld node%s like %s%s needed for the %lld unschedulable pending pod%s%s (lower bound from total "
+			     "requests: %lld%s%s); checked: with %lld, %lld pod%s unschedulable\n", nodes, s_(nodes), tmpl, gpus, fitting,
 			     s_(fitting), nv ? " that can fit on one" : "", num(j, "lower_bound"), by ? ", by " : "", by ? by : "",
 			     num(j, "checked_below"), below_u, below_u == 1 ? " stays" : "s stay");
 	if (base)

@@ -87,7 +87,9 @@ spec:
 YAML
 run "$KPLAN" capacity "$cdb" --nodes-needed --node-template "$T/tmpl.yaml" --no-record
 is "$rc" 0 "capacity --nodes-needed on GPUs as devices exits 0"
-like "$out" "1 node like" "one node like the template is needed for the whole-GPU pod"
+like "$out" "1 node like $T/tmpl.yaml (1 GPU each) needed" "one node like the template (its GPU as a device) is needed for the whole-GPU pod"
+like "$out" "GPUs (devices): pending 2.0, free 2.0, per node 1.0 -> 0" \
+	"the lower bound's GPU term: 2.0 GPUs asked (0.4 + 0.6 + 1), 2 free, 1 per node: 0 — the two shares and the whole GPU do not fit two GPUs, which the bound cannot see"
 
 # a DRA cluster with dedicated GPUs (no openb): the driver a pod's request
 # selects is a GPU driver, its node-local devices count 1000 milli each,

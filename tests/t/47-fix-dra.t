@@ -46,14 +46,17 @@ YAML
 # ---- capacity --nodes-needed ----
 run "$KPLAN" capacity --nodes-needed --node-template "$T/two.yaml" "$DB"
 is "$rc" 0 "capacity, 2 GPUs a node: exit 0"
-like "$out" "capacity 1: 1 node like $T/two.yaml needed for the 2 unschedulable pending pods" \
-	"capacity, 2 GPUs a node: 1 node for the 2 pods left without a GPU"
+like "$out" "capacity 1: 1 node like $T/two.yaml (2 GPUs each) needed for the 2 unschedulable pending pods" \
+	"capacity, 2 GPUs a node: 1 node for the 2 pods left without a GPU, in GPUs"
+like "$out" "(lower bound from total requests: 1, by GPUs (devices))" "capacity, 2 GPUs a node: the GPUs give the lower bound"
+like "$out" "GPUs (devices): pending 4.0, free 2.0, per node 2.0 -> 1" "capacity, 2 GPUs a node: the GPU term (4 asked, 2 free, 2 a node)"
 unlike "$out" "can never fit" "capacity, 2 GPUs a node: no pod left out as never fitting"
 
 run "$KPLAN" capacity --nodes-needed --node-template "$T/one.yaml" "$DB"
 is "$rc" 0 "capacity, 1 GPU a node: exit 0"
-like "$out" "2 nodes like $T/one.yaml needed for the 2 unschedulable pending pods" \
+like "$out" "2 nodes like $T/one.yaml (1 GPU each) needed for the 2 unschedulable pending pods" \
 	"capacity, 1 GPU a node: 2 nodes (one each)"
+like "$out" "(lower bound from total requests: 2, by GPUs (devices))" "capacity, 1 GPU a node: the lower bound is the answer"
 like "$out" "checked: with 1, 1 pod stays unschedulable" "capacity, 1 GPU a node: ... and 1 is not enough"
 unlike "$out" "can never fit" "capacity, 1 GPU a node: the pod the first added node's GPU went to does not make the other a never-fit"
 

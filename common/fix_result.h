@@ -12,20 +12,22 @@
 enum kp_fix_level {
 	KP_FIX_ADD_NODE = 1,
 	KP_FIX_EVICT,
+	KP_FIX_MOVE_GPU,
 	KP_FIX_RELAX_SOFT,
 	KP_FIX_RELAX_HARD,
 	KP_FIX_UNTAINT_DEDICATED,
 };
-/* "add-node", "evict", "relax-soft", "relax-hard", "untaint-dedicated"; ""
- * for another value */
+/* "add-node", "evict", "move-gpu", "relax-soft", "relax-hard",
+ * "untaint-dedicated"; "" for another value */
 static inline const char *kp_fix_level_name(int level)
 {
-	static const char *const names[] = { "", "add-node", "evict", "relax-soft", "relax-hard", "untaint-dedicated" };
+	static const char *const names[] = { "", "add-node", "evict", "move-gpu", "relax-soft", "relax-hard",
+					     "untaint-dedicated" };
 	return level >= KP_FIX_ADD_NODE && level <= KP_FIX_UNTAINT_DEDICATED ? names[level] : "";
 }
 
 typedef struct kp_fix_cand {
-	const char *kind;            /* evict | add-node | relax */
+	const char *kind;            /* evict | add-node | move | relax */
 	int level;                   /* kp_fix_level */
 	char *detail;                /* in words */
 	char *victims;               /* JSON array of "namespace/name" */

@@ -87,10 +87,21 @@ static int on_pod(void *ctx, const kp_plan_pod *p)
 {
 	fixer *f = ctx;
 	kp_fix_result *r = f->r;
+	int placed = p->node != NULL && strcmp(p->action, "evict") && strcmp(p->action, "unschedulable");
+	for (int lo = 0, hi = f->nwatch - 1; lo <= hi;) {
+		int mid = (lo + hi) / 2;
+		if (f->watch[mid] == p->pod_id) {
+			f->watch_lost += !placed;
+			break;
+		}
+		if (f->watch[mid] < p->pod_id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
 	int ti = target_index(f, p->pod_id);
 	if (ti < 0)
 		return KP_OK;
-	int placed = p->node != NULL && strcmp(p->action, "evict") && strcmp(p->action, "unschedulable");
 	f->placed[ti] = (uint8_t)placed;
 	kp_free(f->placed_node[ti]);
 	f->placed_node[ti] = NULL;
@@ -126,8 +137,14 @@ int kp_fix_plan(fixer *f, char **extra, int n)
 	kp_plan_opts po = { .seed = f->seed, .no_preemption = f->no_preemption, .config_file = f->config, .dry_run = 1,
 			    .whatif = w, .on_pod = on_pod, .result_ctx = f };
 	kp_plan_result pr;
+	f->watch_lost = 0;
 	int rc = kp_plan_run(f->db, &po, &pr, f->err);
 	kp_whatif_free(w);
+	if (!rc) {
+		f->last_lost = pr.unschedulable + pr.evicted;
+		if (f->want == -2)
+			f->base_lost = f->last_lost;
+	}
 	if (!rc && f->want == -2)
 		snprintf(f->r->config, sizeof f->r->config, "%s", pr.config_source);
 	f->r->plans++;
@@ -325,6 +342,8 @@ static int fix_pod(fixer *f, int ti)
 		rc = try_add_node(f, t, ti);
 	if (!rc && !kp_fix_full(f, t))
 		rc = kp_fix_try_evict(f, t, ti);
+	if (!rc && !kp_fix_full(f, t))
+		rc = kp_fix_try_move_gpu(f, t, ti);
 	for (int level = KP_FIX_RELAX_SOFT; level <= KP_FIX_UNTAINT_DEDICATED && !rc && !kp_fix_full(f, t); level++)
 		rc = kp_fix_try_relax(f, t, ti, level);
 	f->want = -1;

@@ -34,6 +34,11 @@ typedef struct fixer {
 	int have_snap;
 	kp_snap s;
 	uint8_t *keep;               /* per snapshot pod: kept on its node by the run (a possible victim) */
+	/* pods the last dry run must also place (a move's moved pods): ids,
+	 * sorted, and how many of them it left without a node */
+	const int64_t *watch;
+	int nwatch, watch_lost;
+	long base_lost, last_lost;   /* pods without a node after the baseline replay, after the last dry run */
 } fixer;
 
 int kp_fix_nomem(fixer *f);
@@ -53,6 +58,10 @@ int kp_fix_try_evict(fixer *f, kp_fix_pod *t, int ti);
 /* 1 when the taint KEY=VALUE (NoSchedule/NoExecute) marks one of its nodes
  * as dedicated to something pod t does not use (fix.h); why in *why */
 int kp_fix_dedicated(fixer *f, const kp_fix_pod *t, const char *key, const char *value, kp_sb *why);
+
+/* fix_gpu.c: shared GPU pods moved off one GPU (or whole-GPU pods off
+ * GPUs) of one node so the pod fits there, the moved pods placed again */
+int kp_fix_try_move_gpu(fixer *f, kp_fix_pod *t, int ti);
 
 /* fix_relax.c */
 int kp_fix_try_relax(fixer *f, kp_fix_pod *t, int ti, int level);

@@ -213,7 +213,8 @@ static int try_class(fixer *f, kp_fix_pod *t, int ti, int level)
 	kp_sb_init(&detail);
 	int n = 0, step;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		if (sqlite3_column_int(s, 3) != level)
+		/* the query's 3 loosens a rule, 4 drops one (relax_class.sql) */
+		if ((sqlite3_column_int(s, 3) == 3 ? KP_FIX_RELAX_SOFT : KP_FIX_RELAX_HARD) != level)
 			continue;
 		kp_sb_printf(&what, "%lld:%s:%s", (long long)t->class_id, sqlite3_column_text(s, 0), sqlite3_column_text(s, 1));
 		kp_sb_addc(&what, 0);

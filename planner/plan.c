@@ -169,6 +169,9 @@ static int queue_less(const void *a, const void *b, void *ctx)
 	int64_t px = s->classes[x->cls].priority, py = s->classes[y->cls].priority;
 	if (px != py)
 		return px > py ? -1 : 1;
+	/* re-created by a what-if move: created now, after every pod before */
+	if (x->requeued != y->requeued)
+		return x->requeued ? 1 : -1;
 	if (x->created != y->created)
 		return x->created < y->created ? -1 : 1;
 	/* pods a what-if scenario made (negative ids) come after the imported ones */
@@ -188,6 +191,8 @@ static int heap_less(const planner *pl, int32_t a, int32_t b)
 	int64_t px = s->classes[x->cls].priority, py = s->classes[y->cls].priority;
 	if (px != py)
 		return px > py;
+	if (x->requeued != y->requeued)
+		return y->requeued;
 	if (x->created != y->created)
 		return x->created < y->created;
 	return pl->order[a] < pl->order[b];

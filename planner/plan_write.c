@@ -268,7 +268,8 @@ static int write_dra_allocations(planner *pl, int64_t run_id)
 	const kp_dra *d = s->dra;
 	if (!d || (!d->nrun && !d->next_run))
 		return KP_OK;
-	if (!pl->o->dry_run && kp_db_schema_section(pl->db, "dra", "DRA tables", pl->err))
+	if (!pl->o->dry_run && (kp_db_schema_section(pl->db, "dra", "DRA tables", pl->err) ||
+				kp_db_add_column(pl->db, "dra_allocation", "consumed", "TEXT", pl->err)))
 		return pl->err->code;
 	sqlite3_stmt *q;
 	if (sqlite3_prepare_v2(pl->db, kp_sql_plan_dra_allocation_insert, -1, &q, NULL) != SQLITE_OK)
@@ -300,7 +301,27 @@ static int write_dra_allocations(planner *pl, int64_t run_id)
 			sqlite3_bind_text(q, 10, kp_str(&s->strs, v->name), -1, SQLITE_STATIC);
 			sqlite3_bind_int(q, 11, c->results[k].admin);
 			sqlite3_bind_int64(q, 12, s->node_db_id[d->run[i].node]);
-			if (sqlite3_step(q) != SQLITE_DONE)
+			kp_sb js;
+			kp_sb_init(&js);
+			if (c->results[k].share && c->results[k].consumed) {
+				/* a share: what it consumes, so --from-run gives the device back as shared */
+				kp_sb_addc(&js, '[');
+				for (uint32_t m = 0; m < v->ncaps; m++) {
+					kp_sb_adds(&js, m ? ",[" : "[");
+					kp_sb_add_json_str(&js, kp_str(&s->strs, v->caps[m].domain));
+					kp_sb_addc(&js, ',');
+					kp_sb_add_json_str(&js, kp_str(&s->strs, v->caps[m].name));
+					kp_sb_printf(&js, ",%lld]", (long long)c->results[k].consumed[m]);
+				}
+				kp_sb_addc(&js, ']');
+				if (!kp_sb_ok(&js))
+					rc = db_fail(pl, "dra_allocation");
+				sqlite3_bind_text(q, 13, kp_sb_str(&js), -1, SQLITE_TRANSIENT);
+			} else {
+				sqlite3_bind_null(q, 13);
+			}
+			kp_sb_release(&js);
+			if (!rc && sqlite3_step(q) != SQLITE_DONE)
 				rc = db_fail(pl, "dra_allocation");
 		}
 	}
@@ -326,6 +347,7 @@ static int write_dra_allocations(planner *pl, int64_t run_id)
 		sqlite3_bind_text(q, 10, kp_str(&s->strs, v->name), -1, SQLITE_STATIC);
 		sqlite3_bind_int(q, 11, 0);
 		sqlite3_bind_int64(q, 12, s->node_db_id[e->node]);
+		sqlite3_bind_null(q, 13);
 		if (sqlite3_step(q) != SQLITE_DONE)
 			rc = db_fail(pl, "dra_allocation");
 	}

@@ -150,6 +150,7 @@ typedef struct kp_pod {
 	int32_t daemon_node;         /* DaemonSet pod: the node it was made for (node index), -1 */
 	int32_t owner_sel;           /* index into kp_snap.owner_sels of the controller's selector, -1 none */
 	int64_t moved_from;          /* what-if: db id of the node the scenario took it off (whatif.h), 0 none */
+	uint8_t requeued;            /* what-if move-pods: re-created, queued after the pods pending before */
 } kp_pod;
 
 /* A static failure reason: plugin name + message + status code. */

@@ -251,8 +251,9 @@ static int results(kp_loader *L, kp_dra *d, cstmts *c, const kp_dmap *pools, con
 	for (uint32_t i = 0; i < n; i++) {
 		const kp_device *v = &d->devices[t[i].device];
 		if (t[i].share) {
-			for (uint32_t k = 0; k < v->ncaps; k++)
+			for (uint32_t k = 0; k < v->ncaps; k++) {
 				d->consumed[v->cap_off + (int32_t)k] += t[i].consumed[k];
+			}
 		} else if (!t[i].admin) {
 			d->in_use[t[i].device]++;
 		}

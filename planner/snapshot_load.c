@@ -508,6 +508,16 @@ static int load_moved(kp_loader *L)
 			L->s->pods[pi].moved_from = sqlite3_column_int64(st, 1);
 	}
 	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return kp_ld_db_fail(L, "the what-if scenario");
+	if (sqlite3_prepare_v2(L->db, kp_sql_snapshot_whatif_requeued, -1, &st, NULL) != SQLITE_OK)
+		return KP_OK;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int pi = kp_snap_pod_index(L->s, sqlite3_column_int64(st, 0));
+		if (pi >= 0)
+			L->s->pods[pi].requeued = 1;
+	}
+	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? KP_OK : kp_ld_db_fail(L, "the what-if scenario");
 }
 

@@ -39,7 +39,7 @@
 #include <string.h>
 
 const char *const wi_kind_names[WI_NKINDS] = { "from-run", "remove-nodes", "cordon", "drain", "add-nodes", "scale",
-					       "add-pods", "remove-pods", "untaint", "relax", "mode", "strategy" };
+					       "add-pods", "remove-pods", "move-pods", "untaint", "relax", "mode", "strategy" };
 const char *const wi_strat_names[WI_NSTRATS] = { "least", "most", "balanced", "fgd", "gpu-pack" };
 
 kp_whatif *kp_whatif_new(void)
@@ -172,6 +172,7 @@ static int apply_one(wctx *c, wi_op *op, kp_config *cfg)
 	case WI_SCALE: return wi_apply_scale(c, op);
 	case WI_ADD_PODS: return wi_apply_add_pods(c, op);
 	case WI_REMOVE_PODS: return wi_apply_remove_pods(c, op);
+	case WI_MOVE_PODS: return wi_apply_move_pods(c, op);
 	case WI_UNTAINT: return wi_apply_untaint(c, op);
 	case WI_RELAX: return wi_apply_relax(c, op);
 	case WI_MODE: return wi_apply_full(c, op);

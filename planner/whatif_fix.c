@@ -2,6 +2,10 @@
  * whatif_fix.c — the options `kplan fix` checks its candidates with
  * (planner/fix*.c; `plan` has no option for them):
  *  - remove-pods ID,...: those pods deleted, as evicted and not re-created;
+ *  - move-pods ID,...: those pods re-created: they queue after every pod
+ *    pending before, and those bound are taken off their nodes (a GPU fix
+ *    moves shared pods: in a replay of a run, the pods the run placed are
+ *    pending, and queued later they leave the GPU to the pod);
  *  - untaint KEY[=VALUE]: the NoSchedule/NoExecute taints with that key (and
  *    value) removed from every node;
  *  - relax CLASS:WHAT:ARG: one constraint of a scheduling class relaxed, in
@@ -26,6 +30,20 @@ int wi_apply_remove_pods(wctx *c, wi_op *op)
 		return c->err->code;
 	op->removed = gone;
 	kp_sb_printf(&op->effect, "%ld pod%s removed", gone, gone == 1 ? "" : "s");
+	return KP_OK;
+}
+
+/* move-pods: the pods re-created, queued after the pods pending before;
+ * the bound ones off their nodes (n: those) */
+int wi_apply_move_pods(wctx *c, wi_op *op)
+{
+	long n = 0;
+	if (wi_exec(c, kp_sql_whatif_fix_move_pods_requeue, op->seq, op->value, NULL) ||
+	    wi_exec(c, kp_sql_whatif_fix_move_pods, op->seq, op->value, &n) ||
+	    wi_exec(c, kp_sql_whatif_pods_unbind_moved, op->seq, NULL, NULL))
+		return c->err->code;
+	op->pending = n;
+	kp_sb_printf(&op->effect, "pods re-created and queued last, %ld of them taken off their nodes", n);
 	return KP_OK;
 }
 

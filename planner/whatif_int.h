@@ -25,8 +25,8 @@
 #include "../common/names.h"   /* kp_pod_suffix: pods named as the importer names them */
 
 /* option kinds, in the order they are applied (whatif.h) */
-enum { WI_FROM_RUN, WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_ADD_PODS, WI_REMOVE_PODS, WI_UNTAINT,
-       WI_RELAX, WI_MODE, WI_STRATEGY, WI_NKINDS };
+enum { WI_FROM_RUN, WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_ADD_PODS, WI_REMOVE_PODS, WI_MOVE_PODS,
+       WI_UNTAINT, WI_RELAX, WI_MODE, WI_STRATEGY, WI_NKINDS };
 /* the option names, as kp_whatif_add takes them and run_scenario.option records them */
 extern const char *const wi_kind_names[WI_NKINDS];
 
@@ -182,6 +182,7 @@ void wi_slices_free(wi_slices *s);   /* NULL ok */
 int wi_apply_scale(wctx *c, wi_op *op);                  /* whatif_scale.c */
 int wi_apply_add_pods(wctx *c, wi_op *op);               /* whatif_add_pods.c */
 int wi_apply_remove_pods(wctx *c, wi_op *op);            /* whatif_fix.c */
+int wi_apply_move_pods(wctx *c, wi_op *op);              /* whatif_fix.c */
 int wi_apply_untaint(wctx *c, wi_op *op);
 int wi_apply_relax(wctx *c, wi_op *op);
 int wi_apply_from_run(wctx *c, wi_op *op);               /* whatif_mode.c */

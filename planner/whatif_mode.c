@@ -65,9 +65,14 @@ int wi_apply_from_run(wctx *c, wi_op *op)
 	int64_t ndev = 0;
 	if (wi_query_int(c, kp_sql_whatif_from_run_dra_count, op->count, NULL, &ndev))
 		return c->err->code;
-	if (ndev && (wi_shadow_once(c, "resource_claim") || wi_shadow_once(c, "resource_claim_result") ||
+	int64_t shares = 0;   /* dra_allocation records shares (its consumed column) */
+	if (ndev && (wi_query_int(c, kp_sql_whatif_from_run_dra_has_consumed, 0, NULL, &shares) ||
+		     wi_shadow_once(c, "resource_claim") || wi_shadow_once(c, "resource_claim_result") ||
+		     wi_shadow_once(c, "resource_claim_consumed") ||
 		     wi_exec(c, kp_sql_whatif_from_run_dra_claims, op->count, NULL, NULL) ||
-		     wi_exec(c, kp_sql_whatif_from_run_dra_results, op->count, NULL, NULL)))
+		     wi_exec(c, shares ? kp_sql_whatif_from_run_dra_results : kp_sql_whatif_from_run_dra_results_old, op->count,
+			     NULL, NULL) ||
+		     (shares && wi_exec(c, kp_sql_whatif_from_run_dra_consumed, op->count, NULL, NULL))))
 		return c->err->code;
 	again += unplaced;
 	op->removed = gone;

@@ -405,7 +405,8 @@ int wi_parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 	case WI_ADD:
 	case WI_ADD_PODS: return parse_file_count(op, option, v, err);
 	case WI_SCALE: return parse_scale(op, option, v, err);
-	case WI_REMOVE_PODS: return parse_remove_pods(option, v, err);
+	case WI_REMOVE_PODS:
+	case WI_MOVE_PODS: return parse_remove_pods(option, v, err);
 	case WI_UNTAINT: return parse_untaint(op, option, v, err);
 	case WI_RELAX: return parse_relax(op, option, v, err);
 	case WI_FROM_RUN: return parse_from_run(op, option, v, err);

@@ -334,6 +334,8 @@ CREATE TABLE IF NOT EXISTS dra_allocation(
   device       TEXT NOT NULL,
   admin_access INTEGER NOT NULL DEFAULT 0,
   node_id      INTEGER NOT NULL,          -- the node the pod was placed on
+  consumed     TEXT,                      -- a share of a device allowing multiple allocations: what it consumes,
+                                          -- JSON [[domain, name, value], ...] (base units); NULL: the whole device
   PRIMARY KEY(run_id, seq)
 ) WITHOUT ROWID;
 

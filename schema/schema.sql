@@ -793,8 +793,8 @@ CREATE TABLE IF NOT EXISTS fix(
   namespace   TEXT NOT NULL,
   pod         TEXT NOT NULL,
   rank        INTEGER NOT NULL DEFAULT 1,     -- 1: the pod's least disruptive checked fix
-  level       TEXT,                           -- add-node | evict | relax-soft | relax-hard | untaint-dedicated
-  kind        TEXT NOT NULL,                  -- evict | add-node | relax
+  level       TEXT,                           -- add-node | evict | move-gpu | relax-soft | relax-hard | untaint-dedicated
+  kind        TEXT NOT NULL,                  -- evict | add-node | move | relax
   detail      TEXT NOT NULL,                  -- what to change, in words
   victims     TEXT NOT NULL DEFAULT '[]',     -- evict: JSON array of "namespace/name", in eviction order
   checked     INTEGER NOT NULL,               -- 1: a dry-run plan with the change placed the pod

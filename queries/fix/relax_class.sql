@@ -1,6 +1,6 @@
 -- kplan fix (planner/fix_relax.c): the constraints of class ?3 that pod ?2's
 -- failure reasons in run ?1 name, one relaxation each, as
--- (what-if kind, what, in words, level): level 3 loosens a rule without
+-- (what-if kind, what, in words, level): level 3 (relax-soft) loosens a rule without
 -- dropping it (a DoNotSchedule spread constraint's maxSkew + 1), level 4
 -- drops one (a nodeSelector key; one matchExpression of a required node
 -- affinity term, terms then expressions in order, then the whole required

@@ -5,7 +5,7 @@
 -- Always schema-qualified: an unqualified DROP would reach the main table.
 DROP TABLE IF EXISTS temp.node; DROP TABLE IF EXISTS temp.node_resource; DROP TABLE IF EXISTS temp.node_label;
 DROP TABLE IF EXISTS temp.node_taint; DROP TABLE IF EXISTS temp.node_image; DROP TABLE IF EXISTS temp.pod;
-DROP TABLE IF EXISTS temp.pod_label; DROP TABLE IF EXISTS temp.kp_whatif_moved;
+DROP TABLE IF EXISTS temp.pod_label; DROP TABLE IF EXISTS temp.kp_whatif_moved; DROP TABLE IF EXISTS temp.kp_whatif_requeued;
 DROP TABLE IF EXISTS temp.kp_whatif_node; DROP TABLE IF EXISTS temp.kp_whatif_pod;
 DROP TABLE IF EXISTS temp.kp_whatif_sel; DROP TABLE IF EXISTS temp.kp_whatif_dsfail;
 DROP TABLE IF EXISTS temp.class_node_selector; DROP TABLE IF EXISTS temp.class_spread;

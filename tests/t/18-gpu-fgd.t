@@ -91,6 +91,42 @@ like "$out" "1 node like $T/tmpl.yaml (1 GPU each) needed" "one node like the te
 like "$out" "GPUs (devices): pending 2.0, free 2.0, per node 1.0 -> 0" \
 	"the lower bound's GPU term: 2.0 GPUs asked (0.4 + 0.6 + 1), 2 free, 1 per node: 0 — the two shares and the whole GPU do not fit two GPUs, which the bound cannot see"
 
+# fix on GPUs: pods a and b (300 milli each) land on the two GPUs, one each;
+# pod c asks 800 and fits neither (700 free on each).  Moving the 300 off one
+# GPU frees it for c, and the moved pod fits beside the other (700 free):
+# a move-gpu fix, checked by a dry run that places c and the moved pod again
+cat >"$T/pods2.csv" <<'CSV'
+name,cpu_milli,memory_mib,num_gpu,gpu_milli
+pod-a,1000,1024,1,300
+pod-b,1000,1024,1,300
+pod-c,1000,1024,1,800
+CSV
+fdb="$T/fix.db"
+"$KPLAN" import -q "$fdb" "$T/nodes.csv" "$T/pods2.csv" || fail "import the fix cluster"
+"$KPLAN" plan -q "$fdb" || fail "plan the fix cluster"
+is "$(q "$fdb" "SELECT count(*) FROM plan WHERE pod = 'pod-c' AND action = 'unschedulable'")" 1 "fix: pod-c is unschedulable (700 milli free on each GPU)"
+run "$KPLAN" fix "$fdb"
+is "$rc" 0 "fix exits 0"
+like "$out" "[move]: queue after it 1 shared pod that the run put on GPU gpu-0 of node-" "fix (a replay of the run): the shared pod on a GPU queued after it"
+like "$out" "(700 of 1000 milli free, the pod asks 800): openb/pod-" "fix: the GPU's free milli and the ask, in devices"
+like "$out" "(300 milli); each placed again" "fix: the moved pod and its share, placed again"
+is "$(q "$fdb" "SELECT level || ' ' || kind || ' ' || checked FROM fix WHERE pod = 'pod-c' AND rank = 1")" "move-gpu move 1" \
+	"fix table: pod-c's first fix is a checked GPU move"
+# from the state the run left (--from-run): the pods are bound and the shares
+# on their GPUs (dra_allocation.consumed), so the move takes pod-a off its
+# GPU and pod-c goes there
+run "$KPLAN" fix --no-record --from-run 1 "$fdb"
+is "$rc" 0 "fix --from-run exits 0"
+na=$(q "$fdb" "SELECT n.name FROM dra_allocation a JOIN node n ON n.id = a.node_id JOIN pod p ON p.id = a.pod_id WHERE a.run_id = 1 AND p.name = 'pod-a'")
+like "$out" "[move]: move 1 shared pod off GPU gpu-0 of $na (700 of 1000 milli free, the pod asks 800): openb/pod-a (300 milli); each placed again; checked: fits on $na" \
+	"fix --from-run: pod-a moves off its GPU and pod-c fits there"
+# --from-run keeps the run's shares as shares (not whole devices): the third pod
+# does not fit, and a 700-milli one would
+run "$KPLAN" plan -q --from-run 1 "$fdb"
+is "$(q "$fdb" "SELECT action FROM plan WHERE pod = 'pod-c'")" "unschedulable" "plan --from-run: the shares stay taken (800 milli fits no GPU)"
+is "$(q "$fdb" "SELECT group_concat(json_extract(consumed, '\$[0][1]') || '=' || json_extract(consumed, '\$[0][2]'), ' ') FROM dra_allocation WHERE run_id = 1")" \
+	"milli=300 milli=300" "dra_allocation.consumed: each share's capacity"
+
 # a DRA cluster with dedicated GPUs (no openb): the driver a pod's request
 # selects is a GPU driver, its node-local devices count 1000 milli each,
 # free or taken whole; a device of a driver no request selects is not a GPU

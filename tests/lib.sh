@@ -93,3 +93,22 @@ db_counts() {
 	               (SELECT count(*) FROM namespace) || ' namespaces, ' ||
 	               (SELECT count(*) FROM priority_class) || ' priority classes'"
 }
+
+# bind_as_planned DB: the pods the latest run placed bound there (Running),
+# their claims allocated the devices it gave them — a share as a share, with
+# what it consumes — as `kplan plan --from-run` does (queries/whatif/from_run_dra_*.sql)
+bind_as_planned() {
+	sqlite3 "$1" "UPDATE pod SET phase = 'Running', node_name = (SELECT n.name FROM placement pl JOIN node n ON n.id = pl.node_id
+	               WHERE pl.run_id = (SELECT max(id) FROM run) AND pl.pod_id = pod.id);
+	INSERT INTO resource_claim_result(claim_id, seq, request, driver, pool, device, admin_access, share_id)
+	SELECT claim_id, seq, request, driver, pool, device, admin_access, CASE WHEN consumed IS NOT NULL THEN 'bound-' || seq END
+	FROM dra_allocation WHERE run_id = (SELECT max(id) FROM run);
+	INSERT INTO resource_claim_consumed(claim_id, seq, domain, name, value, quantity)
+	SELECT a.claim_id, a.seq, json_extract(j.value, '\$[0]'), json_extract(j.value, '\$[1]'), json_extract(j.value, '\$[2]'),
+	       CAST(json_extract(j.value, '\$[2]') AS TEXT)
+	FROM dra_allocation a, json_each(a.consumed) j WHERE a.run_id = (SELECT max(id) FROM run) AND a.consumed IS NOT NULL;
+	UPDATE resource_claim SET allocated = 1, allocation_node_selector = (SELECT
+	       '[{\"matchFields\":[[\"metadata.name\",\"In\",[\"' || n.name || '\"]]]}]' FROM dra_allocation a JOIN node n ON n.id = a.node_id
+	       WHERE a.run_id = (SELECT max(id) FROM run) AND a.claim_id = resource_claim.id LIMIT 1)
+	WHERE id IN (SELECT claim_id FROM dra_allocation WHERE run_id = (SELECT max(id) FROM run))"
+}

@@ -441,14 +441,7 @@ db="$T/openb.db"
 ok $? "openb: imported and planned"
 # bound as planned: the pods where run 1 put them, their GPU claims allocated the devices it
 # gave them (as `kplan plan --from-run` does: queries/whatif/from_run_dra_*.sql)
-sqlite3 "$db" "UPDATE pod SET phase = 'Running', node_name = (SELECT n.name FROM placement pl JOIN node n ON n.id = pl.node_id
-               WHERE pl.run_id = (SELECT max(id) FROM run) AND pl.pod_id = pod.id);
-	INSERT INTO resource_claim_result(claim_id, seq, request, driver, pool, device, admin_access)
-	SELECT claim_id, seq, request, driver, pool, device, admin_access FROM dra_allocation WHERE run_id = (SELECT max(id) FROM run);
-	UPDATE resource_claim SET allocated = 1, allocation_node_selector = (SELECT
-	       '[{\"matchFields\":[[\"metadata.name\",\"In\",[\"' || n.name || '\"]]]}]' FROM dra_allocation a JOIN node n ON n.id = a.node_id
-	       WHERE a.run_id = (SELECT max(id) FROM run) AND a.claim_id = resource_claim.id LIMIT 1)
-	WHERE id IN (SELECT claim_id FROM dra_allocation WHERE run_id = (SELECT max(id) FROM run))"
+bind_as_planned "$db"
 is "$(q "$db" "SELECT count(*) FROM pod WHERE node_name IS NOT NULL AND owner_kind IS NULL")" \
 	"$(q "$db" "SELECT count(*) FROM placement WHERE run_id = 1 AND action = 'bind'")" \
 	"openb: every pod the plan placed is bound, and bare (the rest stay pending, unschedulable)"

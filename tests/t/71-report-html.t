@@ -253,14 +253,7 @@ is "$(layout ob400 | cut -d: -f1-3)" "400:400:0" "openb at 400 px: nothing outsi
 # a rebalance of openb: the pods bound where the plan put them, their GPU claims allocated the
 # devices the plan gave them (as `kplan plan --from-run` does: queries/whatif/from_run_dra_*.sql),
 # then consolidated (thresholds 60%, bare pods move)
-sqlite3 "$ob" "UPDATE pod SET phase = 'Running', node_name = (SELECT n.name FROM placement pl JOIN node n ON n.id = pl.node_id
-               WHERE pl.run_id = (SELECT max(id) FROM run) AND pl.pod_id = pod.id);
-	INSERT INTO resource_claim_result(claim_id, seq, request, driver, pool, device, admin_access)
-	SELECT claim_id, seq, request, driver, pool, device, admin_access FROM dra_allocation WHERE run_id = (SELECT max(id) FROM run);
-	UPDATE resource_claim SET allocated = 1, allocation_node_selector = (SELECT
-	       '[{\"matchFields\":[[\"metadata.name\",\"In\",[\"' || n.name || '\"]]]}]' FROM dra_allocation a JOIN node n ON n.id = a.node_id
-	       WHERE a.run_id = (SELECT max(id) FROM run) AND a.claim_id = resource_claim.id LIMIT 1)
-	WHERE id IN (SELECT claim_id FROM dra_allocation WHERE run_id = (SELECT max(id) FROM run))"
+bind_as_planned "$ob"
 is "$(q "$ob" "SELECT (SELECT count(*) FROM resource_claim WHERE allocated) || ' ' || (SELECT count(*) FROM pod WHERE node_name IS NOT NULL)")" \
 	"6829 7917" "openb rebalance: the 7917 pods placed are bound, the 6829 GPU claims among them allocated"
 printf 'HighNodeUtilization:\n  thresholds: {cpu: 60, memory: 60, pods: 60}\n' >"$T/h60.yaml"

@@ -296,6 +296,13 @@ static int share_need(const search *x, const kp_dreq *r, const kp_device *v, int
 	return 1;
 }
 
+int kp_dra_share_fits(const search *x, const kp_dreq *r, int32_t dev)
+{
+	int64_t need[256];
+	const kp_device *v = &x->d->devices[dev];
+	return v->allow_multiple && v->ncaps <= 256 && share_need(x, r, v, need);
+}
+
 /* the device passes the request's class and own selectors: 1, 0, -1 error (x->err) */
 int kp_dra_selected(search *x, int32_t ci, const kp_dreq *r, int32_t dev)
 {

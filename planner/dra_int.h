@@ -32,6 +32,8 @@ typedef struct search {
 int kp_dra_candidates(search *x);
 /* device dev passes request r's class and own selectors: 1, 0, -1 error (x->err) */
 int kp_dra_selected(search *x, int32_t ci, const kp_dreq *r, int32_t dev);
+/* a share of request r fits device dev's free capacity (dev allows multiple allocations) */
+int kp_dra_share_fits(const search *x, const kp_dreq *r, int32_t dev);
 /* an allocated claim can be used on node n */
 int kp_dra_claim_on_node(const kp_snap *s, const kp_dra *d, const kp_dclaim *c, int n);
 /* the allocator for pod pi on node n: 1 found (x->sol; the caller frees it), 0 not, -1 error (err), -2 out of memory */

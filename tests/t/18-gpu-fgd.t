@@ -105,6 +105,13 @@ fdb="$T/fix.db"
 "$KPLAN" import -q "$fdb" "$T/nodes.csv" "$T/pods2.csv" || fail "import the fix cluster"
 "$KPLAN" plan -q "$fdb" || fail "plan the fix cluster"
 is "$(q "$fdb" "SELECT count(*) FROM plan WHERE pod = 'pod-c' AND action = 'unschedulable'")" 1 "fix: pod-c is unschedulable (700 milli free on each GPU)"
+# explain speaks in the GPUs' capacity: what pod-c asks, and per rejected node the most free
+run "$KPLAN" explain "$fdb" openb/pod-c
+like "$out" "to allocate: gpu (class gpu.openb.kplan.io, 1 device(s), capacity milli=800)" "explain: the share asked"
+like "$out" "gpu: 1 of 1 device(s) selected, 0 with room for the share (the most free: 700 milli)" \
+	"explain: no GPU has room; the most free is 700 milli"
+run "$KPLAN" explain "$fdb" openb/pod-a
+like "$out" "/gpu-0 (1000 of 1000 milli free)" "explain: the GPU pod-a takes, and its free milli before"
 run "$KPLAN" fix "$fdb"
 is "$rc" 0 "fix exits 0"
 like "$out" "[move]: queue after it 1 shared pod that the run put on GPU gpu-0 of node-" "fix (a replay of the run): the shared pod on a GPU queued after it"

@@ -40,6 +40,7 @@ typedef struct kp_fix_pod {
 	int64_t id, prio, class_id;
 	char *ns, *name;
 	int still;                   /* unschedulable in the replay of the baseline */
+	int gpu;                     /* asks GPUs as devices: move-gpu candidates were looked for */
 	int ncands;
 	kp_fix_cand *cands;          /* best first */
 	char *joint_node;            /* where the joint check placed it; NULL: not placed */

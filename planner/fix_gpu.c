@@ -261,6 +261,7 @@ int kp_fix_try_move_gpu(fixer *f, kp_fix_pod *t, int ti)
 	const kp_gpus *g = s->dra->gpus;
 	if (!g->pod_n[pi])
 		return KP_OK;
+	t->gpu = 1;
 	holder *h;
 	int nh, rc = holders(f, &h, &nh);
 	mcand *c = kp_malloc(((size_t)s->nnodes * KP_GPU_MAX_NODE + 1) * sizeof *c);

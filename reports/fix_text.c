@@ -102,8 +102,9 @@ static void print_text(const kp_fix_result *r, const char *tmpl, int nfix, int n
 			kp_sb_printf(out, "  %s/%s: no fix needed: it fits in a replay of the run (the database changed since)\n",
 				     t->ns, t->name);
 		} else {
-			kp_sb_printf(out, "  %s/%s: no fix found (tried: evicting lower-priority pods, %srelaxing one taint or "
-				     "constraint)\n", t->ns, t->name, tmpl ? "adding a node, " : "");
+			kp_sb_printf(out, "  %s/%s: no fix found (tried: evicting lower-priority pods, %s%srelaxing one taint or "
+				     "constraint)\n", t->ns, t->name, tmpl ? "adding a node, " : "",
+				     t->gpu ? "moving pods off GPUs, " : "");
 			if (t->pinned)
 				kp_sb_printf(out, "    its volumes pin it (%s): a node added for it must be there%s\n", t->pinned,
 					     tmpl ? " (the template's node did not take it)" : "; try --node-template with such a node");

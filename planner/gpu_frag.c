@@ -224,6 +224,7 @@ static void gpus_free(kp_gpus *g)
 	kp_free(g->pod_n);
 	kp_free(g->pod_milli);
 	kp_free(g->shapes);
+	kp_free(g->memo);
 	kp_free(g->req_dev);
 	kp_free(g->gpu_driver);
 	kp_free(g);
@@ -458,12 +459,47 @@ static int64_t choice_score(const kp_snap *s, const kp_gpus *g, int n, int mode,
 	return (int64_t)((d + 1e7) * 100.0);   /* the drop, 0.01 milli steps, positive */
 }
 
-int64_t kp_gpus_score(const kp_snap *s, int32_t pi, int n, int mode, int32_t *dev)
+/* kp_gpus_score's memo: a node's score for a pod shape (mode, cpu, GPUs,
+ * milli) while the node holds the same pods (kp_snap.node_ver: every pod
+ * that comes or goes there bumps it; its GPUs are node-local, so only such a
+ * pod changes them) */
+#define GPU_MEMO 16
+typedef struct kp_gmemo { uint64_t key; uint32_t ver; int32_t dev; int64_t score; } kp_gmemo;
+
+static uint64_t shape_key(int mode, int64_t cpu, int32_t n, int32_t m)
 {
-	const kp_gpus *g = s->dra ? s->dra->gpus : NULL;
+	uint64_t h = (uint64_t)mode * 0x9e3779b97f4a7c15ull;
+	h = (h ^ (uint64_t)cpu) * 0xff51afd7ed558ccdull;
+	h = (h ^ (uint64_t)n) * 0xc4ceb9fe1a85ec53ull;
+	h = (h ^ (uint64_t)m) * 0xff51afd7ed558ccdull;
+	return h | 1;
+}
+
+static int64_t score_of(const kp_snap *s, int32_t pi, int n, int mode, int32_t *dev);
+
+int64_t kp_gpus_score(kp_snap *s, int32_t pi, int n, int mode, int32_t *dev)
+{
+	kp_gpus *g = s->dra ? s->dra->gpus : NULL;
 	*dev = -1;
 	if (!g)
 		return mode == KP_GPUS_FGD ? 50 : (int64_t)(1e7 * 100.0);
+	if (s->dra->no_memo || (!g->memo && !(g->memo = kp_calloc((size_t)s->nnodes * GPU_MEMO + 1, sizeof *g->memo))))
+		return score_of(s, pi, n, mode, dev);   /* plan --reference: every score computed */
+	uint64_t key = shape_key(mode, kp_gpus_pod_cpu(s, pi), g->pod_n[pi], g->pod_milli[pi]);
+	kp_gmemo *e = &g->memo[(size_t)n * GPU_MEMO + key % GPU_MEMO];
+	if (e->key == key && e->ver == s->node_ver[n]) {
+		*dev = e->dev;
+		return e->score;
+	}
+	int64_t sc = score_of(s, pi, n, mode, dev);
+	*e = (kp_gmemo){ key, s->node_ver[n], *dev, sc };
+	return sc;
+}
+
+static int64_t score_of(const kp_snap *s, int32_t pi, int n, int mode, int32_t *dev)
+{
+	const kp_gpus *g = s->dra->gpus;
+	*dev = -1;
 	int32_t left[KP_GPU_MAX_NODE];
 	int k = kp_gpus_left(s, n, left);
 	int64_t cpu_left = kp_gpus_cpu_left(s, n), cpu = kp_gpus_pod_cpu(s, pi);

@@ -45,6 +45,7 @@ typedef struct kp_gpus {
 	int32_t *pod_n, *pod_milli;      /* per pod: its GPU shape (0: none) */
 	double cpu_per_milli;            /* the GPU pods' cpu over their GPU milli (all pods) */
 	int nshapes;                     /* typical shapes, most frequent first */
+	struct kp_gmemo *memo;           /* kp_gpus_score's, per node (GPU_MEMO slots), made on first use */
 	kp_gshape *shapes;
 } kp_gpus;
 
@@ -71,7 +72,7 @@ double kp_gpus_frag(const kp_snap *s, int n, int64_t cpu_left, const int32_t *le
  * ties to the lowest GPU; KP_GPUS_PACK: kplan's, the drop of fragmented
  * plus cpu-stranded milli, not truncated (scaled to an integer). */
 enum { KP_GPUS_FGD, KP_GPUS_PACK };
-int64_t kp_gpus_score(const kp_snap *s, int32_t pi, int n, int mode, int32_t *dev);
+int64_t kp_gpus_score(kp_snap *s, int32_t pi, int n, int mode, int32_t *dev);
 /* the two plugins' PreScore (the view made, the pod noted for the device
  * pick) and Score (kp_gpus_score, its GPU kept in s->dra->fgd_dev) */
 struct kp_cycle;

@@ -32,13 +32,15 @@ same_plans() { # DB NAME
 	done
 }
 
-plan_both() { # DB NAME
-	run "$KPLAN" plan -q "$1"
-	is "$rc" 0 "$2: plan exits 0"
-	run "$KPLAN" plan -q --reference "$1"
-	is "$rc" 0 "$2: plan --reference exits 0"
-	is "$(q "$1" "SELECT json_extract(options, '$.reference') FROM run WHERE id = 2")" 1 "$2: run.options records --reference"
-	same_plans "$1" "$2"
+plan_both() { # DB NAME [OPTION...]
+	local db=$1 name=$2
+	shift 2
+	run "$KPLAN" plan -q "$@" "$db"
+	is "$rc" 0 "$name: plan exits 0"
+	run "$KPLAN" plan -q --reference "$@" "$db"
+	is "$rc" 0 "$name: plan --reference exits 0"
+	is "$(q "$db" "SELECT json_extract(options, '$.reference') FROM run WHERE id = 2")" 1 "$name: run.options records --reference"
+	same_plans "$db" "$name"
 }
 
 for mix in plain full volumes; do
@@ -83,7 +85,11 @@ if [ -d "$D" ] && [ "$SAN" != 1 ]; then
 	db=$T/openb.db
 	"$KPLAN" import -q "$db" "$D/openb_node_list_gpu_node.csv" "$D/openb_pod_list_gpuspec33.csv"
 	plan_both "$db" "openb gpuspec33"
+	# the GPU scores' memo (gpu_frag.c) and the device pick they steer
+	db=$T/openb-pack.db
+	"$KPLAN" import -q "$db" "$D/openb_node_list_gpu_node.csv" "$D/openb_pod_list_gpushare40.csv"
+	plan_both "$db" "openb gpushare40, --strategy gpu-pack" --strategy gpu-pack
 else
-	skip "openb: $D absent or SAN build (slow)" 6
+	skip "openb: $D absent or SAN build (slow)" 18
 fi
 done_testing

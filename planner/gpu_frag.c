@@ -82,6 +82,12 @@ static int request_devices(kp_snap *s, kp_gpus *g)
 		}
 	}
 	kp_free(rep);
+	/* every device of those drivers node-local: the view sees all a pod could take */
+	g->all_local = 1;
+	for (int i = 0; i < d->ndevices && g->all_local; i++)
+		for (int k = 0; k < g->ndrivers; k++)
+			if (g->gpu_driver[k] == d->pools[d->devices[i].pool].driver && !node_local(d, &d->devices[i]))
+				g->all_local = 0;
 	return KP_OK;
 }
 
@@ -542,4 +548,16 @@ int64_t kp_gpus_plugin_score(kp_cycle *cy, int node, int mode)
 	if (cy->s->dra && cy->s->dra->fgd_dev)
 		cy->s->dra->fgd_dev[node] = dev;
 	return sc;
+}
+
+int kp_gpus_room(const kp_snap *s, int32_t pi, int n)
+{
+	const kp_gpus *g = s->dra ? s->dra->gpus : NULL;
+	if (!g || !g->all_local || !g->pod_n[pi])
+		return 1;
+	int32_t left[KP_GPU_MAX_NODE];
+	int k = kp_gpus_left(s, n, left), fit = 0;
+	for (int i = 0; i < k; i++)
+		fit += left[i] >= g->pod_milli[pi];
+	return fit >= g->pod_n[pi];
 }

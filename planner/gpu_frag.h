@@ -41,6 +41,7 @@ typedef struct kp_gpus {
 	kp_sid *gpu_driver;              /* the drivers whose devices are GPUs */
 	int ndrivers;
 	int32_t *req_dev;                /* per request id: a GPU device it selects, -1 none */
+	uint8_t all_local;               /* every device of the GPU drivers is node-local (kp_gpus_room) */
 	int32_t *node_off, *node_dev;    /* per node: its GPUs (kp_dra device indices), in slice order */
 	int32_t *pod_n, *pod_milli;      /* per pod: its GPU shape (0: none) */
 	double cpu_per_milli;            /* the GPU pods' cpu over their GPU milli (all pods) */
@@ -78,6 +79,12 @@ int64_t kp_gpus_score(kp_snap *s, int32_t pi, int n, int mode, int32_t *dev);
 struct kp_cycle;
 int kp_gpus_pre_score(struct kp_cycle *cy);
 int64_t kp_gpus_plugin_score(struct kp_cycle *cy, int node, int mode);
+
+/* node n's GPUs have room for pod pi's GPU shape (free milli on one GPU for
+ * a share, that many free GPUs for whole ones): 0 only when the pod surely
+ * cannot get its GPUs there (its GPU drivers' devices are all node-local,
+ * so the view sees every device it could take); 1 otherwise */
+int kp_gpus_room(const kp_snap *s, int32_t pi, int n);
 
 /* the run's fragmentation per node into gpu_fragmentation (run_id) and the
  * typical shapes into gpu_typical_shape (not for a dry run: plan_write.c) */

@@ -304,13 +304,15 @@ static int rb_place(void *ctx, int32_t pi, const uint8_t *avoid, int32_t *node)
 	/* an evicted pod's own claims go with it: the re-created pod's are allocated anew */
 	if (kp_dra_release_owned(s, pi))
 		return kp_plan_nomem(pl);
-	/* no node it may go to has room for its requests: the cycle would fail
-	 * on NodeResourcesFit alone; skip it (same outcome, decision order kept) */
+	/* no node it may go to has room for its requests (and its GPUs as
+	 * devices): the cycle would fail on NodeResourcesFit or DynamicResources
+	 * alone; skip it (same outcome, decision order kept) */
 	const kp_class *c = &s->classes[s->pods[pi].cls];
 	int room = 0;
 	for (int n = 0; n < s->nnodes && !room; n++)
 		room = !(avoid && avoid[n]) &&
-		       kp_plan_requests_fit(s, c, &pl->cfg.profiles[prof], n, &s->used[(size_t)n * (size_t)s->nres], s->node_npods[n]);
+		       kp_plan_requests_fit(s, c, &pl->cfg.profiles[prof], n, &s->used[(size_t)n * (size_t)s->nres], s->node_npods[n]) &&
+		       kp_gpus_room(s, pi, n);
 	if (!room && !pl->o->reference) {
 		pl->out[pi].last_bind_stamp = pl->binds;
 		pl->out[pi].seq = ++pl->seq;

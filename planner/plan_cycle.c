@@ -337,8 +337,12 @@ static void filter_cached(planner *pl)
 	for (int n = 0; n < s->nnodes; n++) {
 		uint64_t st = ep | s->node_ver[n];
 		cy->fail[n] = -1;
+		/* the pod's own restriction (a PreFilterResult: VolumeBinding's
+		 * local PVs are the pod's claims') is not its class's: not cached */
+		if (cy->restrict_nodes && !cy->allowed[n])
+			continue;
 		if (pl->fstamp[n] != st) {
-			int ok = !cy->restrict_nodes || cy->allowed[n];
+			int ok = 1;
 			for (int j = 0; j < nloc && ok; j++)
 				ok = !kp_plugins[loc[j]]->filter(cy, n);
 			pl->fpass[n] = (uint8_t)ok;

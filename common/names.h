@@ -23,4 +23,9 @@ void kp_pod_suffix(const char *ns, const char *name, int64_t i, char out[6]);
  * "<pod>/<claim>" in ns.  Cannot fail; truncates to size. */
 void kp_claim_name(const char *ns, const char *pod, const char *claim, char *out, size_t size);
 
+/* The DRA driver and DeviceClass of the GPUs the openb importer publishes
+ * (importers/openb.c); the planner allocates that class best fit (planner/dra.c). */
+#define KP_OPENB_GPU_DRIVER "gpu.openb.kplan.io"
+#define KP_OPENB_GPU_CLASS "gpu.openb.kplan.io"
+
 #endif

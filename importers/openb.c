@@ -20,13 +20,14 @@
  * (kplan: import order).
  */
 #include "csv_int.h"
+#include "../common/names.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#define GPU_DRIVER "gpu.openb.kplan.io"
-#define GPU_CLASS "gpu.openb.kplan.io"
+#define GPU_DRIVER KP_OPENB_GPU_DRIVER
+#define GPU_CLASS KP_OPENB_GPU_CLASS
 #define GPU_CAPACITY "milli"
 #define GPU_MILLI_PER 1000
 #define CREATION_LABEL "alibabacloud.com/creation-time"

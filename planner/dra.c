@@ -770,15 +770,14 @@ int kp_dra_filter(kp_cycle *cy, int node, const char **msg)
 	}
 	if (rc == 0) {
 		/* the allocator ran, so the node's device list exists */
-		*msg = d->node_invalid && d->node_invalid[node] ? "invalid resource pools were encountered"
-							       : "cannot allocate all claims";
+		*msg = kp_dra_msgs[d->node_invalid && d->node_invalid[node] ? KP_DRA_MSG_INVALID_POOLS : KP_DRA_MSG_CANNOT];
 		kp_dra_memo_put(s->dra, s, cy->pi, node, key, 1, *msg);
 		return 1;
 	}
 	for (int32_t k = d->claim_off[cy->pi]; k < d->claim_off[cy->pi + 1]; k++) {
 		int32_t ci = d->claim[k];
 		if (ci >= 0 && (d->claims[ci].allocated || d->claims[ci].run_allocated) && !kp_dra_claim_on_node(s, d, &d->claims[ci], node)) {
-			*msg = "resourceclaim not available on the node";
+			*msg = kp_dra_msgs[KP_DRA_MSG_NOT_ON_NODE];
 			return 1;
 		}
 	}

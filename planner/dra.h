@@ -17,6 +17,7 @@
 
 #include "snapshot.h"
 #include "../common/cel.h"
+#include "../common/names.h"   /* KP_OPENB_GPU_CLASS */
 
 /* an attribute or capacity of a device, by qualified name */
 typedef struct kp_dattr {
@@ -74,8 +75,11 @@ typedef struct kp_dpool {
 	int32_t first_slice, nslices;   /* its slices of the highest generation, by name */
 } kp_dpool;
 
-/* the DeviceClass the openb importer publishes (importers/openb.c) */
-#define KP_OPENB_GPU_CLASS "gpu.openb.kplan.io"
+/* the reasons DynamicResources' Filter gives (kube's), besides allocator
+ * errors: kp_dra_filter returns these very pointers (dra_memo.c) */
+enum { KP_DRA_MSG_CANNOT, KP_DRA_MSG_INVALID_POOLS, KP_DRA_MSG_NOT_ON_NODE, KP_DRA_NMSGS };
+extern const char *const kp_dra_msgs[KP_DRA_NMSGS];
+
 
 /* how a request's devices are chosen among those that fit: AUTO, kube's
  * allocator order, best fit for the openb class (KP_OPENB_GPU_CLASS); FGD,
@@ -197,15 +201,14 @@ typedef struct kp_dra {
 	uint32_t *node_gen, gen;
 	uint8_t no_memo;
 	uint8_t choice;              /* KP_DCHOICE_* (set by the plan from its profiles' scores) */
-	char reason_msg[64];         /* Filter's last reason message and its kp_reason index (-1 none) */
-	int reason_idx;
+	int reason_idx[KP_DRA_NMSGS];   /* per kp_dra_msgs[] message: its kp_reason index, -1 not yet */
 	struct kp_gpus *gpus;        /* the GPU view (gpu_frag.h), made on first use */
 	void (*gpus_free)(struct kp_gpus *);   /* its release (set by gpu_frag.c) */
 	/* FGDScore's pick (plugins/fgd_score.c): per node the device its score
 	 * chose for pod fgd_pi (-1 none), taken first under KP_DCHOICE_FGD */
 	int32_t *fgd_dev;
 	int32_t fgd_pi;
-	int32_t memo_pi, memo_nc;    /* the pod (+ 1, 0 none) whose key memo_key is */
+	int32_t memo_pi;             /* the pod (+ 1, 0 none) whose key memo_key is */
 	uint64_t memo_key;
 } kp_dra;
 

@@ -23,14 +23,14 @@
 
 #define MEMO_SLOTS 32          /* per node, direct-mapped by key */
 
-/* the messages a verdict can carry (kp_dra_filter's) */
-static const char *const memo_msgs[] = { NULL, "cannot allocate all claims", "invalid resource pools were encountered",
-					 "resourceclaim not available on the node" };
+const char *const kp_dra_msgs[KP_DRA_NMSGS] = {
+	"cannot allocate all claims", "invalid resource pools were encountered", "resourceclaim not available on the node",
+};
 
 typedef struct kp_dmemo {
 	uint64_t key;                /* 0: empty */
 	uint32_t node_gen;
-	int8_t result, msg;          /* msg: index into memo_msgs */
+	int8_t result, msg;          /* msg: index into kp_dra_msgs, -1 none (the node fits) */
 } kp_dmemo;
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -40,7 +40,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
 }
 
 /* the pod's key, 0 when the memo does not apply */
-static uint64_t pod_key(const kp_snap *s, const kp_dra *d, int32_t pi, int32_t *nclaims)
+static uint64_t pod_key(const kp_snap *s, const kp_dra *d, int32_t pi)
 {
 	if (d->ext_off && d->ext_off[s->pods[pi].cls + 1] > d->ext_off[s->pods[pi].cls])
 		return 0;
@@ -61,26 +61,23 @@ static uint64_t pod_key(const kp_snap *s, const kp_dra *d, int32_t pi, int32_t *
 		h = mix(h, ((uint64_t)c->nrequests << 32) | c->nconstraints);
 		n++;
 	}
-	*nclaims = n;
 	return n ? (h | 1) : 0;
 }
 
 /* the pod's key, computed once per pod until its claims change (memo_pi) */
-static uint64_t key_of(kp_dra *d, const kp_snap *s, int32_t pi, int32_t *nc)
+static uint64_t key_of(kp_dra *d, const kp_snap *s, int32_t pi)
 {
 	if (d->memo_pi != pi + 1) {
-		d->memo_key = pod_key(s, d, pi, &d->memo_nc);
+		d->memo_key = pod_key(s, d, pi);
 		d->memo_pi = pi + 1;
 	}
-	*nc = d->memo_nc;
 	return d->memo_key;
 }
 
 int kp_dra_memo_get(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t *key, int *result, const char **msg)
 {
-	int32_t nc = 0;
 	*key = 0;
-	if (d->no_memo || !(*key = key_of(d, s, pi, &nc)))
+	if (d->no_memo || !(*key = key_of(d, s, pi)))
 		return 0;
 	if (!d->memo) {
 		/* one block: a node's slots, then the global generation they were made at */
@@ -93,20 +90,19 @@ int kp_dra_memo_get(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t *ke
 	if (m->key != *key || m->node_gen != d->node_gen[2 * n] || d->node_gen[2 * n + 1] != d->gen)
 		return 0;
 	*result = m->result;
-	*msg = memo_msgs[m->msg];
+	*msg = m->msg >= 0 ? kp_dra_msgs[m->msg] : NULL;
 	return 1;
 }
 
 void kp_dra_memo_put(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t key, int result, const char *msg)
 {
-	int32_t nc = 0;
-	if (!key || !d->memo || !d->node_gen || key_of(d, s, pi, &nc) != key)
+	if (!key || !d->memo || !d->node_gen || key_of(d, s, pi) != key)
 		return;
-	int8_t k = 0;
-	for (int8_t j = 1; j < (int8_t)(sizeof memo_msgs / sizeof *memo_msgs) && !k; j++)
-		if (msg && !strcmp(msg, memo_msgs[j]))
+	int8_t k = -1;
+	for (int8_t j = 0; msg && j < KP_DRA_NMSGS && k < 0; j++)
+		if (msg == kp_dra_msgs[j])
 			k = j;
-	if (msg && !k)
+	if (msg && k < 0)
 		return;   /* a message of its own (an error): not kept */
 	kp_dmemo *slots = &d->memo[(size_t)n * MEMO_SLOTS];
 	if (d->node_gen[2 * n + 1] != d->gen) {

@@ -539,6 +539,8 @@ static void fixer_release(fixer *f)
 	kp_free(f->placed);
 	kp_free(f->by_id);
 	kp_free(f->keep);
+	kp_free(f->gpu_hold);
+	kp_free(f->gpu_hold_off);
 	if (f->have_snap)
 		kp_snap_release(&f->s);
 }

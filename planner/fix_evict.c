@@ -86,8 +86,7 @@ static int cmp_cand(const void *a, const void *b, void *ctx)
 	return strcmp(kp_str(&sort_s->strs, sort_s->node_name[x->node]), kp_str(&sort_s->strs, sort_s->node_name[y->node]));
 }
 
-/* the pod of class c fits on node n with freed[] (per resource) and freed_pods given back */
-static int fits(const kp_snap *s, const kp_class *c, int n, const int64_t *freed, int freed_pods, int any_pods)
+int kp_fix_fits(const kp_snap *s, const kp_class *c, int n, const int64_t *freed, int freed_pods, int any_pods)
 {
 	size_t base = (size_t)n * (size_t)s->nres;
 	for (uint32_t k = 0; k < c->nreq; k++) {
@@ -131,7 +130,7 @@ static int node_victims(fixer *f, const kp_class *c, int64_t prio, int n, int an
 		for (uint32_t k = 0; k < vc->nreq; k++)
 			freed[vc->req_res[k]] += vc->req_val[k];
 		order[taken++] = order[i];
-		ok = fits(s, c, n, freed, taken, any_pods);
+		ok = kp_fix_fits(s, c, n, freed, taken, any_pods);
 	}
 	if (!ok)
 		return 0;
@@ -140,7 +139,7 @@ static int node_victims(fixer *f, const kp_class *c, int64_t prio, int n, int an
 		const kp_class *vc = &s->classes[s->pods[order[i]].cls];
 		for (uint32_t k = 0; k < vc->nreq; k++)
 			freed[vc->req_res[k]] -= vc->req_val[k];
-		if (fits(s, c, n, freed, taken - 1, any_pods)) {
+		if (kp_fix_fits(s, c, n, freed, taken - 1, any_pods)) {
 			memmove(&order[i], &order[i + 1], (size_t)(taken - i - 1) * sizeof *order);
 			taken--;
 		} else {
@@ -181,7 +180,7 @@ static int evict_candidates(fixer *f, const kp_fix_pod *t, ecand **out, int *nou
 		if (s->unschedulable[n])
 			continue;
 		memset(freed, 0, (size_t)s->nres * sizeof *freed);
-		if (fits(s, c, n, freed, 0, any_pods))
+		if (kp_fix_fits(s, c, n, freed, 0, any_pods))
 			continue;   /* it fails there for something eviction does not change */
 		int k = node_victims(f, c, t->prio, n, any_pods, order, budget, freed);
 		if (!k)

@@ -25,7 +25,7 @@
 
 #define MOVE_MAX 16                  /* pods one candidate moves, at most */
 
-typedef struct holder { int32_t pod, dev; int32_t milli; } holder;
+typedef struct kp_fix_holder { int32_t node, seq, pod, dev, milli; } holder;
 
 typedef struct mcand {
 	int node, gpu;               /* gpu: a kp_dra device (shared pods), -1 whole */
@@ -34,16 +34,27 @@ typedef struct mcand {
 	int64_t milli, free_before;
 } mcand;
 
-/* the run's allocations of GPU devices: who holds which */
-static int holders(fixer *f, holder **out, int *nout)
+static int cmp_holder(const void *a, const void *b, void *ctx)
+{
+	const holder *x = a, *y = b;
+	(void)ctx;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* the run's allocations of GPU devices, who holds which, read once per fix
+ * run and grouped by node (f->gpu_hold, f->gpu_hold_off) */
+static int read_holders(fixer *f)
 {
 	const kp_snap *s = &f->s;
 	const kp_gpus *g = s->dra->gpus;
 	sqlite3_stmt *st;
 	holder *v = NULL;
 	int n = 0, cap = 0, rc = KP_OK;
-	*out = NULL;
-	*nout = 0;
+	f->gpu_hold_read = 1;
+	if (!(f->gpu_hold_off = kp_calloc((size_t)s->nnodes + 2, sizeof *f->gpu_hold_off)))
+		return kp_fix_nomem(f);
 	if (sqlite3_prepare_v2(f->db, "SELECT pod_id, node_id, pool, device FROM dra_allocation WHERE run_id = ?1", -1, &st,
 			       NULL) != SQLITE_OK)
 		return KP_OK;   /* a database from before the DRA tables: nothing to move */
@@ -62,16 +73,22 @@ static int holders(fixer *f, holder **out, int *nout)
 				rc = kp_fix_nomem(f);
 				break;
 			}
-			v[n++] = (holder){ pi, g->node_dev[j], g->pod_milli[pi] };
+			v[n] = (holder){ ni, n, pi, g->node_dev[j], g->pod_milli[pi] };
+			n++;
 		}
 	}
 	sqlite3_finalize(st);
-	*out = v;
-	*nout = n;
+	kp_sort(v, (size_t)n, sizeof *v, cmp_holder, NULL);
+	for (int i = 0; i < n; i++)
+		f->gpu_hold_off[v[i].node + 1]++;
+	for (int i = 0; i < s->nnodes; i++)
+		f->gpu_hold_off[i + 1] += f->gpu_hold_off[i];
+	f->gpu_hold = v;
 	return rc;
 }
 
-/* the node's free GPU milli after the run, per GPU (in g->node_dev order) */
+/* the node's free GPU milli after the run, per GPU (in g->node_dev order);
+ * h: the node's holders */
 static int node_left(const kp_snap *s, const holder *h, int nh, int node, int32_t *left)
 {
 	const kp_gpus *g = s->dra->gpus;
@@ -84,25 +101,16 @@ static int node_left(const kp_snap *s, const holder *h, int nh, int node, int32_
 }
 
 /* the pod's requests fit the node with the moved pods' given back */
-static int room(const kp_snap *s, int32_t pi, int node, const int32_t *moved, int nm)
+static int room(const kp_snap *s, int32_t pi, int node, const int32_t *moved, int nm, int64_t *freed)
 {
-	const kp_class *c = &s->classes[s->pods[pi].cls];
-	for (uint32_t k = 0; k < c->nreq; k++) {
-		int r = c->req_res[k];
-		size_t at = (size_t)node * (size_t)s->nres + (size_t)r;
-		int64_t free = s->alloc[at] - (r == 3 ? s->node_npods[node] : s->used[at]);
-		for (int m = 0; m < nm; m++) {
-			const kp_class *mc = &s->classes[s->pods[moved[m]].cls];
-			if (r == 3)
-				free++;
-			else
-				for (uint32_t q = 0; q < mc->nreq; q++)
-					free += mc->req_res[q] == r ? mc->req_val[q] : 0;
-		}
-		if (free < c->req_val[k])
-			return 0;
+	memset(freed, 0, (size_t)s->nres * sizeof *freed);
+	for (int m = 0; m < nm; m++) {
+		const kp_class *mc = &s->classes[s->pods[moved[m]].cls];
+		for (uint32_t q = 0; q < mc->nreq; q++)
+			freed[mc->req_res[q]] += mc->req_val[q];
 	}
-	return 1;
+	int any_pods = s->nres > 3 && s->alloc[(size_t)node * (size_t)s->nres + 3] > 0;
+	return kp_fix_fits(s, &s->classes[s->pods[pi].cls], node, freed, nm, any_pods);
 }
 
 static int cmp_milli_desc(const void *a, const void *b, void *ctx)
@@ -125,7 +133,7 @@ static int cmp_mcand(const void *a, const void *b, void *ctx)
 
 /* a shared pod: per GPU without room, its shares, largest first, until m is free */
 static void shared_cands(const kp_snap *s, int32_t pi, int node, const holder *h, int nh, const int32_t *left, int k,
-			 mcand *out, int *nout)
+			 int64_t *freed, mcand *out, int *nout)
 {
 	const kp_gpus *g = s->dra->gpus;
 	int32_t m = g->pod_milli[pi];
@@ -145,14 +153,14 @@ static void shared_cands(const kp_snap *s, int32_t pi, int node, const holder *h
 			c.milli += on[i].milli;
 			free += on[i].milli;
 		}
-		if (free >= m && room(s, pi, node, c.pods, c.n))
+		if (free >= m && room(s, pi, node, c.pods, c.n, freed))
 			out[(*nout)++] = c;
 	}
 }
 
 /* a whole-GPU pod: the GPUs with the fewest pods, until n are free */
 static void whole_cands(const kp_snap *s, int32_t pi, int node, const holder *h, int nh, const int32_t *left, int k,
-			mcand *out, int *nout)
+			int64_t *freed, mcand *out, int *nout)
 {
 	const kp_gpus *g = s->dra->gpus;
 	int32_t want = g->pod_n[pi];
@@ -184,7 +192,7 @@ static void whole_cands(const kp_snap *s, int32_t pi, int node, const holder *h,
 				c.milli += h[i].milli;
 			}
 	}
-	if (room(s, pi, node, c.pods, c.n))
+	if (room(s, pi, node, c.pods, c.n, freed))
 		out[(*nout)++] = c;
 }
 
@@ -262,21 +270,23 @@ int kp_fix_try_move_gpu(fixer *f, kp_fix_pod *t, int ti)
 	if (!g->pod_n[pi])
 		return KP_OK;
 	t->gpu = 1;
-	holder *h;
-	int nh, rc = holders(f, &h, &nh);
+	int rc = f->gpu_hold_read ? KP_OK : read_holders(f);
 	mcand *c = kp_malloc(((size_t)s->nnodes * KP_GPU_MAX_NODE + 1) * sizeof *c);
+	int64_t *freed = kp_malloc(((size_t)s->nres + 1) * sizeof *freed);
 	int nc = 0;
-	if (!rc && !c)
+	if (!rc && (!c || !freed))
 		rc = kp_fix_nomem(f);
 	for (int n = 0; !rc && n < s->nnodes; n++) {
+		const holder *h = f->gpu_hold ? f->gpu_hold + f->gpu_hold_off[n] : NULL;
+		int nh = f->gpu_hold_off[n + 1] - f->gpu_hold_off[n];
 		int32_t left[KP_GPU_MAX_NODE];
 		int k = node_left(s, h, nh, n, left);
 		if (!k)
 			continue;
 		if (g->pod_n[pi] == 1 && g->pod_milli[pi] < KP_GPU_MILLI)
-			shared_cands(s, pi, n, h, nh, left, k, c, &nc);
+			shared_cands(s, pi, n, h, nh, left, k, freed, c, &nc);
 		else
-			whole_cands(s, pi, n, h, nh, left, k, c, &nc);
+			whole_cands(s, pi, n, h, nh, left, k, freed, c, &nc);
 	}
 	if (!rc)
 		kp_sort(c, (size_t)nc, sizeof *c, cmp_mcand, s);
@@ -288,6 +298,6 @@ int kp_fix_try_move_gpu(fixer *f, kp_fix_pod *t, int ti)
 			break;
 	}
 	kp_free(c);
-	kp_free(h);
+	kp_free(freed);
 	return rc;
 }

@@ -39,6 +39,11 @@ typedef struct fixer {
 	const int64_t *watch;
 	int nwatch, watch_lost;
 	long base_lost, last_lost;   /* pods without a node after the baseline replay, after the last dry run */
+	/* fix_gpu.c: the run's GPU allocations, read once, by node
+	 * (gpu_hold[gpu_hold_off[n] .. gpu_hold_off[n + 1])) */
+	struct kp_fix_holder *gpu_hold;
+	int32_t *gpu_hold_off;
+	uint8_t gpu_hold_read;
 } fixer;
 
 int kp_fix_nomem(fixer *f);
@@ -54,6 +59,9 @@ int kp_fix_full(const fixer *f, const kp_fix_pod *t);
 
 /* fix_evict.c */
 int kp_fix_load_cluster(fixer *f);
+/* the pod of class c fits on node n with freed[] (per resource) and
+ * freed_pods given back; any_pods: it needs a pod slot */
+int kp_fix_fits(const kp_snap *s, const kp_class *c, int n, const int64_t *freed, int freed_pods, int any_pods);
 int kp_fix_try_evict(fixer *f, kp_fix_pod *t, int ti);
 /* 1 when the taint KEY=VALUE (NoSchedule/NoExecute) marks one of its nodes
  * as dedicated to something pod t does not use (fix.h); why in *why */

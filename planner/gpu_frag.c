@@ -287,6 +287,16 @@ int kp_gpus_left(const kp_snap *s, int n, int32_t *left)
 	return k;
 }
 
+int64_t kp_gpus_node_free(const kp_snap *s, int n, int *ngpus)
+{
+	int32_t left[KP_GPU_MAX_NODE];
+	int64_t free_ = 0;
+	*ngpus = kp_gpus_left(s, n, left);
+	for (int i = 0; i < *ngpus; i++)
+		free_ += left[i];
+	return free_;
+}
+
 int64_t kp_gpus_cpu_left(const kp_snap *s, int n)
 {
 	size_t at = (size_t)n * (size_t)s->nres;

@@ -59,6 +59,8 @@ int kp_gpus_init(kp_snap *s);
 int kp_gpus_left(const kp_snap *s, int n, int32_t *left);
 /* pod pi's cpu request, milli */
 int64_t kp_gpus_pod_cpu(const kp_snap *s, int32_t pi);
+/* node n's free GPU milli, *ngpus its GPUs */
+int64_t kp_gpus_node_free(const kp_snap *s, int n, int *ngpus);
 /* its cpu left (allocatable - requested), milli */
 int64_t kp_gpus_cpu_left(const kp_snap *s, int n);
 /* the fragmented milli of a node state (cpu left, GPUs' free milli), as the

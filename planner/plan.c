@@ -732,11 +732,9 @@ static int gpus_before(planner *pl, kp_plan_result *r)
 	int64_t free_ = 0;
 	int gpus = 0;
 	for (int n = 0; n < s->nnodes; n++) {
-		int32_t left[KP_GPU_MAX_NODE];
-		int k = kp_gpus_left(s, n, left);
+		int k;
+		free_ += kp_gpus_node_free(s, n, &k);
 		gpus += k;
-		for (int i = 0; i < k; i++)
-			free_ += left[i];
 	}
 	if (gpus)
 		r->gpu_free_before = free_;

@@ -575,11 +575,8 @@ int kp_plan_report_results(planner *pl)
 		}
 	/* the GPUs as devices, per node */
 	for (int n = 0; o->on_node && s->dra && s->dra->gpus && n < s->nnodes; n++) {
-		int32_t left[KP_GPU_MAX_NODE];
-		int k = kp_gpus_left(s, n, left);
-		int64_t free_ = 0;
-		for (int i = 0; i < k; i++)
-			free_ += left[i];
+		int k;
+		int64_t free_ = kp_gpus_node_free(s, n, &k);
 		kp_plan_node r = { .node_id = s->node_db_id[n], .node = kp_str(&s->strs, s->node_name[n]),
 				   .resource = KP_PLAN_GPU_RES, .allocatable = (int64_t)k * KP_GPU_MILLI,
 				   .requested = (int64_t)k * KP_GPU_MILLI - free_ };

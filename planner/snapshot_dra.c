@@ -400,7 +400,8 @@ int kp_snap_load_dra(kp_loader *L)
 	if (!d)
 		return kp_ld_nomem(L);
 	memset(d, 0, sizeof *d);
-	d->reason_idx = -1;
+	for (int i = 0; i < KP_DRA_NMSGS; i++)
+		d->reason_idx[i] = -1;
 	dload x = { L, d, { 0 }, { 0 }, { 0 } };
 	if (kp_dmap_init(&x.pool_by_key, 64) || kp_dmap_init(&x.dev_by_key, 256) || kp_dmap_init(&x.claim_by_key, 256))
 		rc = kp_ld_nomem(L);

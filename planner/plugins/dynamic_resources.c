@@ -19,8 +19,6 @@
 #include "../dra.h"
 #include "../static.h"   /* kp_reason_intern */
 
-#include <string.h>
-
 static int pre_filter(kp_cycle *cy)
 {
 	const char *msg = NULL;
@@ -38,17 +36,17 @@ static int filter(kp_cycle *cy, int node)
 	int rc = kp_dra_filter(cy, node, &msg);
 	if (rc <= 0)
 		return 0;   /* out of memory (rc < 0) shows again when the plan writes */
-	/* the reasons are a few fixed messages: the last one's index is kept */
+	/* the reasons are a few fixed messages (kp_dra_msgs): each one's index is
+	 * interned once; an allocator error is interned each time */
 	kp_dra *d = cy->s->dra;
-	int r;
-	if (d && d->reason_idx >= 0 && !strcmp(msg, d->reason_msg)) {
-		r = d->reason_idx;
-	} else {
+	int j = 0;
+	while (j < KP_DRA_NMSGS && msg != kp_dra_msgs[j])
+		j++;
+	int r = d && j < KP_DRA_NMSGS ? d->reason_idx[j] : -1;
+	if (r < 0) {
 		r = kp_reason_intern(cy->s, kp_plugin_names[KP_P_DYNAMIC_RESOURCES], msg, 1);
-		if (d && r >= 0 && strlen(msg) < sizeof d->reason_msg) {
-			memcpy(d->reason_msg, msg, strlen(msg) + 1);
-			d->reason_idx = r;
-		}
+		if (d && j < KP_DRA_NMSGS)
+			d->reason_idx[j] = r;
 	}
 	if (r >= 0)
 		kp_cycle_fail(cy, node, KP_P_DYNAMIC_RESOURCES, r, 1);

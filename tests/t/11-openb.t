@@ -171,5 +171,13 @@ run "$KPLAN" import --skip-invalid "$T/over.db" "$T/over.csv"
 is "$rc,$(q "$T/over.db" "SELECT group_concat(p.name || ':' || pc.template) FROM pod p JOIN pod_resource_claim pc ON pc.pod_id = p.id")" \
 	"0,p2:gpu-whole-1" "gpu_milli 1200 skipped with --skip-invalid; the next pod imported"
 like "$err" "over.csv:2:5: Pod openb/p1: column 'gpu_milli': 1200 milli of one GPU (at most 1000)" "... and reported"
+# into a database that holds a cluster already: refused whole, the database as it was
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn1,8000,16384,2,T4\n' >"$T/n1.csv"
+"$KPLAN" import -q "$T/keep.db" "$T/n1.csv" || fail "import n1"
+before=$(digest "$T/keep.db")
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\nok1,1,1,1,500\np1,1,1,2,500\n' >"$T/mixed.csv"
+run "$KPLAN" import "$T/keep.db" "$T/mixed.csv"
+is "$rc,$(digest "$T/keep.db")" "1,$before" "a refused openb row into an existing database: exit 1, the database unchanged (not even the row before it)"
+like "$err" "mixed.csv:3:5: Pod openb/p1: column 'gpu_milli'" "... with its file, line and column"
 
 done_testing

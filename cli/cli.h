@@ -49,6 +49,10 @@ int cmd_capacity(int argc, char **argv);
 extern const char cmd_capacity_help[];
 int cmd_fix(int argc, char **argv);
 extern const char cmd_fix_help[];
+int cmd_settings(int argc, char **argv);
+extern const char cmd_settings_help[];
+/* ,"kube_version":"...","feature_gates":"..." for run.options (what was given) */
+void kp_cli_kube_options_json(const char *version, const char *gates, kp_sb *sb);
 extern const char cmd_init_help[], cmd_import_help[], cmd_query_help[], cmd_plan_help[], cmd_explain_help[];
 extern const char cmd_report_help[];
 
@@ -65,13 +69,10 @@ int kp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 int kp_cli_bad_option(const char *cmd, int c, char **argv);
 /* The same for an argument a that is not one of cmd's options ("--x=v" too). */
 int kp_cli_unknown_option(const char *cmd, const char *a);
-/* "did you mean" (cli/suggest.c): optimal string alignment distance; the
- * name closest to typed, one edit away (two from 6 characters on), else NULL;
- * the long options (without "--") a help text names in its usage lines and
- * at the start of its option lines, how many. */
+/* "did you mean" (cli/suggest.c; the closest name: kp_closest in
+ * common/suggest.h): the long options (without "--") a help text names in
+ * its usage lines and at the start of its option lines, how many. */
 enum { KP_CLI_OPTNAME = 48 };
-int kp_cli_distance(const char *a, const char *b);
-const char *kp_cli_closest(const char *typed, const char *const *names, size_t n);
 size_t kp_cli_help_options(const char *help, char (*names)[KP_CLI_OPTNAME], size_t max);
 /* 1 when argv has -h/--help before a "--"; prints help to stdout. */
 int kp_cli_wants_help(int argc, char **argv, const char *help);

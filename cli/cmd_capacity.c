@@ -11,6 +11,7 @@
  */
 #include "cli.h"
 #include "../common/db.h"
+#include "../common/kube.h"
 #include "../planner/capacity.h"
 #include "../reports/capacity_text.h"
 #include "whatif_import.h"
@@ -64,6 +65,8 @@ const char cmd_capacity_help[] =
 	"  --preemption              with DefaultPreemption: the default, as for `kplan plan`\n"
 	"  --seed N                  tie-break seed of the plans (default 1)\n"
 	"  --config FILE             a KubeSchedulerConfiguration, as for `kplan plan`\n"
+	"  --kube-version 1.MINOR, --feature-gates LIST\n"
+	"                            plan as that kube-scheduler, as for `kplan plan`\n"
 	"  --from-run N              start from the state run N left, as `kplan plan --from-run`\n"
 	"  --no-record               print the answer only: write nothing (the database is\n"
 	"                            opened read-only)\n"
@@ -165,6 +168,8 @@ static int parse(int argc, char **argv, kp_capacity_opts *o, int *nodes_needed, 
 		{ "no-preemption", no_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "kube-version", required_argument, NULL, 'K' },
+		{ "feature-gates", required_argument, NULL, 'G' },
 		{ "no-record", no_argument, NULL, 'R' },
 		{ "from-run", required_argument, NULL, 'F' },
 		{ "format", required_argument, NULL, 'f' },
@@ -213,6 +218,15 @@ static int parse(int argc, char **argv, kp_capacity_opts *o, int *nodes_needed, 
 			break;
 		}
 		case 'c': o->config = optarg; break;
+		case 'K': {
+			int minor;
+			kp_err e = { 0 };
+			if (kp_kube_parse_version(optarg, &minor, &e))
+				return kp_cli_usage("capacity", "--kube-version: %s", e.msg);
+			o->kube_version = optarg;
+			break;
+		}
+		case 'G': o->feature_gates = optarg; break;
 		case 'R': o->no_record = 1; break;
 		case 'F': u = parse_count("--from-run", optarg, 1, 1000000000000L, &o->from_run); break;
 		case 'f':

@@ -33,6 +33,11 @@ const char cmd_plan_help[] =
 	"                            names it; a profile kplan cannot run leaves only its\n"
 	"                            own pods unplanned\n"
 	"  --seed N                  seed for breaking ties between equal nodes (default 1)\n"
+	"  --kube-version 1.MINOR    plan as that kube-scheduler, 1.31 to 1.37 (default: the\n"
+	"                            database's setting, `kplan settings`, else 1.37;\n"
+	"                            docs/kube-versions.md)\n"
+	"  --feature-gates LIST      Name=true|false,... as kube takes them, over the\n"
+	"                            version's defaults and the database's setting\n"
 	"  --no-preemption           plan without DefaultPreemption\n"
 	"  --fail-on-unschedulable   exit 2 when any pod is left unschedulable (CI gates)\n"
 	"  --reference               no caches: run every plugin on every node for every pod\n"
@@ -148,8 +153,11 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 		printf("; preemption: %ld evicted, %ld moved", r->evicted, r->moved - rb_moves);
 	if (r->ignored)
 		printf(", %ld left to other schedulers", r->ignored);
-	printf("; %ld bound pod%s kept; %ld node%s; %ld pass%s; %.2f s; configuration: %s\n", r->kept, r->kept == 1 ? "" : "s",
-	       r->nodes, r->nodes == 1 ? "" : "s", r->passes, r->passes == 1 ? "" : "es", r->elapsed, r->config_source);
+	char kube[1100];
+	kp_kube_describe(&r->kube, kube, sizeof kube);
+	printf("; %ld bound pod%s kept; %ld node%s; %ld pass%s; %.2f s; configuration: %s; %s\n", r->kept,
+	       r->kept == 1 ? "" : "s", r->nodes, r->nodes == 1 ? "" : "s", r->passes, r->passes == 1 ? "" : "es", r->elapsed,
+	       r->config_source, kube);
 	kp_whatif_print(c->whatif, stdout, NULL);
 	if (c->rebalance)
 		kp_rebalance_print(c->rebalance, stdout);
@@ -163,6 +171,8 @@ static const struct option plan_opts[] = {
 	{ "no-preemption", no_argument, NULL, 'n' },
 	{ "fail-on-unschedulable", no_argument, NULL, 'f' },
 	{ "reference", no_argument, NULL, 'r' },
+	{ "kube-version", required_argument, NULL, 'K' },
+	{ "feature-gates", required_argument, NULL, 'G' },
 	{ "mode", required_argument, NULL, 'W' },
 	{ "from-run", required_argument, NULL, 'W' },
 	{ "strategy", required_argument, NULL, 'W' },
@@ -235,6 +245,15 @@ static int parse_args(int argc, char **argv, plan_args *a)
 			a->o.seed = v;
 			break;
 		}
+		case 'K': {
+			int minor;
+			kp_err e = { 0 };
+			if (kp_kube_parse_version(optarg, &minor, &e))
+				return kp_cli_usage("plan", "--kube-version: %s", e.msg);
+			a->o.kube_version = optarg;
+			break;
+		}
+		case 'G': a->o.feature_gates = optarg; break;
 		case 'n': a->o.no_preemption = 1; break;
 		case 'f': a->gate = 1; break;
 		case 'r': a->o.reference = 1; break;
@@ -312,6 +331,7 @@ static int run_plan(const char *path, plan_args *a, kp_err *err)
 	kp_sb_printf(&opt, ",\"no_preemption\":%s", o->no_preemption ? "true" : "false");
 	if (o->reference)
 		kp_sb_printf(&opt, ",\"reference\":true");
+	kp_cli_kube_options_json(o->kube_version, o->feature_gates, &opt);
 	kp_whatif_options_json(o->whatif, &opt);
 	kp_rebalance_options_json(o->rebalance, &opt);
 	kp_sb_printf(&opt, "}");

@@ -3,6 +3,7 @@
  * and the one place that exits.  Commands live in cli/cmd_<verb>.c.
  */
 #include "cli.h"
+#include "../common/suggest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ static const kp_command commands[] = {
 	{ "explain", cmd_explain, cmd_explain_help, "why one pod went where it went (filters, scores)" },
 	{ "capacity", cmd_capacity, cmd_capacity_help, "how many more replicas fit; nodes needed; surviving a node or zone" },
 	{ "fix", cmd_fix, cmd_fix_help, "for each unschedulable pod, the smallest checked change that makes it fit" },
+	{ "settings", cmd_settings, cmd_settings_help, "the kube version and feature gates DB is planned as" },
 	{ "report", cmd_report, cmd_report_help, "a run as text, markdown, csv, json or html; compare two runs" },
 	{ "query", cmd_query, cmd_query_help, "run SQL with kplan's functions; table, csv, json or markdown out" },
 	{ "shell", cmd_shell, cmd_shell_help, "the sqlite3 shell on DB with kplan's SQL functions loaded" },
@@ -76,7 +78,7 @@ static const char *closest_command(const char *typed)
 	const char *names[NCOMMANDS];
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		names[i] = commands[i].name;
-	return kp_cli_closest(typed, names, NCOMMANDS);
+	return kp_closest(typed, names, NCOMMANDS);
 }
 
 static int cmd_help(int argc, char **argv)
@@ -156,7 +158,7 @@ int kp_cli_unknown_option(const char *cmd, const char *a)
 	}
 	if (prefixed > 1)
 		return kp_cli_usage(cmd, "option '--%s' is ambiguous: %s", typed, list);
-	const char *best = kp_cli_closest(typed, ptr, n);
+	const char *best = kp_closest(typed, ptr, n);
 	if (best)
 		return kp_cli_usage(cmd, "unknown option '--%s'; did you mean '--%s'?", typed, best);
 	return kp_cli_usage(cmd, "unknown option '--%s'", typed);

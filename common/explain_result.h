@@ -126,6 +126,7 @@ typedef struct kp_explain_result {
 	char *scenario;              /* the what-if options as given ("--drain n1"), NULL none */
 	char *config;                /* --config of the run, NULL none */
 	char config_source[1024];
+	char kube[1100];             /* "kube 1.37 (feature gates: ...)": what the replay planned as */
 	int recorded;                /* the run has a placement row for the pod */
 	kp_explain_outcome rec;      /* ... and what it says */
 	kp_explain_outcome got;      /* the replay's outcome */

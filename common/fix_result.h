@@ -55,6 +55,7 @@ typedef struct kp_fix_result {
 	int preemption_from_run;     /* 1: as the run recorded it */
 	int from_run;                /* 1: the baseline is the state the run left */
 	char config[1024];           /* the configuration the checks used */
+	char kube[1100];             /* "kube 1.37 (feature gates: ...)": the run's, as the checks used it */
 	long unschedulable;          /* in the run */
 	int npods;                   /* examined */
 	kp_fix_pod *pods;

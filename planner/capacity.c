@@ -309,7 +309,7 @@ int cap_plan_once(cap *c, const char *const *wopts, int nw, outcome *o)
 			return c->err->code;
 		}
 	kp_plan_opts po = { .seed = c->seed, .no_preemption = c->o->no_preemption, .config_file = c->o->config,
-			    .dry_run = 1, .whatif = w, .on_pod = on_pod, .on_node = on_node, .result_ctx = c,
+			    .kube_version = c->o->kube_version, .feature_gates = c->o->feature_gates, .dry_run = 1, .whatif = w, .on_pod = on_pod, .on_node = on_node, .result_ctx = c,
 			    .on_quality = c->want_quality ? on_quality : NULL, .pool_label = c->pool_label };
 	c->cur = o;
 	int rc = kp_plan_run(c->db, &po, &o->r, c->err);
@@ -558,6 +558,10 @@ void cap_baseline_json(cap *c, kp_sb *j)
 		kp_sb_printf(j, "\"from_run\":%ld,", c->o->from_run);
 	kp_sb_adds(j, "\"config\":");
 	kp_sb_add_json_str(j, r->config_source);
+	char kube[1100];
+	kp_kube_describe(&r->kube, kube, sizeof kube);
+	kp_sb_adds(j, ",\"kube\":");
+	kp_sb_add_json_str(j, kube);
 	kp_sb_printf(j, ",\"nodes\":%ld,\"pending\":%ld,\"placed\":%ld,\"unschedulable\":%ld,\"evicted\":%ld,\"moved\":%ld,"
 		     "\"ignored\":%ld,\"kept\":%ld}", r->nodes, r->pending, r->bound, r->unschedulable, r->evicted, r->moved,
 		     r->ignored, r->kept);
@@ -588,6 +592,14 @@ static void options_json(cap *c)
 		kp_sb_printf(j, "\"from_run\":%ld,", o->from_run);
 	kp_sb_adds(j, "\"config\":");
 	kp_sb_add_json_str(j, o->config);
+	if (o->kube_version) {
+		kp_sb_adds(j, ",\"kube_version\":");
+		kp_sb_add_json_str(j, o->kube_version);
+	}
+	if (o->feature_gates) {
+		kp_sb_adds(j, ",\"feature_gates\":");
+		kp_sb_add_json_str(j, o->feature_gates);
+	}
 	kp_sb_adds(j, ",\"pool_label\":");
 	kp_sb_add_json_str(j, c->pool_label);
 	if (o->from_run > 0)

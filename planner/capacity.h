@@ -44,6 +44,7 @@ typedef struct kp_capacity_opts {
 	uint64_t seed;               /* 0: KP_DEFAULT_SEED */
 	int no_preemption;
 	const char *config;          /* NULL: the latest imported configuration, else kube's defaults */
+	const char *kube_version, *feature_gates;   /* NULL: the database's settings (plan.h) */
 	const char *pool_label;      /* NULL: node.kubernetes.io/instance-type */
 	int no_record;               /* answer only: write nothing (read-only databases) */
 	long from_run;               /* > 0: start from the state run from_run left (plan --from-run) */

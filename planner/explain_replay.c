@@ -11,6 +11,7 @@
 #include "plan.h"
 #include "whatif.h"
 #include "rebalance.h"
+#include "../common/kube_db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@ typedef struct replay {
 	kp_rebalance *rb;
 	kp_sb scenario;
 	const struct kp_whatif_importer *importer;
+	char kube_version[16], feature_gates[2048];   /* the run's (kube_db.h) */
 } replay;
 
 static int add_whatif(replay *rp, const char *option, const char *value, kp_err *err)
@@ -256,6 +258,13 @@ static int replay_run(sqlite3 *db, kp_explain_result *x, replay *rp, kp_err *err
 	o->no_preemption = x->no_preemption;
 	o->reference = x->reference;
 	o->config_file = x->config;
+	/* as the run was planned: its version and gates, not today's settings */
+	if (x->run && kp_kube_of_run(db, x->run, rp->kube_version, sizeof rp->kube_version, rp->feature_gates,
+				     sizeof rp->feature_gates)) {
+		o->kube_version = rp->kube_version;
+		o->feature_gates = rp->feature_gates;
+		o->kube_exact = 1;
+	}
 	o->dry_run = 1;
 	o->explain = &x->ex;
 	o->whatif = rp->w;
@@ -277,6 +286,7 @@ static int replay_run(sqlite3 *db, kp_explain_result *x, replay *rp, kp_err *err
 	if (rc)
 		return rc;
 	snprintf(x->config_source, sizeof x->config_source, "%s", r.config_source);
+	kp_kube_describe(&r.kube, x->kube, sizeof x->kube);
 	if (x->ex.found && !strcmp(x->got.action, "move"))
 		snprintf(x->got.from_node, sizeof x->got.from_node, "%s", x->ex.from_node);
 	x->agrees = x->recorded && same_outcome(&x->rec, &x->got);

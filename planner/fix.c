@@ -19,6 +19,7 @@
 #include "fix_int.h"
 #include "plan.h"
 #include "whatif.h"
+#include "../common/kube_db.h"
 
 #include <string.h>
 #include <stdlib.h>
@@ -136,6 +137,11 @@ int kp_fix_plan(fixer *f, char **extra, int n)
 	}
 	kp_plan_opts po = { .seed = f->seed, .no_preemption = f->no_preemption, .config_file = f->config, .dry_run = 1,
 			    .whatif = w, .on_pod = on_pod, .result_ctx = f };
+	if (f->kube_exact) {
+		po.kube_version = f->kube_version;
+		po.feature_gates = f->feature_gates;
+		po.kube_exact = 1;
+	}
 	kp_plan_result pr;
 	f->watch_lost = 0;
 	int rc = kp_plan_run(f->db, &po, &pr, f->err);
@@ -145,8 +151,10 @@ int kp_fix_plan(fixer *f, char **extra, int n)
 		if (f->want == -2)
 			f->base_lost = f->last_lost;
 	}
-	if (!rc && f->want == -2)
+	if (!rc && f->want == -2) {
 		snprintf(f->r->config, sizeof f->r->config, "%s", pr.config_source);
+		kp_kube_describe(&pr.kube, f->r->kube, sizeof f->r->kube);
+	}
 	f->r->plans++;
 	return rc;
 fail:
@@ -231,6 +239,9 @@ static int load_run(fixer *f)
 		rc = kp_err_set(f->err, KP_ERROR, "no run in '%s' (run 'kplan plan' first)", path);
 	}
 	sqlite3_finalize(s);
+	if (!rc)
+		f->kube_exact = kp_kube_of_run(f->db, f->r->run, f->kube_version, sizeof f->kube_version, f->feature_gates,
+					       sizeof f->feature_gates);
 	/* the baseline: the run's options, then what the caller overrides */
 	f->r->preemption_from_run = o->preemption < 0;
 	if (o->preemption >= 0)

@@ -13,6 +13,7 @@
  */
 #include "fix_int.h"
 #include "preemption.h"
+#include "../common/kube_db.h"
 
 #include <string.h>
 #include <stdio.h>
@@ -25,7 +26,11 @@ int kp_fix_load_cluster(fixer *f)
 	int rc = kp_db_begin_read(f->db, f->err);
 	if (rc)
 		return rc;
-	rc = kp_snap_load(f->db, s, f->err);
+	kp_kube kube;
+	rc = kp_kube_resolve(f->db, f->kube_exact ? f->kube_version : NULL, f->kube_exact ? f->feature_gates : NULL,
+			     f->kube_exact, &kube, f->err);
+	if (!rc)
+		rc = kp_snap_load(f->db, s, &kube, f->err);
 	f->have_snap = 1;
 	sqlite3_stmt *st = NULL;
 	if (!rc && !(f->keep = kp_calloc((size_t)s->npods + 1, 1)))

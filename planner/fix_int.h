@@ -23,6 +23,8 @@ typedef struct fixer {
 	uint64_t seed;
 	int no_preemption;
 	char *config;
+	char kube_version[16], feature_gates[2048];   /* the run's (kube_db.h); "" before they were recorded */
+	int kube_exact;
 	char **wopts;                /* the run's scenario: option, value pairs */
 	int nw, capw;
 	/* the dry run being read */

@@ -19,6 +19,7 @@
  * cycle.  What the files share is plan_int.h.
  */
 #include "plan_int.h"
+#include "../common/kube_db.h"
 #include "gpu_frag.h"
 #include "dra.h"
 #include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
@@ -781,10 +782,13 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	int rc = o->dry_run ? kp_db_begin_read(db, err) : kp_db_begin(db, err);
 	if (rc)
 		return rc;
-	if (!(rc = kp_config_load(db, o->config_file, &pl.cfg, err)) && !(rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) &&
-	    !(rc = kp_snap_load(db, &pl.s, err))) {
+	kp_kube kube;
+	if (!(rc = kp_kube_resolve(db, o->kube_version, o->feature_gates, o->kube_exact, &kube, err)) &&
+	    !(rc = kp_config_load(db, o->config_file, &pl.cfg, err)) && !(rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) &&
+	    !(rc = kp_snap_load(db, &pl.s, &kube, err))) {
 		r->t_load = kp_now() - t0;
 		snprintf(r->config_source, sizeof r->config_source, "%s", pl.cfg.source);
+		r->kube = kube;
 		rc = plan_pods(&pl, r, t0);
 		if (!rc)
 			rc = finish_run(&pl, r, t0);

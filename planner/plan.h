@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sqlite3.h>
 #include "../common/kp.h"
+#include "../common/kube.h"
 
 #define KP_DEFAULT_SEED 1
 
@@ -62,6 +63,10 @@ typedef struct kp_plan_opts {
 	uint64_t seed;
 	int no_preemption;
 	const char *config_file;     /* --config; NULL: latest imported, else defaults */
+	/* --kube-version, --feature-gates (kube_db.h); NULL: the database's
+	 * settings, else the newest version's defaults */
+	const char *kube_version, *feature_gates;
+	int kube_exact;              /* they are the whole answer (a replayed run): no database settings */
 	const char *options_json;    /* recorded in run.options */
 	int dry_run;                 /* explain: plan in memory, write nothing */
 	int reference;               /* no caches: every plugin on every node for every pod (for checking) */
@@ -95,6 +100,7 @@ typedef struct kp_plan_result {
 	double elapsed;
 	double t_load, t_static, t_schedule, t_write;   /* phases (seconds); KPLAN_TIMING=1 prints them */
 	char config_source[1024];
+	kp_kube kube;                /* the version and gates planned as */
 	int nwarnings;
 	char warnings[8][512];
 	int64_t gpu_free_before;     /* GPU milli free before the run (gpu_frag.h), -1 no GPUs */

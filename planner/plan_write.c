@@ -35,6 +35,30 @@ static int db_fail(planner *pl, const char *what)
 		: kp_err_set(pl->err, KP_IO, "cannot write the plan (%s): %s", what, sqlite3_errmsg(db));
 }
 
+/* run.kube_version and run.feature_gates (the gates set explicitly); the
+ * columns are added to a database from before them (a dry run, which may
+ * hold a read-only database, writes them only when they exist) */
+static int record_kube(planner *pl, const kp_plan_result *r)
+{
+	sqlite3 *db = pl->db;
+	if (!pl->o->dry_run && (kp_db_add_column(db, "run", "kube_version", "TEXT", pl->err) ||
+				kp_db_add_column(db, "run", "feature_gates", "TEXT", pl->err)))
+		return pl->err->code;
+	char v[16], gates[2048];
+	snprintf(v, sizeof v, "1.%d", r->kube.minor);
+	kp_kube_gates_text(&r->kube, gates, sizeof gates);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "UPDATE run SET kube_version = ?1, feature_gates = ?2 WHERE id = ?3", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return pl->o->dry_run ? KP_OK : db_fail(pl, "run");
+	sqlite3_bind_text(st, 1, v, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, gates, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, r->run_id);
+	int rc = sqlite3_step(st) != SQLITE_DONE ? db_fail(pl, "run") : KP_OK;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* the run row: started now, the options, the configuration as JSON; sets r->run_id */
 static int insert_run(planner *pl, kp_plan_result *r)
 {
@@ -56,7 +80,7 @@ static int insert_run(planner *pl, kp_plan_result *r)
 	sqlite3_finalize(st);
 	if (!rc)
 		r->run_id = sqlite3_last_insert_rowid(db);
-	return rc;
+	return rc ? rc : record_kube(pl, r);
 }
 
 /* pod i's pod_failure rows, each marked decisive or not (decisive.h) */

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <sqlite3.h>
 #include "../common/kp.h"
+#include "../common/kube.h"
 #include "counters.h"
 
 typedef int32_t kp_sid;          /* interned string; -1 = none */
@@ -237,12 +238,15 @@ typedef struct kp_snap {
 	struct kp_storage *st;
 	/* Dynamic Resource Allocation (dra.h), NULL when no pod names a claim and no slice was imported */
 	struct kp_dra *dra;
+	/* the kube-scheduler version and feature gates planned as (kube.h) */
+	kp_kube kube;
 	/* warnings met while loading (unsupported features) */
 	int warn_pvc, warn_gated, warn_daemonset, warn_missing_pc, warn_unknown_node;
 } kp_snap;
 
-/* Load every node and pod of the database.  Returns KP_OK or an error. */
-int kp_snap_load(sqlite3 *db, kp_snap *s, kp_err *err);
+/* Load every node and pod of the database, for kube version and gates kube
+ * (NULL: the newest version's defaults).  Returns KP_OK or an error. */
+int kp_snap_load(sqlite3 *db, kp_snap *s, const kp_kube *kube, kp_err *err);
 /* Evaluate the static predicates (queries/filters) for the classes of pending pods. */
 int kp_snap_static_filters(sqlite3 *db, kp_snap *s, kp_err *err);
 void kp_snap_release(kp_snap *s);

@@ -727,9 +727,13 @@ static int load_pdbs(kp_loader *L)
 
 /* ---- the load ---- */
 
-int kp_snap_load(sqlite3 *db, kp_snap *s, kp_err *err)
+int kp_snap_load(sqlite3 *db, kp_snap *s, const kp_kube *kube, kp_err *err)
 {
 	memset(s, 0, sizeof *s);
+	if (kube)
+		s->kube = *kube;
+	else
+		kp_kube_init(&s->kube, KP_KUBE_NEWEST);
 	kp_arena_init(&s->arena, 1 << 20);
 	kp_loader L = { db, s, err, { 0 }, NULL, 0, NULL };
 	kp_arena_init(&L.tmp, 64 * 1024);

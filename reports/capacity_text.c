@@ -83,8 +83,9 @@ static void baseline(kp_sb *t, const kp_json *b)
 	else
 		kp_sb_printf(t, "baseline: the cluster as it is, planned as `kplan plan` plans it (preemption %s, seed %lld, ",
 			     is_true(b, "preemption") ? "on" : "off", num(b, "seed"));
-	kp_sb_printf(t, "configuration %s): %lld pending pod%s: %lld placed, %lld unschedulable",
-		     str(b, "config") ? str(b, "config") : "default", pending, s_(pending), num(b, "placed"),
+	kp_sb_printf(t, "configuration %s%s%s): %lld pending pod%s: %lld placed, %lld unschedulable",
+		     str(b, "config") ? str(b, "config") : "default", str(b, "kube") ? ", " : "", str(b, "kube") ? str(b, "kube") : "",
+		     pending, s_(pending), num(b, "placed"),
 		     num(b, "unschedulable"));
 	if (num(b, "evicted") || num(b, "moved"))
 		kp_sb_printf(t, "; preemption: %lld evicted, %lld moved", num(b, "evicted"), num(b, "moved"));

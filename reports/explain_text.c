@@ -65,7 +65,7 @@ static void text_decision(kp_sb *sb, const kp_report_explain *e)
 			     (unsigned long long)x->seed);
 	else
 		kp_sb_printf(sb, "pod %s/%s, no run yet: a fresh plan (seed %llu", ns, name, (unsigned long long)x->seed);
-	kp_sb_printf(sb, ", configuration: %s%s%s)\n", x->config_source, x->scenario ? "; scenario: " : "",
+	kp_sb_printf(sb, ", configuration: %s; %s%s%s)\n", x->config_source, x->kube, x->scenario ? "; scenario: " : "",
 		     x->scenario ? x->scenario : "");
 	if (!ex->found) {
 		kp_sb_printf(sb, "not scheduled in this run: %s (recorded action: %s)\n",
@@ -400,6 +400,8 @@ int kp_report_explain_json(const kp_report_explain *e, kp_sb *sb)
 	kp_sb_add_json_str(sb, x->config);
 	kp_sb_adds(sb, ",\"configuration\":");
 	kp_sb_add_json_str(sb, x->config_source);
+	kp_sb_adds(sb, ",\"kube\":");
+	kp_sb_add_json_str(sb, x->kube);
 	kp_sb_printf(sb, ",\"no_preemption\":%s,\"reference\":%s},\"recorded\":", x->no_preemption ? "true" : "false",
 		     x->reference ? "true" : "false");
 	if (x->recorded)

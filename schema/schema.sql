@@ -378,7 +378,9 @@ CREATE TABLE run(
   kept        INTEGER, ignored INTEGER, evicted INTEGER DEFAULT 0, moved INTEGER DEFAULT 0,
   passes      INTEGER,                        -- queue passes (batch retry, semantics §12)
   elapsed     REAL,                           -- seconds, planning and writing
-  kplan       TEXT NOT NULL
+  kplan       TEXT NOT NULL,
+  kube_version  TEXT,                         -- the kube-scheduler planned as: '1.37' (docs/kube-versions.md)
+  feature_gates TEXT                          -- the gates set explicitly: 'GenericWorkload=true,...' ('' none)
 );
 
 -- One row per pod and run.  action: keep (bound, untouched; with --mode full or a

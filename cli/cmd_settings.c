@@ -87,10 +87,7 @@ static int store(sqlite3 *db, int i, const char *value, kp_err *err)
 			rc = kp_kube_set_gates(&k, g, i == 1 ? "feature-gates" : "the database's feature-gates setting", err);
 	}
 	if (!rc)
-		rc = value ? kp_db_exec(db, err, "cannot write the setting",
-					"INSERT INTO meta(key, value) VALUES(?1, ?2) "
-					"ON CONFLICT(key) DO UPDATE SET value = excluded.value", "tt", keys[i], value)
-			   : kp_db_exec(db, err, "cannot remove the setting", "DELETE FROM meta WHERE key = ?1", "t", keys[i]);
+		rc = kp_kube_store_setting(db, keys[i], value, err);
 	if (rc) {
 		kp_db_rollback(db);
 		return rc;

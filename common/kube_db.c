@@ -4,6 +4,7 @@
  * what the command line says.
  */
 #include "kube_db.h"
+#include "db.h"
 
 #include <string.h>
 
@@ -72,4 +73,12 @@ int kp_kube_of_run(sqlite3 *db, int64_t run_id, char *version, size_t vsize, cha
 	}
 	sqlite3_finalize(st);
 	return found;
+}
+
+int kp_kube_store_setting(sqlite3 *db, const char *key, const char *value, kp_err *err)
+{
+	return value ? kp_db_exec(db, err, "cannot write the setting",
+				  "INSERT INTO meta(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+				  "tt", key, value)
+		     : kp_db_exec(db, err, "cannot remove the setting", "DELETE FROM meta WHERE key = ?1", "t", key);
 }

@@ -22,6 +22,8 @@ int kp_kube_resolve(sqlite3 *db, const char *version, const char *gates, int exa
  * run.feature_gates) into version and gates: 1 when recorded, 0 when not
  * (a run from before them: version and gates left ""). */
 int kp_kube_of_run(sqlite3 *db, int64_t run_id, char *version, size_t vsize, char *gates, size_t gsize);
+/* Write one setting (value NULL: remove it), inside the caller's transaction. */
+int kp_kube_store_setting(sqlite3 *db, const char *key, const char *value, kp_err *err);
 /* One setting's stored text ("" when unset). */
 int kp_kube_setting(sqlite3 *db, const char *key, char *buf, size_t size, kp_err *err);
 

@@ -249,7 +249,7 @@ done
 ok $? \
 	"examples: plan preempts (so a baseline without preemption would differ)"
 run "$KPLAN" capacity "$edb" --survive zone --limit 1 --no-record
-like "$out" "baseline: the cluster as it is, planned as \`kplan plan\` plans it (preemption on, seed 1, configuration default): 27 pending pods: 24 placed, 3 unschedulable; preemption: 1 evicted, 1 moved" \
+like "$out" "baseline: the cluster as it is, planned as \`kplan plan\` plans it (preemption on, seed 1, configuration default, kube 1.37): 27 pending pods: 24 placed, 3 unschedulable; preemption: 1 evicted, 1 moved" \
 	"examples: the text names the baseline and its counts"
 
 # ---- issue 14: nodes needed, always a number (make demo's cluster) ----

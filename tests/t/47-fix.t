@@ -40,7 +40,7 @@ is "$(ranks "$db")" 'big:1:evict big:2:untaint-dedicated' \
 	"big's candidates: evict, then untaint n3 (dedicated=gpu, a role big does not select) last"
 like "$out" "    then [untaint-dedicated]: remove taint dedicated=gpu:NoSchedule from n3 (last resort: n3 is dedicated to dedicated=gpu, which this pod does not select); checked: fits on n3" \
 	"text: the second candidate, ranked last, says why"
-like "$out" "baseline: run 1's options (seed 1, preemption off as in the run, configuration: default) plus each change" \
+like "$out" "baseline: run 1's options (seed 1, preemption off as in the run, configuration: default; kube 1.37) plus each change" \
 	"text: the baseline"
 like "$out" "hint: for 1 pod nothing short of untainting a dedicated node was found: --node-template FILE" \
 	"no template and a pod without a fix: the hint"
@@ -208,7 +208,7 @@ is "$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); 
 	"True True default True $(q "$T/p.db" "SELECT count(*) FROM placement WHERE action = 'unschedulable'")" \
 	"a run planned with preemption: the baseline has it on, replays as plan counted"
 run "$KPLAN" fix "$T/p.db" --no-preemption
-like "$out" "baseline: run 1's options (seed 1, preemption off by --no-preemption, configuration: default)" \
+like "$out" "baseline: run 1's options (seed 1, preemption off by --no-preemption, configuration: default; kube 1.37)" \
 	"--no-preemption: the baseline says so"
 printf '%s\n' "apiVersion: kubescheduler.config.k8s.io/v1" "kind: KubeSchedulerConfiguration" >"$T/cfg.yaml"
 run "$KPLAN" fix "$T/p.db" --config "$T/cfg.yaml"

@@ -123,7 +123,7 @@ spec:
 EOF
 "$KPLAN" import -q "$T/other.db" "$T/other.yaml" && "$KPLAN" plan -q "$T/other.db" 2>/dev/null
 run "$KPLAN" explain "$T/other.db" default/theirs
-is "$out" "pod default/theirs, run 1 (replayed with seed 1, configuration: default)
+is "$out" "pod default/theirs, run 1 (replayed with seed 1, configuration: default; kube 1.37)
 not scheduled in this run: not planned: schedulerName 'other' matches no profile (recorded action: keep)" \
 	"another scheduler's pod: not scheduled, and no warning (placement records it as keep)"
 cp "$db" "$T/removed.db"

@@ -134,7 +134,7 @@ static inline int tap_snap_open_sql(tap_snap *t, const char *yaml, const char *c
 		kp_config_default(&t->cfg);
 	if (rc || !t->cfg.nprofiles)
 		return rc ? rc : kp_err_set(&t->err, KP_ERROR, "no profile");
-	if ((rc = kp_snap_load(t->db, &t->s, &t->err)))
+	if ((rc = kp_snap_load(t->db, &t->s, NULL, &t->err)))
 		return rc;
 	t->loaded = 1;
 	char ns[256] = "default";

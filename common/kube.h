@@ -20,10 +20,12 @@ enum { KP_KUBE_OLDEST = 31, KP_KUBE_NEWEST = 37 };
 /* X(INDEX, "Name", defaults, kplan): defaults holds one character per
  * version 1.31..1.37: '-' the gate does not exist, '0' off, '1' on, 'L' on
  * and locked (GA: kube refuses to turn it off).  kplan: what kplan does with
- * it: 'B' both values are modelled; 'O' only on is modelled (a plan with it
- * off warns when the input uses the feature); 'F' only off is modelled
- * (setting it on is refused); 'N' no effect a batch plan can observe
- * (accepted, recorded). */
+ * it: 'B' both values are modelled; 'O' only on is modelled (setting it off
+ * is refused; a version where it is off by default warns when the input
+ * uses the feature); 'F' only off is modelled (setting it on is refused; a
+ * version where it is on by default warns when the input uses it); 'N' no
+ * effect a batch plan can observe (accepted, recorded).  The values follow
+ * docs/kube-versions-gates.tsv (a test compares them). */
 #define KP_FEATURE_GATES(X) \
 	X(SIDECAR_CONTAINERS, "SidecarContainers", "11LLLLL", 'O') \
 	X(IN_PLACE_POD_VERTICAL_SCALING, "InPlacePodVerticalScaling", "0011LLL", 'B') \
@@ -43,12 +45,12 @@ enum { KP_KUBE_OLDEST = 31, KP_KUBE_NEWEST = 37 };
 	X(MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD_SELECTOR_MERGE, "MatchLabelKeysInPodTopologySpreadSelectorMerge", "---1111", 'N') \
 	X(MATCH_LABEL_KEYS_IN_POD_AFFINITY, "MatchLabelKeysInPodAffinity", "11LLLLL", 'O') \
 	X(NODE_INCLUSION_POLICY_IN_POD_TOPOLOGY_SPREAD, "NodeInclusionPolicyInPodTopologySpread", "11LLLLL", 'O') \
-	X(DYNAMIC_RESOURCE_ALLOCATION, "DynamicResourceAllocation", "000LLLL", 'O') \
+	X(DYNAMIC_RESOURCE_ALLOCATION, "DynamicResourceAllocation", "0001LLL", 'O') \
 	X(DRA_ADMIN_ACCESS, "DRAAdminAccess", "-0011LL", 'O') \
-	X(DRA_PRIORITIZED_LIST, "DRAPrioritizedList", "--011LL", 'O') \
+	X(DRA_PRIORITIZED_LIST, "DRAPrioritizedList", "--0111L", 'O') \
 	X(DRA_PARTITIONABLE_DEVICES, "DRAPartitionableDevices", "--00011", 'O') \
-	X(DRA_DEVICE_TAINTS, "DRADeviceTaints", "--0001L", 'O') \
-	X(DRA_DEVICE_TAINT_RULES, "DRADeviceTaintRules", "----00L", 'F') \
+	X(DRA_DEVICE_TAINTS, "DRADeviceTaints", "--00011", 'O') \
+	X(DRA_DEVICE_TAINT_RULES, "DRADeviceTaintRules", "----001", 'F') \
 	X(DRA_CONSUMABLE_CAPACITY, "DRAConsumableCapacity", "---0011", 'O') \
 	X(DRA_EXTENDED_RESOURCE, "DRAExtendedResource", "---001L", 'O') \
 	X(DRA_RESOURCE_CLAIM_DEVICE_STATUS, "DRAResourceClaimDeviceStatus", "-01111L", 'N') \
@@ -57,15 +59,20 @@ enum { KP_KUBE_OLDEST = 31, KP_KUBE_NEWEST = 37 };
 	X(DRA_LIST_TYPE_ATTRIBUTES, "DRAListTypeAttributes", "-----00", 'F') \
 	X(DRA_NODE_ALLOCATABLE_RESOURCES, "DRANodeAllocatableResources", "-----00", 'F') \
 	X(DRA_WORKLOAD_RESOURCE_CLAIMS, "DRAWorkloadResourceClaims", "-----00", 'F') \
+	X(DRA_FRACTIONAL_CAPACITY_RANGE, "DRAFractionalCapacityRange", "------1", 'N') \
+	X(DRA_DERIVED_ATTRIBUTES, "DRADerivedAttributes", "------0", 'F') \
+	X(DRA_DEVICE_COMPATIBILITY_GROUPS, "DRADeviceCompatibilityGroups", "------0", 'F') \
+	X(DRA_OPTIONAL_NODE_OPERATIONS, "DRAOptionalNodeOperations", "------0", 'F') \
 	X(NODE_DECLARED_FEATURES, "NodeDeclaredFeatures", "----01L", 'B') \
 	X(TAINT_TOLERATION_COMPARISON_OPERATORS, "TaintTolerationComparisonOperators", "----000", 'B') \
 	X(STORAGE_CAPACITY_SCORING, "StorageCapacityScoring", "--00001", 'F') \
 	X(VOLUME_LIMIT_SCALING, "VolumeLimitScaling", "----001", 'F') \
-	X(VOLUME_ATTRIBUTES_CLASS, "VolumeAttributesClass", "000LLLL", 'N') \
+	X(VOLUME_ATTRIBUTES_CLASS, "VolumeAttributesClass", "00011LL", 'N') \
 	X(GENERIC_WORKLOAD, "GenericWorkload", "----000", 'B') \
 	X(GANG_SCHEDULING, "GangScheduling", "----00-", 'B') \
 	X(TOPOLOGY_AWARE_WORKLOAD_SCHEDULING, "TopologyAwareWorkloadScheduling", "-----00", 'F') \
 	X(WORKLOAD_AWARE_PREEMPTION, "WorkloadAwarePreemption", "-----0-", 'F') \
+	X(WORKLOAD_WITH_JOB, "WorkloadWithJob", "-----00", 'F') \
 	X(COMPOSITE_POD_GROUP, "CompositePodGroup", "------0", 'F') \
 	X(POD_GROUP_PREEMPTION_POLICY, "PodGroupPreemptionPolicy", "------0", 'F')
 

@@ -20,7 +20,7 @@ endif
 
 CFLAGS_ALL := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fPIC $(OPT) $(CFLAGS)
 LDFLAGS_ALL := $(OPT) $(LDFLAGS)
-LIBS := -lsqlite3 -lyaml -lcsv -lm
+LIBS := -lsqlite3 -lyaml -lcsv -lm -pthread
 
 BUILD_DEPS := libsqlite3-dev libyaml-dev libcsv-dev
 TEST_DEPS := sqlite3 perl time

@@ -4,6 +4,7 @@
  * depth and bounded alias expansion.
  */
 #include "ydom.h"
+#include "ydom_pipe.h"
 
 #include <yaml.h>
 #include <string.h>
@@ -101,6 +102,7 @@ typedef struct builder {
 	kp_arena *user_arena;
 	kp_yobj_fn fn;
 	void *ctx;
+	kp_ypipe *pipe;          /* two threads: objects go to the caller's through it */
 	size_t item_anchor_mark;
 	/* earliest duplicate key {second, first} of the document outside
 	 * streamed items, and of the item being built */
@@ -159,8 +161,15 @@ static int deliver(builder *b, kp_ynode *obj, int in_list)
 	dup[0] = dup[1] = NULL;
 	if (in_list && b->root_kind)
 		info.list_kind = b->root_kind;
+	int rc;
+	if (b->pipe) {
+		rc = kp_ypipe_put(b->pipe, obj, &info, in_list ? &b->item_arena : NULL);
+		if (rc != KP_OK && b->err->code == KP_OK)
+			kp_err_set(b->err, rc, "import stopped");
+		return rc;
+	}
 	kp_arena_reset(b->user_arena);
-	int rc = b->fn(b->ctx, obj, &info, b->err);
+	rc = b->fn(b->ctx, obj, &info, b->err);
 	if (rc != KP_OK && b->err->code == KP_OK)
 		kp_err_set(b->err, rc, "import stopped");
 	return rc;
@@ -217,7 +226,7 @@ static int open_frame(builder *b, kp_ynode *n, long anchor)
 		return kp_err_set(b->err, KP_NOMEM, "out of memory reading YAML");
 	int streaming = 0;
 	/* only kp_yaml_each_object streams (kp_yaml_parse_one has no callback) */
-	if (b->fn && n->type == KP_Y_SEQ && b->nframes == 1) {
+	if ((b->fn || b->pipe) && n->type == KP_Y_SEQ && b->nframes == 1) {
 		frame *root = &b->frames[0];
 		if (root->node->type == KP_Y_MAP && ((b->nkids - root->first) % 2) == 1) {
 			kp_ynode *key = b->kids[b->nkids - 1];
@@ -541,7 +550,7 @@ static int handle_event(builder *b, yaml_event_t *ev)
 		return KP_OK;
 	case YAML_DOCUMENT_END_EVENT: {
 		int rc = KP_OK;
-		if (b->root && b->fn) {
+		if (b->root && (b->fn || b->pipe)) {
 			int empty = b->root->type == KP_Y_SCALAR && kp_ynode_is_null(b->root);
 			/* a List whose items were streamed has nothing left to
 			 * deliver; a duplicate outside its items fails the parse */
@@ -551,7 +560,9 @@ static int handle_event(builder *b, yaml_event_t *ev)
 				rc = kp_yaml_dup_error(b->err, b->file, b->doc_dup[0], b->doc_dup[1], NULL);
 		}
 		b->doc_dup[0] = b->doc_dup[1] = NULL;
-		if (b->fn) {
+		if (b->pipe)
+			kp_ypipe_drain(b->pipe);   /* its items may point into the document */
+		if (b->fn || b->pipe) {
 			kp_arena_reset(&b->doc_arena);
 			anchors_truncate(&b->anchors, 0);
 			b->root = NULL;
@@ -609,8 +620,8 @@ static int handle_event(builder *b, yaml_event_t *ev)
 	}
 }
 
-static int run(const char *data, size_t len, const char *file, kp_arena *user_arena,
-	       kp_yobj_fn fn, void *ctx, kp_ynode **one, kp_arena *one_arena, kp_err *err)
+static int run(const char *data, size_t len, const char *file, kp_arena *user_arena, kp_yobj_fn fn, void *ctx,
+	       kp_ypipe *pipe, kp_ynode **one, kp_arena *one_arena, kp_err *err)
 {
 	builder b;
 	memset(&b, 0, sizeof b);
@@ -618,6 +629,7 @@ static int run(const char *data, size_t len, const char *file, kp_arena *user_ar
 	b.err = err;
 	b.fn = fn;
 	b.ctx = ctx;
+	b.pipe = pipe;
 	b.user_arena = user_arena;
 	for (size_t i = 0; i < len; i++) {
 		if (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')
@@ -666,6 +678,8 @@ static int run(const char *data, size_t len, const char *file, kp_arena *user_ar
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&p);
+	if (pipe)
+		kp_ypipe_drain(pipe);   /* the objects handed over may point into the arenas */
 	kp_free(rewritten);
 	if (one && rc == KP_OK && b.doc_dup[0])
 		rc = kp_yaml_dup_error(err, file, b.doc_dup[0], b.doc_dup[1], NULL);
@@ -689,10 +703,32 @@ static int run(const char *data, size_t len, const char *file, kp_arena *user_ar
 	return rc;
 }
 
+/* the producer's side of a two-thread read */
+typedef struct pipe_args { const char *data; size_t len; const char *file; } pipe_args;
+
+static int pipe_parse(kp_ypipe *pipe, void *arg, kp_err *perr)
+{
+	const pipe_args *a = arg;
+	return run(a->data, a->len, a->file, NULL, NULL, NULL, pipe, NULL, NULL, perr);
+}
+
+/* two threads for big inputs; KPLAN_READ_THREADS=1 forces one, =2 two */
+static int use_pipe(size_t len)
+{
+	const char *t = getenv("KPLAN_READ_THREADS");
+	if (t && !strcmp(t, "1"))
+		return 0;
+	return (t && !strcmp(t, "2")) || len >= KP_YPIPE_MIN_BYTES;
+}
+
 int kp_yaml_each_object(const char *data, size_t len, const char *file, kp_arena *a,
 			kp_yobj_fn fn, void *ctx, kp_err *err)
 {
-	return run(data, len, file, a, fn, ctx, NULL, NULL, err);
+	if (use_pipe(len)) {
+		pipe_args pa = { data, len, file };
+		return kp_ypipe_run(pipe_parse, &pa, a, fn, ctx, err);
+	}
+	return run(data, len, file, a, fn, ctx, NULL, NULL, NULL, err);
 }
 
 int kp_yaml_parse_one(const char *data, size_t len, const char *file, kp_arena *a,
@@ -701,7 +737,7 @@ int kp_yaml_parse_one(const char *data, size_t len, const char *file, kp_arena *
 	kp_arena tree;
 	*out = NULL;
 	kp_arena_init(&tree, 64 * 1024);
-	int rc = run(data, len, file, NULL, NULL, NULL, out, &tree, err);
+	int rc = run(data, len, file, NULL, NULL, NULL, NULL, out, &tree, err);
 	if (rc == KP_OK)
 		kp_arena_adopt(a, &tree);   /* the caller releases a */
 	return rc;

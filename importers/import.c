@@ -41,6 +41,60 @@ static int add_storage_columns(sqlite3 *db, kp_err *err)
 	return KP_OK;
 }
 
+/* a first import: drop pod's and pod_label's secondary indexes, keeping
+ * their CREATE statements for restore_indexes */
+static int defer_indexes(kp_import *imp, kp_err *err)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(imp->db, kp_sql_import_deferred_indexes, -1, &s, NULL) != SQLITE_OK)
+		return kp_store_db_fail(imp, err, "reading the indexes");
+	kp_sb drops;   /* the DROP statements, run once the read is done */
+	kp_sb_init(&drops);
+	int rc = KP_OK, step;
+	while (!rc && (step = sqlite3_step(s)) == SQLITE_ROW) {
+		char **v = kp_realloc(imp->index_sql, (imp->nindex_sql + 1) * sizeof *v);
+		if (!v || !(v[imp->nindex_sql] = kp_strdup((const char *)sqlite3_column_text(s, 1)))) {
+			imp->index_sql = v ? v : imp->index_sql;
+			rc = kp_err_set(err, KP_NOMEM, "out of memory");
+			break;
+		}
+		imp->index_sql = v;
+		imp->nindex_sql++;
+		char *drop = sqlite3_mprintf("DROP INDEX \"%w\";", (const char *)sqlite3_column_text(s, 0));
+		if (drop)
+			kp_sb_adds(&drops, drop);
+		else
+			rc = kp_err_set(err, KP_NOMEM, "out of memory");
+		sqlite3_free(drop);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = kp_store_db_fail(imp, err, "reading the indexes");
+	sqlite3_finalize(s);
+	if (!rc && !kp_sb_ok(&drops))
+		rc = kp_err_set(err, KP_NOMEM, "out of memory");
+	if (!rc && drops.len && sqlite3_exec(imp->db, kp_sb_str(&drops), NULL, NULL, NULL) != SQLITE_OK)
+		rc = kp_store_db_fail(imp, err, "deferring the indexes");
+	kp_sb_release(&drops);
+	return rc;
+}
+
+/* build the deferred indexes again (before the end of import queries that use them) */
+static int restore_indexes(kp_import *imp, kp_err *err)
+{
+	if (!imp->nindex_sql)
+		return KP_OK;
+	kp_store_reset_all(imp);
+	for (size_t i = 0; i < imp->nindex_sql; i++) {
+		if (sqlite3_exec(imp->db, imp->index_sql[i], NULL, NULL, NULL) != SQLITE_OK)
+			return kp_store_db_fail(imp, err, "building the indexes");
+		kp_free(imp->index_sql[i]);
+	}
+	kp_free(imp->index_sql);
+	imp->index_sql = NULL;
+	imp->nindex_sql = 0;
+	return KP_OK;
+}
+
 int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp_err *err)
 {
 	kp_import *imp = kp_calloc(1, sizeof *imp);
@@ -73,7 +127,7 @@ int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp
 		kp_import_free(imp);
 		return rc;
 	}
-	if ((rc = kp_store_prepare(imp, err)) != KP_OK) {
+	if ((rc = defer_indexes(imp, err)) || (rc = kp_store_prepare(imp, err)) != KP_OK) {
 		kp_import_free(imp);
 		return rc;
 	}
@@ -155,7 +209,7 @@ int kp_import_finish(kp_import *imp, kp_err *err)
 {
 	if (kp_interrupted)
 		return kp_err_set(err, KP_INTR, "interrupted");
-	if (kp_store_expand(imp, err) != KP_OK || kp_store_claims(imp, err) != KP_OK ||
+	if (restore_indexes(imp, err) != KP_OK || kp_store_expand(imp, err) != KP_OK || kp_store_claims(imp, err) != KP_OK ||
 	    kp_store_dra_claims(imp, err) != KP_OK || kp_import_check_cel(imp, err) != KP_OK)
 		return err->code;
 	kp_sb_addc(&imp->sources, ']');
@@ -211,6 +265,9 @@ void kp_import_free(kp_import *imp)
 	for (size_t i = 0; i < imp->nonce; i++)
 		kp_free(imp->once[i]);
 	kp_free(imp->once);
+	for (size_t i = 0; i < imp->nindex_sql; i++)
+		kp_free(imp->index_sql[i]);
+	kp_free(imp->index_sql);
 	for (size_t i = 0; i < imp->nskipped; i++)
 		kp_free(imp->skipped_kinds[i]);
 	kp_free(imp->skipped_kinds);

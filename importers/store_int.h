@@ -71,6 +71,10 @@ struct kp_import {
 	unsigned cur_line;
 	long long cur_base;      /* bytes of the files before it */
 	long objects;
+	/* secondary indexes dropped for a first import, built again at its end
+	 * (queries/import/deferred_indexes.sql): their CREATE statements */
+	char **index_sql;
+	size_t nindex_sql;
 };
 
 /* A row a *_FIND statement found: its id, batch, "source:line" and, for a

@@ -60,7 +60,7 @@ static const char *const zones[] = { "us-east-1a", "us-east-1b", "us-east-1c" };
 typedef struct opts {
 	long nodes, pods;
 	uint64_t seed;
-	int full, volumes, csv, emit_pods;
+	int full, volumes, csv, json, emit_pods;
 	const char *out;
 } opts;
 
@@ -306,6 +306,72 @@ static void emit_pods_yaml(FILE *f, const opts *o)
 	fprintf(f, "kind: List\nmetadata:\n  resourceVersion: \"\"\n");
 }
 
+/* the pod spec as kubectl -o json writes it (4-space indent, fields at 16) */
+static void emit_spec_json(FILE *f, const wl *w)
+{
+	const char *I = "                ";
+	if (w->low || w->kind == 5)
+		fprintf(f, "%s\"priorityClassName\": \"%s\",\n", I, w->low ? "batch-low" : "urgent");
+	if (w->kind == 1)
+		fprintf(f, "%s\"nodeSelector\": {\n%s    \"pool\": \"%s\"\n%s},\n%s\"affinity\": {\n%s    \"nodeAffinity\": {\n"
+			   "%s        \"preferredDuringSchedulingIgnoredDuringExecution\": [\n%s            {\n"
+			   "%s                \"weight\": 50,\n%s                \"preference\": {\n"
+			   "%s                    \"matchExpressions\": [{\"key\": \"topology.kubernetes.io/zone\", "
+			   "\"operator\": \"In\", \"values\": [\"%s\"]}]\n%s                }\n%s            }\n%s        ]\n%s    }\n%s},\n",
+			I, I, w->id % 3 == 0 ? "compute" : w->id % 3 == 1 ? "memory" : "general", I, I, I, I, I, I, I, I,
+			zones[w->id % 3], I, I, I, I, I);
+	if (w->kind == 2)
+		fprintf(f, "%s\"tolerations\": [\n%s    {\"key\": \"nvidia.com/gpu\", \"operator\": \"Exists\", "
+			   "\"effect\": \"NoSchedule\"}\n%s],\n", I, I, I);
+	if (w->kind == 3)
+		fprintf(f, "%s\"affinity\": {\n%s    \"podAntiAffinity\": {\n%s        \"requiredDuringSchedulingIgnoredDuringExecution\": [\n"
+			   "%s            {\"labelSelector\": {\"matchLabels\": {\"app\": \"w%ld\"}}, "
+			   "\"topologyKey\": \"kubernetes.io/hostname\"}\n%s        ]\n%s    }\n%s},\n", I, I, I, I, w->id, I, I, I);
+	if (w->kind == 4)
+		fprintf(f, "%s\"topologySpreadConstraints\": [\n%s    {\"maxSkew\": 1, \"topologyKey\": \"topology.kubernetes.io/zone\", "
+			   "\"whenUnsatisfiable\": \"DoNotSchedule\", \"labelSelector\": {\"matchLabels\": {\"app\": \"w%ld\"}}}\n%s],\n",
+			I, I, w->id, I);
+	fprintf(f, "%s\"containers\": [\n%s    {\n%s        \"name\": \"app\",\n"
+		   "%s        \"image\": \"registry.example.com/app-%ld:1.%ld\",\n%s        \"resources\": {\n"
+		   "%s            \"requests\": {\n%s                \"cpu\": \"%dm\",\n%s                \"memory\": \"%dMi\"%s\n",
+		I, I, I, I, w->id % 50, w->id % 7, I, I, I, w->cpu_m, I, w->mem_mi, w->gpu ? "," : "");
+	if (w->gpu)
+		fprintf(f, "%s                \"nvidia.com/gpu\": \"1\"\n%s            },\n%s            \"limits\": {\n"
+			   "%s                \"nvidia.com/gpu\": \"1\"\n", I, I, I, I);
+	fprintf(f, "%s            }\n%s        }\n%s    }\n%s],\n", I, I, I, I);
+}
+
+/* kubectl get pods -A -o json: the same pods as emit_pods_yaml */
+static void emit_pods_json(FILE *f, const opts *o)
+{
+	fprintf(f, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n");
+	long left = o->pods, id = 0, n = 0;
+	while (left > 0) {
+		wl w;
+		next_workload(&w, o, id++, left);
+		for (long r = 0; r < w.replicas; r++, n++) {
+			fprintf(f, "%s        {\n            \"apiVersion\": \"v1\",\n            \"kind\": \"Pod\",\n"
+				   "            \"metadata\": {\n                \"creationTimestamp\": \"2026-01-01T00:%02ld:%02ldZ\",\n"
+				   "                \"labels\": {\n                    \"app\": \"w%ld\",\n"
+				   "                    \"pod-template-hash\": \"5d8f7\",\n                    \"tier\": \"%s\"\n"
+				   "                },\n                \"name\": \"w%ld-%05ld\",\n                \"namespace\": \"ns%ld\",\n"
+				   "                \"ownerReferences\": [\n                    {\n"
+				   "                        \"apiVersion\": \"apps/v1\",\n                        \"controller\": true,\n"
+				   "                        \"kind\": \"ReplicaSet\",\n                        \"name\": \"w%ld-5d8f7\"\n"
+				   "                    }\n                ],\n"
+				   "                \"uid\": \"%08lx-0000-4000-8000-%012lx\"\n            },\n            \"spec\": {\n",
+				n ? ",\n" : "", (n / 60) % 60, n % 60, w.id, kinds[w.kind], w.id, r, w.id % 20, w.id, (unsigned long)n,
+				(unsigned long)n);
+			emit_spec_json(f, &w);
+			fprintf(f, "                \"restartPolicy\": \"Always\",\n                \"schedulerName\": \"default-scheduler\",\n"
+				   "                \"terminationGracePeriodSeconds\": 30\n            },\n            \"status\": {\n"
+				   "                \"phase\": \"Pending\",\n                \"qosClass\": \"Burstable\"\n            }\n        }");
+		}
+		left -= w.replicas;
+	}
+	fprintf(f, "\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n");
+}
+
 static void emit_csv(const opts *o)
 {
 	char path[1024];
@@ -350,8 +416,9 @@ static void emit_csv(const opts *o)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: gen [--nodes N] [--pods M] [--seed S] [--mix plain|full|volumes] [--emit workloads|pods] "
-		   "[--format yaml|csv] [-o FILE]\n"
+		   "[--format yaml|json|csv] [-o FILE]\n"
 		   "Writes a generated cluster as kubectl-style YAML (stdout or FILE) or as kplan CSV\n"
+		   "(FILE.nodes.csv, FILE.pods.csv); --emit pods --format json: as kubectl -o json\n"
 		   "(FILE.nodes.csv, FILE.pods.csv).  Defaults: 500 nodes, 15000 pods, seed 1, plain.\n");
 }
 
@@ -363,7 +430,7 @@ int main(int argc, char **argv)
 		{ "emit", required_argument, NULL, 'e' },  { "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 },
 	};
-	opts o = { 500, 15000, 1, 0, 0, 0, 0, NULL };
+	opts o = { .nodes = 500, .pods = 15000, .seed = 1 };
 	int c;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
 		switch (c) {
@@ -379,7 +446,10 @@ int main(int argc, char **argv)
 			o.volumes = !strcmp(optarg, "volumes");
 			break;
 		case 'e': o.emit_pods = !strcmp(optarg, "pods"); break;
-		case 'f': o.csv = !strcmp(optarg, "csv"); break;
+		case 'f':
+			o.csv = !strcmp(optarg, "csv");
+			o.json = !strcmp(optarg, "json");
+			break;
 		case 'o': o.out = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 64;
@@ -402,7 +472,7 @@ int main(int argc, char **argv)
 	static char buf[1 << 20];
 	setvbuf(f, buf, _IOFBF, sizeof buf);
 	if (o.emit_pods) {
-		emit_pods_yaml(f, &o);
+		(o.json ? emit_pods_json : emit_pods_yaml)(f, &o);
 	} else {
 		emit_nodes_yaml(f, &o);
 		emit_workloads_yaml(f, &o);

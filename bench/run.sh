@@ -85,24 +85,40 @@ fi
 
 if [ -z "$SCALE_ONLY" ]; then
 # ---- 1. import throughput ----
-say "import: generating a $DUMP_NODES-node / $DUMP_PODS-pod kubectl dump"
+# import_row FORMAT LABEL [ENV...]: import $W/pods.FORMAT RUNS times into a
+# fresh database (with ENV set), one table row in IMP_ROWS
+IMP_ROWS=
+import_row() {
+	local fmt=$1 label=$2 file="$W/pods.$1"
+	shift 2
+	local bytes s rss objs mbs ops i=0
+	bytes=$(wc -c < "$file")
+	: > "$W/t.txt"
+	while [ $i -lt "$RUNS" ]; do
+		fresh "$W/imp.db"
+		$K init "$W/imp.db" > /dev/null
+		timed env "$@" $K import -q "$W/imp.db" "$file"
+		i=$((i + 1))
+	done
+	objs=$($K query --format csv --no-header "$W/imp.db" 'select count(*) from pod')
+	SQLV=$($K query --format csv --no-header "$W/imp.db" 'select sqlite_version()')
+	s=$(cut -d' ' -f1 "$W/t.txt" | median)
+	rss=$(cut -d' ' -f2 "$W/t.txt" | median)
+	mbs=$(awk -v b="$bytes" -v s="$s" 'BEGIN { printf "%.1f", b / 1e6 / s }')
+	ops=$(awk -v n="$objs" -v s="$s" 'BEGIN { printf "%.0f", n / s }')
+	say "import $label: $s s, $mbs MB/s"
+	IMP_ROWS="$IMP_ROWS| $label | $(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }') | $objs pods | $s s | $mbs | $ops | $((rss / 1024)) MB |
+"
+}
+say "import: generating a $DUMP_NODES-node / $DUMP_PODS-pod kubectl dump, as YAML and as JSON"
 $G --nodes $DUMP_NODES --pods $DUMP_PODS --seed 1 --mix plain --emit pods -o "$W/pods.yaml"
-BYTES=$(wc -c < "$W/pods.yaml")
-: > "$W/t.txt"
-i=0
-while [ $i -lt "$RUNS" ]; do
-	fresh "$W/imp.db"
-	$K init "$W/imp.db" > /dev/null
-	timed $K import -q "$W/imp.db" "$W/pods.yaml"
-	i=$((i + 1))
-done
-OBJS=$($K query --format csv --no-header "$W/imp.db" 'select count(*) from pod')
-SQLV=$($K query --format csv --no-header "$W/imp.db" 'select sqlite_version()')
-IMP_S=$(cut -d' ' -f1 "$W/t.txt" | median)
-IMP_RSS=$(cut -d' ' -f2 "$W/t.txt" | median)
-IMP_MBS=$(awk -v b="$BYTES" -v s="$IMP_S" 'BEGIN { printf "%.1f", b / 1e6 / s }')
-IMP_OPS=$(awk -v n="$OBJS" -v s="$IMP_S" 'BEGIN { printf "%.0f", n / s }')
-say "import: $IMP_S s, $IMP_MBS MB/s"
+$G --nodes $DUMP_NODES --pods $DUMP_PODS --seed 1 --mix plain --emit pods --format json -o "$W/pods.json"
+GEN_ARGS="--nodes $DUMP_NODES --pods $DUMP_PODS --emit pods"
+import_row yaml "kubectl pod dump, YAML (\`bench/gen $GEN_ARGS\`)"
+import_row json "the same as JSON, kubectl -o json (\`--format json\`)"
+import_row yaml "YAML on one thread (\`KPLAN_READ_THREADS=1\`)" KPLAN_READ_THREADS=1
+import_row json "JSON read by libyaml on one thread (\`KPLAN_JSON_READER=libyaml KPLAN_READ_THREADS=1\`)" \
+	KPLAN_JSON_READER=libyaml KPLAN_READ_THREADS=1
 
 fi   # not SCALE_ONLY
 
@@ -263,7 +279,7 @@ fi
 	echo
 	echo "| input | size | objects | time (median) | MB/s | objects/s | peak RSS |"
 	echo "|---|---|---|---|---|---|---|"
-	echo "| generated kubectl pod dump (\`bench/gen --nodes $DUMP_NODES --pods $DUMP_PODS --emit pods\`) | $(awk -v b="$BYTES" 'BEGIN { printf "%.1f MB", b / 1e6 }') | $OBJS pods | $IMP_S s | $IMP_MBS | $IMP_OPS | $((IMP_RSS / 1024)) MB |"
+	printf '%s' "$IMP_ROWS"
 	echo
 	echo "## Plan (generated clusters, bench/gen.c, seed 1)"
 	echo

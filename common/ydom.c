@@ -5,8 +5,10 @@
  */
 #include "ydom.h"
 #include "ydom_pipe.h"
+#include "ydom_json.h"
 
 #include <yaml.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 
@@ -103,6 +105,8 @@ typedef struct builder {
 	kp_yobj_fn fn;
 	void *ctx;
 	kp_ypipe *pipe;          /* two threads: objects go to the caller's through it */
+	long delivered;          /* objects handed to fn (or the pipe) so far */
+	long skip;               /* deliver none of the first skip (a re-read after the JSON fast path) */
 	size_t item_anchor_mark;
 	/* earliest duplicate key {second, first} of the document outside
 	 * streamed items, and of the item being built */
@@ -159,6 +163,11 @@ static int deliver(builder *b, kp_ynode *obj, int in_list)
 	const kp_ynode **dup = in_list ? b->item_dup : b->doc_dup;
 	kp_yobj_info info = { b->doc, in_list, NULL, dup[0], dup[1] };
 	dup[0] = dup[1] = NULL;
+	b->delivered++;
+	if (b->skip > 0) {   /* the JSON fast path delivered it already */
+		b->skip--;
+		return KP_OK;
+	}
 	if (in_list && b->root_kind)
 		info.list_kind = b->root_kind;
 	int rc;
@@ -620,6 +629,42 @@ static int handle_event(builder *b, yaml_event_t *ev)
 	}
 }
 
+/* the JSON fast path (ydom_json.c): 1, or 0 with KPLAN_JSON_READER=libyaml;
+ * 2 with =fast (no libyaml after it gives up: an error, for tests) */
+static int json_fast(void)
+{
+	const char *r = getenv("KPLAN_JSON_READER");
+	return !r ? 1 : !strcmp(r, "libyaml") ? 0 : !strcmp(r, "fast") ? 2 : 1;
+}
+
+static int json_emit(void *ctx, yaml_event_t *ev)
+{
+	if (kp_interrupted)
+		return kp_err_set(((builder *)ctx)->err, KP_INTR, "interrupted");
+	return handle_event(ctx, ev);
+}
+
+/* after the JSON fast path gave up: the builder as new, except that the
+ * objects it delivered are not delivered again */
+static int builder_restart(builder *b)
+{
+	if (b->pipe)
+		kp_ypipe_drain(b->pipe);
+	b->skip = b->delivered;
+	b->delivered = 0;
+	b->nframes = b->nkids = 0;
+	b->root = NULL;
+	b->root_kind = NULL;
+	b->streamed = 0;
+	b->doc = 0;
+	b->item_anchor_mark = 0;
+	b->doc_dup[0] = b->doc_dup[1] = b->item_dup[0] = b->item_dup[1] = NULL;
+	anchors_truncate(&b->anchors, 0);
+	kp_arena_reset(&b->doc_arena);
+	kp_arena_reset(&b->item_arena);
+	return KP_OK;
+}
+
 static int run(const char *data, size_t len, const char *file, kp_arena *user_arena, kp_yobj_fn fn, void *ctx,
 	       kp_ypipe *pipe, kp_ynode **one, kp_arena *one_arena, kp_err *err)
 {
@@ -658,6 +703,15 @@ static int run(const char *data, size_t len, const char *file, kp_arena *user_ar
 	}
 	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
 	int rc = KP_OK, done = 0;
+	int fast = b.json && !rewritten && !one ? json_fast() : 0;
+	if (fast) {
+		rc = kp_yjson_events(data, len, json_emit, &b);
+		done = rc != KP_YJSON_FALLBACK;
+		if (!done && fast == 2)
+			rc = fail_at(&b, KP_PARSE, 0, 0, "%s", "not JSON the fast path reads (KPLAN_JSON_READER=fast)");
+		else if (!done)
+			rc = builder_restart(&b);
+	}
 	while (!done && rc == KP_OK) {
 		yaml_event_t ev;
 		if (kp_interrupted) {   /* skipped kinds and big documents store nothing that would check it */

@@ -43,7 +43,7 @@ kp-fuzz-vars: ; @echo "LIB_SRC='$(LIB_SRC)'"; echo "QUERY_SQL='$(QUERY_SQL)'"
 EOF
 ) || { echo "fuzz.sh: cannot read LIB_SRC from the Makefile" >&2; exit 2; }
 eval "$vars"
-sh scripts/embed.sh kp_schema_sql schema/schema.sql schema/storage.sql >"$OUT/gen/schema_sql.c"
+sh scripts/embed.sh kp_schema_sql schema/schema.sql schema/storage.sql schema/dra.sql >"$OUT/gen/schema_sql.c"
 GEN="$OUT/gen/schema_sql.c"
 # queries/<area>/<name>.sql -> kp_sql_<area>_<name>, as the Makefile embeds them
 { echo "#ifndef KP_QUERIES_H"; echo "#define KP_QUERIES_H"; } >"$OUT/gen/kp_queries.h.tmp"
@@ -72,7 +72,7 @@ done
 rm -f "$OUT/libkplan-fuzz.a"
 ar rcs "$OUT/libkplan-fuzz.a" $(for o in $OBJS; do [ -e "$o" ] && echo "$o"; done)
 for t in $TARGETS; do
-	$CLANG $CFLAGS_FUZZ -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" "$OUT/libkplan-fuzz.a" -lsqlite3 -lyaml -lcsv -lm ||
+	$CLANG $CFLAGS_FUZZ -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" "$OUT/libkplan-fuzz.a" -lsqlite3 -lyaml -lcsv -lm -pthread ||
 		{ echo "fuzz.sh: building fuzz_$t failed" >&2; exit 2; }
 done
 [ "$SECONDS_EACH" -gt 0 ] || { echo "built: $(for t in $TARGETS; do printf '%s ' "$OUT/fuzz_$t"; done)"; exit 0; }

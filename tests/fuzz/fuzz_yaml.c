@@ -13,10 +13,13 @@
  * First the duplicate-key oracle (fuzz_keys.h): ydom's walk over the input
  * must flag an object exactly when libyaml's events, read another way, show
  * a mapping with two equal keys, and the objects it does not flag must hold
- * none.
+ * none.  Then the JSON oracle: an input that starts like JSON must read the
+ * same — every object, node by node, and the result — through the JSON fast
+ * path (common/ydom_json.c) and through libyaml.
  */
 #include "fuzz_import.h"
 #include "fuzz_keys.h"
+#include "../unit/ydom_dump.h"
 
 typedef struct seen { int flagged; } seen;
 
@@ -53,9 +56,25 @@ static void keys_oracle(const uint8_t *data, size_t size)
 		keys_fail("a duplicate-key error without a repeated key");
 }
 
+static void json_oracle(const uint8_t *data, size_t size)
+{
+	size_t i = 0;
+	while (i < size && strchr(" \t\r\n", data[i]) && data[i])
+		i++;
+	if (i == size || (data[i] != '{' && data[i] != '['))
+		return;
+	char *slow = read_with("libyaml", (const char *)data, size, 0);
+	char *fast = read_with(NULL, (const char *)data, size, 0);
+	if (!slow || !fast || strcmp(slow, fast))
+		keys_fail("the JSON fast path and libyaml read the input differently");
+	kp_free(slow);
+	kp_free(fast);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	keys_oracle(data, size);
+	json_oracle(data, size);
 	import_once("fuzz.yaml", data, size, NULL, (int)(size & 1));
 	return 0;
 }

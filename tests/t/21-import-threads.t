@@ -69,6 +69,32 @@ KPLAN_READ_THREADS=2 "$KPLAN" import -q "$T/small.db" "$TESTS_DIR/data/plan/thre
 is "$(q "$T/small.db" "SELECT count(*) FROM pod")" "$(KPLAN_READ_THREADS=1 "$KPLAN" import -q "$T/small1.db" "$TESTS_DIR/data/plan/three-nodes.yaml" && q "$T/small1.db" "SELECT count(*) FROM pod")" \
 	"a small multi-document file forced onto two threads: the same pods"
 
+# kubectl -o json: the JSON fast path (common/ydom_json.c) on two threads
+# writes what libyaml on one thread writes, line numbers included
+json="$T/big.json"
+awk 'BEGIN {
+	print "{\n    \"apiVersion\": \"v1\",\n    \"items\": ["
+	for (i = 0; i < 5000; i++) {
+		printf "        {\n            \"apiVersion\": \"v1\",\n            \"kind\": \"Pod\",\n"
+		printf "            \"metadata\": {\"name\": \"p-%05d\", \"namespace\": \"ns%d\", \"labels\": {\"app\": \"a%d\", \"t\": \"\\u00e9%d\"}},\n", i, i % 7, i % 13, i % 3
+		printf "            \"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"img\", \"resources\": {\"requests\": {\"cpu\": \"%dm\", \"memory\": %d}}}]}\n", 10 + i % 90, 1048576 * (1 + i % 9)
+		printf "        }%s\n", (i < 4999 ? "," : "")
+	}
+	print "    ],\n    \"kind\": \"List\"\n}"
+}' > "$json"
+KPLAN_JSON_READER=libyaml KPLAN_READ_THREADS=1 "$KPLAN" import -q "$T/j1.db" "$json" || fail "JSON with libyaml"
+run "$KPLAN" import -q "$T/j2.db" "$json"
+is "$rc" 0 "JSON on the fast path: exit 0"
+is "$(q "$T/j2.db" "SELECT count(*) FROM pod")" 5000 "... every pod"
+is "$(dump "$T/j2.db")" "$(dump "$T/j1.db")" "... the same rows as libyaml on one thread"
+is "$(q "$T/j2.db" "SELECT value FROM pod_label WHERE key = 't' AND pod_id = 2")" "é1" "... \\u escapes decoded"
+{ head -c -20 "$json"; printf ', x ]}\n'; } > "$T/bad.json"
+run env KPLAN_JSON_READER=libyaml "$KPLAN" import -q "$T/jb1.db" "$T/bad.json"
+rc1=$rc err1=$err
+run "$KPLAN" import -q "$T/jb2.db" "$T/bad.json"
+is "$rc:$err" "$rc1:$err1" "JSON that goes wrong at its end: libyaml's message either way (the fast path gives up, libyaml reads on)"
+is "$rc" 1 "... exit 1"
+
 # a second import into a database that holds pods keeps its indexes throughout
 run "$KPLAN" import -q "$T/two.db" "$TESTS_DIR/data/plan/three-nodes.yaml"
 is "$rc" 0 "a second import"

@@ -20,6 +20,8 @@ ok $? "it writes $r"
 q=$(cat "$r" 2>/dev/null)
 like "$q" "## Import" "an import table"
 like "$q" "6000 pods |" "the import row counts the dump's 6,000 pods"
+is "$(printf '%s\n' "$q" | grep -c '| 6000 pods |')" 4 "four import rows: YAML and JSON, each on two threads and on one"
+like "$q" "| the same as JSON, kubectl -o json" "... the JSON row"
 like "$q" "| 100 nodes / 3000 pods, plain | 3000 |" "the plain plan row, 3,000 pending pods"
 like "$q" "| 3000 / 0 / 0 |" "plain: every pod placed"
 like "$q" "| 100 nodes / 3000 pods, full |" "the full-mix plan row"

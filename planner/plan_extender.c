@@ -261,9 +261,13 @@ static char *pod_json(planner *pl)
 	return sb.buf;
 }
 
-/* HTTPExtender.IsInterested: no managedResources, or the pod requests one */
-static int interested(const kp_snap *s, const kp_hext *x, const kp_class *c)
+/* HTTPExtender.IsInterested: no managedResources, or one of the pod's
+ * containers names one in its requests (limits fill requests on import),
+ * 0 included; a class only the snapshot knows: its effective requests */
+static int interested(planner *pl, const kp_hext *x)
 {
+	const kp_snap *s = &pl->s;
+	const kp_class *c = pl->cy.c;
 	if (!x->nmanaged)
 		return 1;
 	for (uint32_t k = 0; k < c->nreq; k++) {
@@ -272,7 +276,19 @@ static int interested(const kp_snap *s, const kp_hext *x, const kp_class *c)
 			if (!strcmp(name, x->managed[m].name))
 				return 1;
 	}
-	return 0;
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(pl->db, "SELECT 1 FROM class_container c, json_each(c.requests) r "
+				       "WHERE c.class_id = ?1 AND r.key = ?2", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	for (int m = 0; m < x->nmanaged && !found; m++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, c->db_id);
+		sqlite3_bind_text(st, 2, x->managed[m].name, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return found;
 }
 
 /* ---- the call ---- */
@@ -558,7 +574,7 @@ int kp_plan_extenders_filter(planner *pl, int32_t *feas, int *nfeas)
 	char msg[2048];
 	for (int k = 0; l && k < l->n && *nfeas; k++) {
 		const kp_hext *x = &l->v[k];
-		if (!x->filter_verb[0] || !interested(&pl->s, x, cy->c))
+		if (!x->filter_verb[0] || !interested(pl, x))
 			continue;
 		if (!run_state(pl) || build_args(pl, x, feas, *nfeas))
 			return kp_plan_nomem(pl);
@@ -613,7 +629,7 @@ int kp_plan_extenders_score(planner *pl)
 	char msg[2048];
 	for (int k = 0; l && k < l->n; k++) {
 		const kp_hext *x = &l->v[k];
-		if (!x->prioritize_verb[0] || !interested(&pl->s, x, cy->c))
+		if (!x->prioritize_verb[0] || !interested(pl, x))
 			continue;
 		if (!run_state(pl) || build_args(pl, x, cy->feas, cy->nfeas))
 			return kp_plan_nomem(pl);

@@ -122,7 +122,7 @@ like "$(cat "$T/m2.log")" '"NodeNames":["n2","n3"]}' "nodeCacheCapable: node nam
 unlike "$(cat "$T/m2.log")" '"Nodes"' "nodeCacheCapable: no node objects"
 
 # ==== Prioritize: score x weight x 10, added to the plugins' sum ====
-# TestSchedulerWithExtenders: the extenders' scores decide between equal nodes
+# TestSchedulerWithExtenders/"test 7": the extenders' scores add to the plugins' between equal nodes
 srv p1 --score n2=10
 cfg "$T/p1.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', prioritizeVerb: prioritize, weight: 3}"
 run "$KPLAN" plan --config "$T/p1.yaml" "$db"
@@ -135,9 +135,19 @@ is "$(node_of web)" n1 "another score picks n1"
 run "$KPLAN" plan --config default "$db"
 base=$(q "$db" "SELECT score FROM placement WHERE run_id = (SELECT max(id) FROM run)")
 is "$((run1 - base))" 300 "10 x weight 3 x (MaxNodeScore 100 / MaxExtenderPriority 10) = 300 over the plugins' total"
+# TestSchedulerWithExtenders/"test 6": two prioritizers, the heavier weight wins
+srv p3 --score n1=10
+p1=$port
+srv p4 --score n3=10
+cfg "$T/p3.yaml" "- {urlPrefix: 'http://127.0.0.1:$p1', prioritizeVerb: prioritize, weight: 1}
+- {urlPrefix: 'http://127.0.0.1:$port', prioritizeVerb: prioritize, weight: 5}"
+run "$KPLAN" plan --config "$T/p3.yaml" "$db"
+is "$(node_of web)" n3 "n1 scores 10 x 1, n3 10 x 5: n3"
+is "$(calls)" "prioritize:ok:3:3 prioritize:ok:3:3" "both prioritizers are called with the 3 feasible nodes"
 
 # ==== failures, as kube reports them ====
 # a non-ignorable extender's error fails the pod's cycle with kube's text
+# (TestSchedulerWithExtenders/"test 1", TestFindNodesThatPassExtenders/"error")
 srv e1 --status 500
 cfg "$T/e1.yaml" "- {urlPrefix: 'http://127.0.0.1:$port/', filterVerb: filter}"
 run "$KPLAN" plan --config "$T/e1.yaml" "$db"
@@ -146,7 +156,7 @@ is "$(reason_of web)" "failed filter with extender at URL http://127.0.0.1:$port
 is "$(calls)" "filter:error:3:-" "extender_call: outcome error"
 like "$err" "kplan: warning: extender: 1 call(s) to HTTP extenders failed: 0 skipped (ignorable), 1 failed their pod's cycle" \
 	"the run warns"
-# TestFindNodesThatPassExtenders/"error", with ignorable: skipped
+# TestSchedulerWithExtenders/"test 9": the same error from an ignorable extender is skipped
 cfg "$T/e2.yaml" "- {urlPrefix: 'http://127.0.0.1:$port/', filterVerb: filter, ignorable: true}"
 run "$KPLAN" plan --config "$T/e2.yaml" "$db"
 is "$(node_of web)" n1 "an ignorable extender's error is skipped: the pod is placed" # n1: the seeded tie-break, as --config default
@@ -190,7 +200,7 @@ cfg "$T/e7.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', prioritizeVerb: priori
 run "$KPLAN" plan --config "$T/e7.yaml" "$db"
 is "$(node_of web)" n1 "a failing prioritize gives no score; the pod is placed"
 is "$(calls)" "prioritize:ignored:3:-" "extender_call: outcome ignored"
-# buildExtenders: the ignorable ones are called last
+# buildExtenders: the ignorable ones are called last (TestSchedulerWithExtenders/"test 9" lists it first)
 srv o1 --status 500
 p1=$port
 srv o2 --reject "n1=no"
@@ -205,8 +215,14 @@ is "$(q "$db" "SELECT group_concat(outcome, ' ') FROM (SELECT outcome FROM exten
 srv r1 --reject "n3=not n3"
 cfg "$T/r1.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', filterVerb: filter, managedResources: [{name: example.com/foo}]}"
 run "$KPLAN" plan --config "$T/r1.yaml" "$db"
-is "$(grep -c . "$T/r1.log")" 1 "TestIsInterested: only a pod that requests the managed resource calls the extender (web does not)"
-like "$(cat "$T/r1.log")" '"name":"foo"' "... and that pod is foo (bigfoo fits no node: no extender is asked)"
+# TestSchedulerWithExtenders/"test 8" and TestIsInterested: a pod that does not request a
+# managed resource is not sent ("Managed memory, empty resources"); a request of 0 counts
+# ("Managed memory, container memory with Requests")
+is "$(sed -E 's/.*"metadata":\{"name":"([a-z]+)".*/\1/' "$T/r1.log" | sort -u | tr '\n' ' ')" "foo zerofoo " \
+	"only the pods that request the managed resource call the extender: foo, zerofoo (0); not web; not bigfoo (fits no node)"
+is "$(grep -c '"name":"foo"' "$T/r1.log")" "$(q "$db" "SELECT attempts FROM placement pl JOIN pod p ON p.id = pl.pod_id
+                                                   WHERE p.name = 'foo' AND pl.run_id = (SELECT max(id) FROM run)")" \
+	"foo, unschedulable, is sent once per scheduling cycle (no answer reused across cycles)"
 like "$(reason_of foo)" "0/3 nodes are available: 1 not n3, 2 Insufficient example.com/foo." "foo: the extender rejected n3, the only node with room"
 like "$(reason_of bigfoo)" "Insufficient example.com/foo" "bigfoo asks for 8 example.com/foo: NodeResourcesFit rejects every node"
 srv r2 --reject "n1=not n1" --reject "n2=not n2"

@@ -20,9 +20,9 @@ endif
 
 CFLAGS_ALL := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fPIC $(OPT) $(CFLAGS)
 LDFLAGS_ALL := $(OPT) $(LDFLAGS)
-LIBS := -lsqlite3 -lyaml -lcsv -lm -pthread
+LIBS := -lsqlite3 -lyaml -lcsv -lcurl -lm -pthread
 
-BUILD_DEPS := libsqlite3-dev libyaml-dev libcsv-dev
+BUILD_DEPS := libsqlite3-dev libyaml-dev libcsv-dev libcurl4-openssl-dev
 TEST_DEPS := sqlite3 perl time
 
 # Every .c under common/, importers/, planner/ is library code; cli/ and
@@ -129,11 +129,17 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/obj/cli/whatif_import.o $(BUILD)/libkp
 	$(CC) $(CFLAGS_ALL) -DSQLITE_CORE -I. -o $@ $< $(if $(filter $*,$(UNIT_WHATIF)),$(BUILD)/obj/cli/whatif_import.o) \
 	  $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
 
+# the HTTP scheduler extender the end-to-end tests talk to (tests/helpers/extender_srv.c)
+HELPER_BIN := $(BUILD)/tests/extender_srv
+$(BUILD)/tests/extender_srv: tests/helpers/extender_srv.c $(BUILD)/libkplan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -I. -o $@ $< $(BUILD)/libkplan.a $(LIBS) $(LDFLAGS_ALL)
+
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 # Tests: C unit tests and shell end-to-end tests, all TAP, run by prove.
 # KP_SHARED_DATA points at ../shared/data; tests skip (and say so) without it.
-test: all $(UNIT_BIN) test-deps
+test: all $(UNIT_BIN) $(HELPER_BIN) test-deps
 	@KPLAN=$(abspath $(BUILD)/kplan) KPLAN_SO=$(abspath $(BUILD)/kplan.so) SAN=$(SAN) \
 	 KP_SHARED_DATA=$${KP_SHARED_DATA:-$(abspath ../shared/data)} KP_TMP=$(abspath $(BUILD)/tmp) \
 	 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -154,6 +154,7 @@ static int take(kp_config *cfg, kp_config *one, const char *source, kp_sb *desc)
 		cfg->profiles[cfg->nprofiles++] = *p;
 		p->added_affinity_json = NULL;   /* owned by cfg now */
 		p->next = 0;
+		p->hext = NULL;
 		kp_sb_printf(&names, "%s%s", n++ ? ", " : "", p->scheduler_name);
 	}
 	for (int i = 0; i < one->nskipped; i++) {

@@ -75,6 +75,7 @@ typedef struct kp_cycle {
 	/* a filter returned an Error status (DynamicResources' allocator): the
 	 * whole cycle fails with this message, whatever other nodes did */
 	const char *abort_msg;
+	int abort_plugin;        /* whose: DynamicResources, or Extender (an HTTP extender's error) */
 	/* reasons interned at plan start */
 	int r_too_many_pods, r_ports, r_spread_missing, r_spread, r_aff, r_anti, r_existing_anti, r_added_affinity;
 	int r_no_victims, r_not_helpful;   /* DefaultPreemption's per-node verdicts */

@@ -683,6 +683,9 @@ static void add_warnings(const planner *pl, kp_plan_result *r, const pod_counts 
 	if (n->not_run)
 		add_warning(r, "config: %ld pending pod(s) not planned: an imported profile of theirs kplan cannot run (the "
 			       "pods' messages say why; run.config notRun)", n->not_run);
+	char ext[400];
+	if (kp_plan_extenders_warning(pl, ext, sizeof ext))
+		add_warning(r, "extender: %s", ext);
 }
 
 /* After planning: the outcomes to the callbacks, the rows (a dry run with

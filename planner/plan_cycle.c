@@ -216,7 +216,7 @@ static int cycle_error(planner *pl, pod_out *po, int profile_idx, int explaining
 {
 	kp_cycle *cy = &pl->cy;
 	int r;
-	if (fail_everywhere(pl, po, KP_P_DYNAMIC_RESOURCES, cy->abort_msg, kp_strdup(cy->abort_msg), &r))
+	if (fail_everywhere(pl, po, cy->abort_plugin, cy->abort_msg, kp_strdup(cy->abort_msg), &r))
 		return pl->err->code;
 	if (explaining) {
 		explain_capture(pl, profile_idx, -1, 0, NULL, NULL);
@@ -473,6 +473,7 @@ static int begin_cycle(planner *pl, int32_t pi, const kp_profile *pf)
 	cy->restrict_nodes = 0;
 	cy->prefilter_msg = NULL;
 	cy->abort_msg = NULL;
+	cy->abort_plugin = KP_P_DYNAMIC_RESOURCES;
 	memset(cy->skip, 0, sizeof cy->skip);
 	memset(cy->fail, -1, (size_t)s->nnodes);
 	memset(cy->unres, 0, (size_t)s->nnodes);
@@ -699,7 +700,16 @@ int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
 	if (po->nominated >= 0) {
 		int n = po->nominated;
 		po->nominated = -1;
-		if (kp_cycle_filter_node(cy, n)) {
+		/* evaluateNominatedNode: the filters, then the extenders (an
+		 * extender's error there only means the full search runs) */
+		int32_t one = n;
+		int none = kp_cycle_filter_node(cy, n);
+		const char *abort0 = cy->abort_msg;
+		if (none && pf->hext && (rc = kp_plan_extenders_filter(pl, &one, &none)))
+			return rc;
+		cy->abort_msg = abort0;
+		cy->abort_plugin = KP_P_DYNAMIC_RESOURCES;
+		if (none) {
 			if (explaining)
 				explain_capture(pl, profile_idx, n, 0, NULL, NULL);
 			po->feasible = 1;
@@ -708,9 +718,12 @@ int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
 		}
 		cy->fail[n] = -1;
 	}
-	/* Filter */
-	int fast = pl->cache && !explaining && pf->pct_nodes_to_score < 0 && p->daemon_node < 0 && !pl->avoid;
+	/* Filter; with HTTP extenders, every node's verdict is needed when the
+	 * extenders leave none: no node-local cache */
+	int fast = pl->cache && !explaining && pf->pct_nodes_to_score < 0 && p->daemon_node < 0 && !pl->avoid && !pf->hext;
 	filter_nodes(pl, profile_idx, fast);
+	if (!cy->abort_msg && pf->hext && (rc = kp_plan_extenders_filter(pl, cy->feas, &cy->nfeas)))
+		return rc;
 	if (cy->abort_msg)
 		return cycle_error(pl, po, profile_idx, explaining);
 	if (cy->nfeas == 0)
@@ -723,6 +736,8 @@ int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
 	int64_t *ex_raw[KP_P_COUNT] = { 0 }, *ex_norm[KP_P_COUNT] = { 0 };
 	if (scoring) {
 		if ((rc = score_nodes(pl, pf, fast, explaining, ex_raw, ex_norm)))
+			return rc;
+		if (pf->hext && (rc = kp_plan_extenders_score(pl)))
 			return rc;
 		best = best_node(pl, p);
 		po->score = pl->total[best];
@@ -775,6 +790,7 @@ int kp_plan_cycle_setup(planner *pl)
 
 void kp_plan_cycle_release(planner *pl)
 {
+	kp_plan_extenders_release(pl);
 	kp_free(pl->fstamp);
 	kp_free(pl->fpass);
 	kp_free(pl->sstamp);

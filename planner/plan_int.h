@@ -93,6 +93,8 @@ typedef struct planner {
 	int64_t *lsum;               /* per node: weighted sum of the node-local scores without NormalizeScore */
 	int64_t *lraw[KP_P_COUNT];   /* per node: raw node-local scores that are normalised */
 	const uint8_t *avoid;        /* rebalance: per node, 1 = the pod may not land there; NULL none */
+	/* HTTP extenders (plan_extender.c): the client, nodes' JSON, the calls; NULL until one is called */
+	struct kp_hext_run *hx;
 } planner;
 
 static inline int kp_plan_nomem(planner *pl) { return kp_err_set(pl->err, KP_NOMEM, "out of memory while planning"); }
@@ -118,6 +120,18 @@ int kp_plan_bind_pod(planner *pl, int32_t pi, int node);
  * request used[] (per resource): 1 when it would pass.  Cannot fail. */
 int kp_plan_requests_fit(const kp_snap *s, const kp_class *c, const kp_profile *pf, int n, const int64_t *used,
 			 int64_t npods);
+
+/* plan_extender.c: kube's HTTP extenders (http_extender.h) */
+/* findNodesThatPassExtenders over feas[0..*nfeas) (shrunk in place); a
+ * non-ignorable extender's error sets cy->abort_msg.  KP_OK or an error. */
+int kp_plan_extenders_filter(planner *pl, int32_t *feas, int *nfeas);
+/* the extenders' Prioritize scores added to pl->total over cy->feas */
+int kp_plan_extenders_score(planner *pl);
+/* the run's extender_call rows (not for a dry run) */
+int kp_plan_extenders_write(planner *pl, int64_t run_id);
+/* 1 and the run's warning in buf when calls failed, else 0 */
+int kp_plan_extenders_warning(const planner *pl, char *buf, size_t n);
+void kp_plan_extenders_release(planner *pl);
 
 /* plan_write.c */
 /* the run's rows, in the open transaction; r->run_id is set */

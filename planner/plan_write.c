@@ -497,6 +497,8 @@ int kp_plan_write_run(planner *pl, kp_plan_result *r, double t0)
 	if (!rc)
 		rc = write_warnings(pl, r);
 	if (!rc)
+		rc = kp_plan_extenders_write(pl, r->run_id);   /* extender_call */
+	if (!rc)
 		rc = write_attach_slots(pl);
 	if (!rc)
 		rc = kp_quality_write(pl->db, r->run_id, pl->o->pool_label, pl->err);   /* plan_quality, plan_stranded */

@@ -11,6 +11,7 @@
  * never plans as if a configured rule did not exist.
  */
 #include "profile.h"
+#include "http_extender.h"
 #include "../common/ydom.h"
 #include "../common/read.h"
 
@@ -76,6 +77,7 @@ void kp_config_release(kp_config *cfg)
 {
 	for (int i = 0; i < cfg->nprofiles; i++) {
 		kp_free(cfg->profiles[i].added_affinity_json);
+		kp_hexts_unref(cfg->profiles[i].hext);
 		for (int k = 0; k < cfg->profiles[i].next; k++)
 			kp_free(cfg->profiles[i].ext[k].sql);
 	}
@@ -91,7 +93,8 @@ void kp_config_release(kp_config *cfg)
 
 /* why: set where kplan cannot run what is configured (an out-of-tree
  * plugin, HTTP extenders), for the pods' messages of an imported profile */
-typedef struct pctx { const char *source; kp_err *err; const char *base_dir; char why[320]; } pctx;
+/* hext: the document's HTTP extenders (read_top), shared by its profiles */
+typedef struct pctx { const char *source; kp_err *err; const char *base_dir; char why[320]; kp_hexts *hext; } pctx;
 
 static int bad(pctx *c, const kp_ynode *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int bad(pctx *c, const kp_ynode *at, const char *fmt, ...)
@@ -585,12 +588,9 @@ static int read_top(pctx *c, const kp_ynode *doc, int64_t *pct, const kp_ynode *
 					   "podMaxBackoffSeconds", "delayCacheUntilActive", "extenders", "featureGates", NULL };
 	if (only_keys(c, doc, "KubeSchedulerConfiguration", top))
 		return KP_PARSE;
-	const kp_ynode *ext = kp_ymap_get(doc, "extenders");
-	if (ext && ext->type == KP_Y_SEQ && ext->n) {
-		snprintf(c->why, sizeof c->why, "uses HTTP extenders kplan cannot call");
-		return bad(c, ext, "extenders: HTTP scheduler extenders are not supported (kplan's extenders are SQL files; "
-			   "see docs/scheduler-configuration.md)");
-	}
+	/* HTTP extenders: kube's are the configuration's, every profile calls them */
+	if (kp_hexts_parse(kp_ymap_get(doc, "extenders"), c->source, &c->hext, c->why, sizeof c->why, c->err))
+		return KP_PARSE;
 	int has_pct;
 	if (get_int(c, doc, "percentageOfNodesToScore", "KubeSchedulerConfiguration", pct, &has_pct))
 		return KP_PARSE;
@@ -609,14 +609,30 @@ static int read_top(pctx *c, const kp_ynode *doc, int64_t *pct, const kp_ynode *
 	return KP_OK;
 }
 
+/* kube's buildExtenders: the managedResources marked ignoredByScheduler
+ * replace NodeResourcesFitArgs.ignoredResources of every profile */
+static void ignored_by_extenders(kp_profile *p)
+{
+	int n = 0;
+	for (int i = 0; p->hext && i < p->hext->n; i++)
+		for (int m = 0; m < p->hext->v[i].nmanaged; m++)
+			if (p->hext->v[i].managed[m].ignored_by_scheduler && n < KP_MAX_RES_WEIGHTS)
+				snprintf(p->ignored[n++], sizeof p->ignored[0], "%s", p->hext->v[i].managed[m].name);
+	if (n)
+		p->nignored = n;
+}
+
 /* profiles[i] (e; NULL: the default profile of a document without profiles) into p */
 static int read_profile(pctx *c, kp_profile *p, const kp_ynode *e, int i, int64_t pct)
 {
 	kp_profile_default(p);
 	/* kube: 0 (and unset) = adaptive; kplan scores every node unless a value is set */
 	p->pct_nodes_to_score = (int)pct;
-	if (!e)
+	if (!e) {
+		p->hext = kp_hexts_ref(c->hext);
+		ignored_by_extenders(p);
 		return KP_OK;
+	}
 	char path[64];
 	snprintf(path, sizeof path, "profiles[%d]", i);
 	static const char *const pk[] = { "schedulerName", "plugins", "pluginConfig", "percentageOfNodesToScore", NULL };
@@ -641,6 +657,8 @@ static int read_profile(pctx *c, kp_profile *p, const kp_ynode *e, int i, int64_
 	snprintf(pp, sizeof pp, "%s.pluginConfig", path);
 	if (read_args(c, p, kp_ymap_get(e, "pluginConfig"), pp))
 		return KP_PARSE;
+	p->hext = kp_hexts_ref(c->hext);
+	ignored_by_extenders(p);
 	for (int k = 0; k < p->next; k++) {
 		if (p->ext[k].score)
 			p->score[KP_P_SQL_EXTENDER] = 1;
@@ -665,6 +683,8 @@ static void release_profile(kp_profile *p)
 	for (int k = 0; k < p->next; k++)
 		kp_free(p->ext[k].sql);
 	p->next = 0;
+	kp_hexts_unref(p->hext);
+	p->hext = NULL;
 }
 
 /* the text's first document, or an error; the tree lives in a */
@@ -689,7 +709,7 @@ int kp_config_parse(const char *text, size_t len, const char *source, kp_config 
 {
 	char base[1024];
 	reset_config(cfg, source, base, sizeof base);
-	pctx c = { source, err, base, "" };
+	pctx c = { source, err, base, "", NULL };
 	kp_arena a;
 	kp_arena_init(&a, 16 * 1024);
 	kp_ynode *doc = NULL;
@@ -714,6 +734,7 @@ int kp_config_parse(const char *text, size_t len, const char *source, kp_config 
 			}
 	}
 	kp_arena_release(&a);
+	kp_hexts_unref(c.hext);
 	if (rc)
 		kp_config_release(cfg);
 	return rc;
@@ -752,7 +773,7 @@ int kp_config_parse_imported(const char *text, size_t len, const char *source, k
 	char base[1024];
 	reset_config(cfg, source, base, sizeof base);
 	kp_err e = { 0 };
-	pctx c = { source, &e, base, "" };
+	pctx c = { source, &e, base, "", NULL };
 	kp_arena a;
 	kp_arena_init(&a, 16 * 1024);
 	kp_ynode *doc = NULL;
@@ -763,6 +784,7 @@ int kp_config_parse_imported(const char *text, size_t len, const char *source, k
 		/* not even YAML (the database was edited): nothing to name profiles by */
 		*err = e;
 		kp_arena_release(&a);
+		kp_hexts_unref(c.hext);
 		return rc;
 	}
 	if (!rc)
@@ -804,6 +826,7 @@ int kp_config_parse_imported(const char *text, size_t len, const char *source, k
 		fail = e.code == KP_NOMEM ? KP_NOMEM : skip_profile(cfg, name, c.why, &e);
 	}
 	kp_arena_release(&a);
+	kp_hexts_unref(c.hext);
 	if (fail) {
 		kp_config_release(cfg);
 		return kp_err_set(err, KP_NOMEM, "out of memory");
@@ -873,6 +896,10 @@ int kp_config_to_json(kp_config *cfg)
 			kp_sb_printf(&sb, ",\"percentageOfNodesToScore\":%d", p->pct_nodes_to_score);
 		if (p->added_affinity_json)
 			kp_sb_printf(&sb, ",\"addedAffinity\":%s", p->added_affinity_json);
+		if (p->hext) {
+			kp_sb_adds(&sb, ",\"extenders\":");
+			kp_hexts_to_json(p->hext, &sb);
+		}
 		if (p->next) {
 			kp_sb_adds(&sb, ",\"sqlExtenders\":[");
 			for (int k = 0; k < p->next; k++) {

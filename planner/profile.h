@@ -61,6 +61,8 @@ typedef struct kp_profile {
 	/* SQL extenders (pluginConfig name KplanSQLExtenders): SQL text, owned */
 	int next;
 	struct kp_extender { char *sql; char origin[2100]; int score; int64_t weight; } ext[KP_MAX_EXTENDERS];
+	/* the configuration's HTTP extenders (http_extender.h), one reference; NULL none */
+	struct kp_hexts *hext;
 } kp_profile;
 
 /* The most profiles one configuration may define. */

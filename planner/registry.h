@@ -29,7 +29,8 @@
 /* Every plugin, in kube's default order (default_plugins.go): the filter
  * order decides which reason a node reports, and scores are summed in this
  * order.  X(INDEX, file): KP_P_<INDEX> is its index, kp_plugin_<file> its
- * descriptor, defined in planner/plugins/<file>.c.  SQL_EXTENDER is kplan's
+ * descriptor, defined in planner/plugins/<file>.c.  HTTP_EXTENDER names the
+ * verdicts of kube's HTTP extenders ("Extender").  SQL_EXTENDER is kplan's
  * own (after kube's filters, as HTTP extenders run); so are FGD_SCORE (the FGD
  * paper's score, --strategy fgd) and GPU_PACK_SCORE (--strategy gpu-pack). */
 #define KP_PLUGIN_LIST(X) \
@@ -53,6 +54,7 @@
 	X(FGD_SCORE, fgd_score) \
 	X(GPU_PACK_SCORE, gpu_pack_score) \
 	X(SQL_EXTENDER, sql_extender) \
+	X(HTTP_EXTENDER, http_extender) \
 	X(DEFAULT_BINDER, default_binder)
 
 #define KP_PLUGIN_ENUM_(index, file) KP_P_##index,

@@ -806,3 +806,24 @@ CREATE TABLE IF NOT EXISTS fix(
   PRIMARY KEY(run_id, pod_id, rank)
 ) WITHOUT ROWID;
 -- end of fix
+
+------------------------------------------------------------------ extenders
+-- HTTP scheduler extenders (KubeSchedulerConfiguration `extenders:`,
+-- docs/scheduler-configuration.md): every call a plan run made, in order.
+-- Written with the run (planner/plan_extender.c), which also runs this
+-- section on databases made before it existed.  Times vary from run to run;
+-- everything else is the plan's.
+CREATE TABLE IF NOT EXISTS extender_call(
+  run_id   INTEGER NOT NULL REFERENCES run(id),
+  seq      INTEGER NOT NULL,                  -- call order within the run
+  pod_id   INTEGER NOT NULL,                  -- the pod of the scheduling cycle
+  extender TEXT NOT NULL,                     -- its urlPrefix
+  verb     TEXT NOT NULL,                     -- filter | prioritize
+  outcome  TEXT NOT NULL,                     -- ok | error (failed the pod's cycle) | skipped (ignorable) | ignored (prioritize)
+  nodes    INTEGER NOT NULL,                  -- nodes sent
+  passed   INTEGER,                           -- ok: nodes a filter kept (prioritize: nodes sent)
+  ms       INTEGER NOT NULL,                  -- wall time of the call
+  message  TEXT,                              -- the error, as kube-scheduler words it
+  PRIMARY KEY(run_id, seq)
+) WITHOUT ROWID;
+-- end of extenders

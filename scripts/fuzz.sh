@@ -72,7 +72,7 @@ done
 rm -f "$OUT/libkplan-fuzz.a"
 ar rcs "$OUT/libkplan-fuzz.a" $(for o in $OBJS; do [ -e "$o" ] && echo "$o"; done)
 for t in $TARGETS; do
-	$CLANG $CFLAGS_FUZZ -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" "$OUT/libkplan-fuzz.a" -lsqlite3 -lyaml -lcsv -lm -pthread ||
+	$CLANG $CFLAGS_FUZZ -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" "$OUT/libkplan-fuzz.a" -lsqlite3 -lyaml -lcsv -lcurl -lm -pthread ||
 		{ echo "fuzz.sh: building fuzz_$t failed" >&2; exit 2; }
 done
 [ "$SECONDS_EACH" -gt 0 ] || { echo "built: $(for t in $TARGETS; do printf '%s ' "$OUT/fuzz_$t"; done)"; exit 0; }

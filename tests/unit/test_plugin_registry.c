@@ -22,7 +22,7 @@ typedef struct want_plugin {
 /* getDefaultPlugins' MultiPoint list (of kube's newer releases: the cloud
  * volume-limit plugins gone) without the gating plugin kplan accepts and
  * ignores, plus kplan's own: the GPU scores FGDScore and GpuPackScore (off
- * unless --strategy names them) and SQLExtender.  VolumeBinding's Score (weight 1 in
+ * unless --strategy names them), SQLExtender and Extender (HTTP extenders' verdicts).  VolumeBinding's Score (weight 1 in
  * kube) scores only with StorageCapacityScoring, off before 1.37: kplan does
  * not run it. */
 static const want_plugin wants[] = {
@@ -46,6 +46,7 @@ static const want_plugin wants[] = {
 	{KP_P_FGD_SCORE, "FGDScore", 0, 0, 0, 0, 0, 0},          /* kplan's own: --strategy fgd */
 	{KP_P_GPU_PACK_SCORE, "GpuPackScore", 0, 0, 0, 0, 0, 0},  /* kplan's own: --strategy gpu-pack */
 	{KP_P_SQL_EXTENDER, "SQLExtender", 0, 0, 0, 0, 0, 0},    /* kplan's own: off until configured */
+	{KP_P_HTTP_EXTENDER, "Extender", 0, 0, 0, 0, 0, 0},      /* kube's HTTP extenders' verdicts (framework.ExtenderName) */
 	{KP_P_DEFAULT_BINDER, "DefaultBinder", 0, 0, 0, 0, 0, 0},
 };
 
@@ -80,7 +81,7 @@ int main(void)
 		TAP_EQ_STR(pg->name, w->name, "%s: kube's name, in kube's order", w->name);
 		TAP_OK(kp_plugin_names[w->index] == pg->name, "%s: kp_plugin_names points into the descriptor", w->name);
 		TAP_EQ_I64(pg->weight, w->weight, "%s: default weight", w->name);
-		TAP_EQ_I64(pg->kplan_own, w->index == KP_P_SQL_EXTENDER || w->index == KP_P_FGD_SCORE || w->index == KP_P_GPU_PACK_SCORE, "%s: kplan's own or kube's", w->name);
+		TAP_EQ_I64(pg->kplan_own, w->index == KP_P_SQL_EXTENDER || w->index == KP_P_HTTP_EXTENDER || w->index == KP_P_FGD_SCORE || w->index == KP_P_GPU_PACK_SCORE, "%s: kplan's own or kube's", w->name);
 		/* node-local: spread and inter-pod affinity depend on other nodes' pods */
 		TAP_EQ_I64(pg->local_filter, w->local_filter, "%s: node-local filter (cached per node)", w->name);
 		TAP_EQ_I64(pg->local_score, w->local_score, "%s: node-local score (cached per node)", w->name);

@@ -24,6 +24,7 @@
 #include "profile.h"
 #include "cycle.h"
 #include "explain.h"
+#include "gang.h"
 
 /* what happened to a pod; A_EVICTED: preempted and not re-created (no controller) */
 enum { A_KEEP, A_BIND, A_UNSCHED, A_IGNORED, A_DONE, A_GATED, A_EVICTED };
@@ -93,6 +94,7 @@ typedef struct planner {
 	int64_t *lsum;               /* per node: weighted sum of the node-local scores without NormalizeScore */
 	int64_t *lraw[KP_P_COUNT];   /* per node: raw node-local scores that are normalised */
 	const uint8_t *avoid;        /* rebalance: per node, 1 = the pod may not land there; NULL none */
+	kp_gangs gangs;              /* gang scheduling (gang.h) */
 } planner;
 
 static inline int kp_plan_nomem(planner *pl) { return kp_err_set(pl->err, KP_NOMEM, "out of memory while planning"); }

@@ -166,8 +166,10 @@ static int on_pod(void *ctx, const kp_plan_pod *p)
 {
 	cap *c = ctx;
 	outcome *o = c->cur;
-	int placed = p->node != NULL && strcmp(p->action, "evict") && strcmp(p->action, "unschedulable");
-	int lost = !strcmp(p->action, "unschedulable") || !strcmp(p->action, "evict");
+	/* a placed pod of a gang left below minCount is lost with its gang (docs/gangs.md) */
+	int placed = p->node != NULL && strcmp(p->action, "evict") && strcmp(p->action, "unschedulable") &&
+		     !p->gang_broken;
+	int lost = !strcmp(p->action, "unschedulable") || !strcmp(p->action, "evict") || p->gang_broken;
 	if (p->pod_id < 0) {
 		/* a pod of the scenario: the copies of --pod / --workload, or the
 		 * DaemonSet pods of added nodes (--nodes-needed: not counted) */

@@ -256,6 +256,21 @@ int kp_gang_member(const planner *pl, int32_t pi)
 	return pl->gangs.of && pl->gangs.of[pi] >= 0;
 }
 
+int kp_gang_broken(const planner *pl, int32_t pi, char *why, size_t size)
+{
+	const kp_gangs *gs = &pl->gangs;
+	if (!gs->of || gs->of[pi] < 0 || pl->s.pods[pi].node < 0)
+		return 0;
+	const kp_gang *g = &gs->v[gs->of[pi]];
+	int placed = 0;
+	for (int i = 0; g->gang && i < g->npods; i++)
+		placed += pl->s.pods[g->pods[i]].node >= 0;
+	if (!g->gang || placed >= g->min_count)
+		return 0;
+	snprintf(why, size, "its gang %s has %d of minCount %d pods placed", g->key, placed, g->min_count);
+	return 1;
+}
+
 /* ---- outcomes ---- */
 
 static const char gang_plugin[] = "GangScheduling";

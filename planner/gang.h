@@ -20,6 +20,7 @@
 #ifndef KP_GANG_H
 #define KP_GANG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct planner;
@@ -68,6 +69,9 @@ int kp_gang_schedule(struct planner *pl, int32_t pi, int profile_idx);
 /* After a pass drained the queue (1.35): gangs short of minCount time out.
  * *changed = 1 when a gang was reverted. */
 int kp_gang_pass_end(struct planner *pl, int *changed);
+/* pod pi is placed and a member of a gang (policy gang) with fewer than
+ * minCount pods placed now: 1, and why ("its gang NS/NAME has ...") */
+int kp_gang_broken(const struct planner *pl, int32_t pi, char *why, size_t size);
 /* the run's gang warnings into r */
 void kp_gang_warnings(const struct planner *pl, struct kp_plan_result *r);
 

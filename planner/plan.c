@@ -622,7 +622,7 @@ static int run_passes(planner *pl, kp_plan_result *r)
 			if (o->progress && total_attempts % 1000 == 0)
 				o->progress(o->progress_ctx, total_attempts, pl->nqueue);
 		}
-		int gang_changed;   /* 1.35: gangs short of minCount time out at Permit (gang.h) */
+		int gang_changed;   /* 1.35: gangs short of minCount time out at Permit (plan_int.h) */
 		if (!rc)
 			rc = kp_gang_pass_end(pl, &gang_changed);
 		for (int q = 0; q < pl->nqueue && !rc; q++) {

@@ -4,7 +4,7 @@
 
 ------------------------------------------------------------------ gang
 -- The Workload API of scheduling.k8s.io (kube 1.35 v1alpha1, 1.36 v1alpha2,
--- 1.37 v1beta1), read by the planner's pod-group cycle (planner/gang*.c)
+-- 1.37 v1beta1), read by the planner's pod-group cycle (planner/plan_gang.c)
 -- when GenericWorkload is on (docs/gangs.md).  Not to be confused with the
 -- `workload` table (the pods' controllers: Deployment, Job, ...).  This
 -- section, from this marker to its end marker, also runs when `import`

@@ -1,4 +1,4 @@
--- kplan plan (planner/gang.c): PodGroups and Workloads (scheduling.k8s.io)
+-- kplan plan (planner/plan_gang.c): PodGroups and Workloads (scheduling.k8s.io)
 -- imported, for the warning when the Workload API is off; Jobs that are a
 -- Workload's controllerRef with no PodGroup made from that Workload (the
 -- Job controller would make it: WorkloadWithJob, not modelled).

@@ -1,4 +1,4 @@
--- kplan plan (planner/gang.c): every pod with a scheduling group, with its
+-- kplan plan (planner/plan_gang.c): every pod with a scheduling group, with its
 -- group's policy (the PodGroup's; 1.35: its Workload's pod group template),
 -- grouped: one group is consecutive rows.  found = 0: no such PodGroup (or
 -- Workload template) was imported.  v135 = 1: the 1.35 form (workloadRef).

@@ -1,5 +1,5 @@
 /*
- * gang.c — gang scheduling in a plan run (gang.h, docs/gangs.md): the
+ * plan_gang.c — gang scheduling in a plan run (plan_int.h, docs/gangs.md): the
  * groups of the pods, PreEnqueue, the pod-group cycle of kube 1.36+ and the
  * Permit wait of 1.35, a failed group's revert, and the run's warnings.
  *
@@ -13,7 +13,6 @@
  * each; a group that fails is reverted).
  */
 #include "plan_int.h"
-#include "gang.h"
 #include "static.h"
 #include "dra.h"
 #include "kp_queries.h"

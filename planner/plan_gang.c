@@ -88,10 +88,43 @@ static int load_row(planner *pl, sqlite3_stmt *st, int *cap)
 		g->min_count = g->gang ? sqlite3_column_int(st, 6) : 1;
 		g->missing = !sqlite3_column_int(st, 7);
 		g->disrupt_all = !strcmp((const char *)sqlite3_column_text(st, 9), "All");
+		g->size = 0;
 	} else {
 		kp_sb_release(&key);
 	}
 	return add_member(pl, &gs->v[gs->n - 1], pi);
+}
+
+/* the gangs of kplan capacity --pod's copies (whatif_gang.c), one per key */
+static int load_copies(planner *pl, int *cap)
+{
+	kp_gangs *gs = &pl->gangs;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(pl->db, "SELECT pod_id, gang, min_count, gang_size FROM temp.kp_whatif_gang "
+				       "ORDER BY gang, pod_id", -1, &st, NULL) != SQLITE_OK)
+		return KP_OK;   /* no copies in gangs */
+	int rc = KP_OK;
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		int32_t pi = kp_snap_pod_index(&pl->s, sqlite3_column_int64(st, 0));
+		const char *key = (const char *)sqlite3_column_text(st, 1);
+		if (pi < 0)
+			continue;
+		if (!gs->n || strcmp(gs->v[gs->n - 1].key, key)) {
+			if (KP_GROW(gs->v, gs->n, *cap, 16))
+				return kp_plan_nomem(pl);
+			kp_gang *g = &gs->v[gs->n];
+			memset(g, 0, sizeof *g);
+			if (!(g->key = kp_strdup(key)))
+				return kp_plan_nomem(pl);
+			gs->n++;
+			g->min_count = sqlite3_column_int(st, 2);
+			g->gang = g->min_count > 1;
+			g->size = sqlite3_column_int(st, 3);
+		}
+		rc = add_member(pl, &gs->v[gs->n - 1], pi);
+	}
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static int load_gangs(planner *pl)
@@ -104,6 +137,8 @@ static int load_gangs(planner *pl)
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
 		rc = load_row(pl, st, &cap);
 	sqlite3_finalize(st);
+	if (!rc && pl->gangs.mode == KP_GANG_CYCLE)
+		rc = load_copies(pl, &cap);
 	return rc;
 }
 
@@ -268,6 +303,17 @@ int kp_gang_broken(const planner *pl, int32_t pi, char *why, size_t size)
 		return 0;
 	snprintf(why, size, "its gang %s has %d of minCount %d pods placed", g->key, placed, g->min_count);
 	return 1;
+}
+
+const char *kp_gang_of(const planner *pl, int32_t pi, int32_t *min_count, int32_t *size)
+{
+	const kp_gangs *gs = &pl->gangs;
+	if (!gs->of || gs->of[pi] < 0)
+		return NULL;
+	const kp_gang *g = &gs->v[gs->of[pi]];
+	*min_count = g->min_count;
+	*size = g->size ? g->size : g->npods;
+	return g->key;
 }
 
 /* ---- outcomes ---- */

@@ -50,6 +50,7 @@ typedef struct kp_gang {
 	uint8_t disrupt_all;         /* disruptionMode All (not modelled: warned) */
 	uint8_t permitted;           /* 1.35: minCount reached once, its pods bound */
 	int32_t timeouts;            /* 1.35: Permit timeouts so far */
+	int32_t size;                /* capacity --pod's copies: pods per gang (0: npods) */
 	int32_t npods;
 	int32_t *pods;               /* members, pod indexes ascending */
 } kp_gang;
@@ -189,6 +190,8 @@ int kp_gang_pass_end(planner *pl, int *changed);
 /* pod pi is placed and a member of a gang (policy gang) with fewer than
  * minCount pods placed now: 1, and why ("its gang NS/NAME has ...") */
 int kp_gang_broken(const planner *pl, int32_t pi, char *why, size_t size);
+/* pod pi's gang: its key, minCount and size; NULL when none */
+const char *kp_gang_of(const planner *pl, int32_t pi, int32_t *min_count, int32_t *size);
 /* the run's gang warnings into r */
 void kp_gang_warnings(const planner *pl, kp_plan_result *r);
 

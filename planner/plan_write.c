@@ -551,6 +551,7 @@ int kp_plan_report_results(planner *pl)
 				  .priority = s->classes[p->cls].priority, .ns = kp_str(&s->strs, p->ns),
 				  .name = kp_str(&s->strs, p->name), .displaced = was_bound || p->moved_from != 0,
 				  .seq = po->seq, .message = po->message };
+		r.gang = kp_gang_of(pl, i, &r.gang_min, &r.gang_size);
 		int node = -1;
 		switch (po->action) {
 		case A_BIND:

@@ -241,4 +241,20 @@ is "$(q "$db" "SELECT group_concat(pod || '|' || kind || '|' || victims || '|' |
 	'g1|evict|["default/filler"]|n1 g2|evict|["default/filler"]|n2' "fix: evicting filler places the whole gang (g1 on n1, g2 on n2)"
 like "$(q "$db" "SELECT message FROM run_warning WHERE run_id = 1 AND kind = 'gang-preemption'")" \
 	"1 gang(s) left short of minCount while lower-priority pods run" "fix: the plan warns that gangs do not preempt"
+# --- capacity --pod of a Job in a pod group: its copies come in gangs
+db=$T/cap.db
+"$KPLAN" import -q "$db" "$D/capacity.yaml"
+run "$KPLAN" capacity --pod "$D/job.yaml" $ON "$db"
+is "$rc" 0 "capacity --pod, gangs: exit 0"
+like "$out" "8 more replicas of $D/job.yaml (requests: cpu 3) fit" "capacity --pod, gangs: 8 pods (two whole gangs of 4) of 10 slots"
+like "$out" "in gangs of 4 (minCount 4): 2 whole gangs of 3 tried bound" "capacity --pod, gangs: the gangs counted"
+like "$out" "the next one does not fit: minCount (4) cannot be satisfied: 2 scheduled, 1 remaining" "capacity --pod, gangs: the third gang's status"
+is "$(q "$db" "SELECT json_extract(result, '$.gang.fit') || '/' || json_extract(result, '$.gang.tried') || ' ' || json_extract(result, '$.tried') FROM capacity_run WHERE id = 1")" \
+	"2/3 12" "capacity --pod, gangs: JSON gang.fit, gang.tried; --max rounded up to whole gangs (11 -> 12)"
+run "$KPLAN" capacity --pod "$D/job.yaml" "$db"
+like "$out" "10 more replicas of $D/job.yaml (requests: cpu 3) fit" "capacity --pod, gate off: one by one, every slot"
+unlike "$out" "in gangs of" "capacity --pod, gate off: no gangs"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: lone}\nspec: {schedulingGroup: {podGroupName: nope}, containers: [{name: c, image: x}]}\n' > "$T/lone.yaml"
+run "$KPLAN" capacity --pod "$T/lone.yaml" $ON "$db"
+like "$err" "its pods name the pod group default/nope, which was not imported" "capacity --pod: a pod group the cluster lacks is refused"
 done_testing

@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #define PERMIT_TIMEOUT "5m0s"       /* gangscheduling.go permitTimeoutDuration (1.35) */
@@ -86,7 +87,8 @@ static int load_row(planner *pl, sqlite3_stmt *st, int *cap)
 		g->key = key.buf;
 		g->gang = !strcmp((const char *)sqlite3_column_text(st, 5), "gang");
 		g->min_count = g->gang ? sqlite3_column_int(st, 6) : 1;
-		g->missing = !sqlite3_column_int(st, 7);
+		/* 1: no PodGroup (1.35: no Workload), 2: 1.35's Workload lacks the pod group */
+		g->missing = sqlite3_column_int(st, 7) ? 0 : wl && sqlite3_column_int(st, 10) ? 2 : 1;
 		g->disrupt_all = !strcmp((const char *)sqlite3_column_text(st, 9), "All");
 		g->size = 0;
 	} else {
@@ -172,6 +174,17 @@ static int all_pods_count(const planner *pl, const kp_gang *g)
 	return n;
 }
 
+/* 1.35: key "ns/workload/podGroup[/replicaKey]" */
+static void missing_135(kp_sb *m, const kp_gang *g)
+{
+	const char *wl = strchr(g->key, '/') + 1, *pg = strchr(wl, '/') + 1, *end = strchr(pg, '/');
+	if (g->missing == 1)
+		kp_sb_printf(m, "waiting for pods's workload \"%.*s\" to appear in scheduling queue", (int)(pg - 1 - wl), wl);
+	else
+		kp_sb_printf(m, "pod group \"%.*s\" doesn't exist for a workload \"%.*s\"",
+			     (int)(end ? end - pg : (ptrdiff_t)strlen(pg)), pg, (int)(pg - 1 - wl), wl);
+}
+
 /* PreEnqueue rejects the queued pods of groups without their PodGroup or
  * with fewer than minCount pods: off the queue, with kube's message */
 static int pre_enqueue(planner *pl, kp_plan_result *r)
@@ -191,9 +204,8 @@ static int pre_enqueue(planner *pl, kp_plan_result *r)
 			kp_sb_init(&m);
 			if (g->missing && gs->mode == KP_GANG_CYCLE)
 				kp_sb_printf(&m, "waiting for pod's pod group \"%s\" to appear in scheduling queue", slash + 1);
-			else if (g->missing)
-				kp_sb_printf(&m, "waiting for the pod group of workload %s to appear (Workload or its podGroups "
-					     "entry not imported)", g->key);
+			else if (g->missing)   /* 1.35 (v1alpha1 gangscheduling.go PreEnqueue), kube's "pods's" */
+				missing_135(&m, g);
 			else
 				kp_sb_adds(&m, "waiting for minCount pods from a gang to appear in scheduling queue");
 			if (!kp_sb_ok(&m))

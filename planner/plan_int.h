@@ -46,7 +46,7 @@ typedef struct kp_gang {
 	char *key;                   /* "ns/name" (1.35: "ns/workload/podGroup[/replicaKey]") */
 	int32_t min_count;           /* gang.minCount; 1 for basic */
 	uint8_t gang;                /* policy gang */
-	uint8_t missing;             /* no PodGroup (1.35: Workload template) imported */
+	uint8_t missing;             /* 1 no PodGroup (1.35: no Workload), 2 (1.35) no such podGroups entry */
 	uint8_t disrupt_all;         /* disruptionMode All (not modelled: warned) */
 	uint8_t permitted;           /* 1.35: minCount reached once, its pods bound */
 	int32_t timeouts;            /* 1.35: Permit timeouts so far */

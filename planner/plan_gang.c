@@ -105,8 +105,8 @@ static int load_copies(planner *pl, int *cap)
 	if (sqlite3_prepare_v2(pl->db, "SELECT pod_id, gang, min_count, gang_size FROM temp.kp_whatif_gang "
 				       "ORDER BY gang, pod_id", -1, &st, NULL) != SQLITE_OK)
 		return KP_OK;   /* no copies in gangs */
-	int rc = KP_OK;
-	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+	int rc = KP_OK, step;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		int32_t pi = kp_snap_pod_index(&pl->s, sqlite3_column_int64(st, 0));
 		const char *key = (const char *)sqlite3_column_text(st, 1);
 		if (pi < 0)
@@ -125,6 +125,9 @@ static int load_copies(planner *pl, int *cap)
 		}
 		rc = add_member(pl, &gs->v[gs->n - 1], pi);
 	}
+	if (!rc && step != SQLITE_DONE)
+		rc = kp_interrupted ? kp_err_set(pl->err, KP_INTR, "interrupted")
+				    : kp_err_set(pl->err, KP_IO, "reading the copies' gangs: %s", sqlite3_errmsg(pl->db));
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -138,6 +141,9 @@ static int load_gangs(planner *pl)
 	int rc = KP_OK, cap = 0, step;
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
 		rc = load_row(pl, st, &cap);
+	if (!rc && step != SQLITE_DONE)
+		rc = kp_interrupted ? kp_err_set(pl->err, KP_INTR, "interrupted")
+				    : kp_err_set(pl->err, KP_IO, "reading the pods' groups: %s", sqlite3_errmsg(pl->db));
 	sqlite3_finalize(st);
 	if (!rc && pl->gangs.mode == KP_GANG_CYCLE)
 		rc = load_copies(pl, &cap);
@@ -235,6 +241,8 @@ int kp_gang_setup(planner *pl, kp_plan_result *r)
 	kp_snap *s = &pl->s;
 	gs->off_why = gang_off_why(&s->kube, &gs->mode);
 	count_off(pl);
+	if (kp_interrupted)
+		return kp_err_set(pl->err, KP_INTR, "interrupted");
 	if (gs->mode == KP_GANG_OFF)
 		return KP_OK;
 	gs->of = kp_malloc((size_t)(s->npods ? s->npods : 1) * sizeof *gs->of);

@@ -56,9 +56,9 @@ deps:
 test-deps:
 	@sh scripts/deps.sh $(TEST_DEPS)
 
-$(BUILD)/gen/schema_sql.c: schema/schema.sql schema/storage.sql schema/dra.sql scripts/embed.sh | deps
+$(BUILD)/gen/schema_sql.c: schema/schema.sql schema/storage.sql schema/dra.sql schema/gang.sql scripts/embed.sh | deps
 	@mkdir -p $(dir $@)
-	sh scripts/embed.sh kp_schema_sql schema/schema.sql schema/storage.sql schema/dra.sql > $@
+	sh scripts/embed.sh kp_schema_sql schema/schema.sql schema/storage.sql schema/dra.sql schema/gang.sql > $@
 
 # each embedded query becomes kp_sql_<area>_<name> (see QUERY_SQL)
 $(BUILD)/gen/q/%.c: queries/%.sql scripts/embed.sh | deps

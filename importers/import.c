@@ -123,7 +123,9 @@ int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp
 	    (rc = kp_db_schema_section(db, "storage", "storage tables", err)) ||
 	    (rc = add_storage_columns(db, err)) ||
 	    /* and the DRA tables (issue 17) */
-	    (rc = kp_db_schema_section(db, "dra", "DRA tables", err))) {
+	    (rc = kp_db_schema_section(db, "dra", "DRA tables", err)) ||
+	    /* and the Workload API tables (docs/gangs.md) */
+	    (rc = kp_db_schema_section(db, "gang", "Workload API tables", err))) {
 		kp_import_free(imp);
 		return rc;
 	}

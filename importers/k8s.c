@@ -120,6 +120,14 @@ static int dra_dispatch(kctx *c, const objhead *h, int i)
 	return dra_kinds[i].read(c, h);
 }
 
+/* the Workload API (k8s_gang.c): 1 Workload, 2 PodGroup of scheduling.k8s.io, 0 other */
+static int gang_kind(const objhead *h)
+{
+	if (!h->api_version || strncmp(h->api_version, "scheduling.k8s.io/", 18) != 0)
+		return 0;
+	return !strcmp(h->kind, "Workload") ? 1 : !strcmp(h->kind, "PodGroup") ? 2 : 0;
+}
+
 static int dispatch(kctx *c, objhead *h)
 {
 	const char *k = h->kind;
@@ -146,6 +154,10 @@ static int dispatch(kctx *c, objhead *h)
 	int dra = dra_reader(h);
 	if (dra >= 0)
 		return dra_dispatch(c, h, dra);
+	if (gang_kind(h) == 1)
+		return kp_k8s_read_sched_workload(c, h);
+	if (gang_kind(h) == 2)
+		return kp_k8s_read_pod_group(c, h);
 	/* one level only: ConfigMaps nested in data would recurse, each level
 	 * parsing the text of all the levels inside it again */
 	if (!strcmp(k, "ConfigMap") && !c->in_configmap)
@@ -283,7 +295,7 @@ int kp_k8s_on_object(void *ctx, kp_ynode *obj, const kp_yobj_info *info, kp_err 
 		    !strcmp(h.kind, "ReplicationController") || !strcmp(h.kind, "DaemonSet") ||
 		    !strcmp(h.kind, "PriorityClass") || !strcmp(h.kind, "PodDisruptionBudget") ||
 		    !strcmp(h.kind, "Service") || !strcmp(h.kind, "Namespace") || storage_reader(h.kind) >= 0 ||
-		    dra_reader(&h) >= 0;
+		    dra_reader(&h) >= 0 || gang_kind(&h);
 	if (is_namespaced(h.kind) && (!h.namespace_ || !h.namespace_[0]))
 		h.namespace_ = "default";
 	if (!is_namespaced(h.kind))

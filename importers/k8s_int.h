@@ -168,5 +168,9 @@ int kp_k8s_read_device_class(kctx *c, const objhead *h);      /* k8s_dra.c */
 int kp_k8s_read_resource_slice(kctx *c, const objhead *h);
 int kp_k8s_read_resource_claim(kctx *c, const objhead *h);    /* k8s_dra_claims.c */
 int kp_k8s_read_claim_template(kctx *c, const objhead *h);
+int kp_k8s_read_pod_group(kctx *c, const objhead *h);         /* k8s_gang.c */
+int kp_k8s_read_sched_workload(kctx *c, const objhead *h);
+/* a pod spec's spec.schedulingGroup / spec.workloadRef (k8s_gang.c) */
+int kp_k8s_get_sched_group(kctx *c, const kp_ynode *spec, kp_pod_in *pod);
 
 #endif

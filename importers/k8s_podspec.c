@@ -429,7 +429,8 @@ int kp_k8s_get_pod_spec(kctx *c, const kp_ynode *spec, kp_pod_in *pod)
 	if (kp_k8s_get_resources(c, spec, "overhead", "spec.overhead", &pod->overhead) != KP_OK ||
 	    kp_k8s_get_kvs(c, spec, "nodeSelector", "spec.nodeSelector", &pod->node_selector) != KP_OK ||
 	    get_tolerations(c, spec, pod) != KP_OK || get_containers(c, spec, pod) != KP_OK ||
-	    kp_k8s_get_pod_claims(c, spec, pod) != KP_OK || get_spreads(c, spec, pod) != KP_OK)
+	    kp_k8s_get_pod_claims(c, spec, pod) != KP_OK || get_spreads(c, spec, pod) != KP_OK ||
+	    kp_k8s_get_sched_group(c, spec, pod) != KP_OK)
 		return KP_PARSE;
 	if (kp_k8s_get_map(c, spec, "affinity", "spec.affinity", &aff) != KP_OK)
 		return KP_PARSE;

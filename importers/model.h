@@ -170,6 +170,10 @@ typedef struct kp_pod_in {
 	kp_node_term *preferred_terms; size_t npreferred;
 	kp_pod_term *pod_terms; size_t npod_terms;
 	kp_spread *spreads; size_t nspreads;
+	/* its scheduling group (docs/gangs.md): spec.schedulingGroup.podGroupName
+	 * (1.36+), or 1.35's spec.workloadRef {name, podGroup, podGroupReplicaKey};
+	 * NULL none */
+	const char *pod_group, *workload_ref, *workload_replica_key;
 } kp_pod_in;
 
 /*
@@ -418,5 +422,27 @@ typedef struct kp_sched_config_in {
 	const char *yaml;        /* its YAML, positioned as in yaml_file (ytext.h); NULL: not recoverable */
 	const char *yaml_file;
 } kp_sched_config_in;
+
+/* ---- the Workload API (scheduling.k8s.io; docs/gangs.md) ---- */
+
+/* A PodGroup (v1alpha2, v1beta1), or a Workload's pod group template. */
+typedef struct kp_pod_group_in {
+	kp_pos pos;
+	const char *namespace_, *name, *api_version;
+	const char *workload_name, *template_name;   /* the template it was made from, NULL none */
+	int gang;                    /* policy gang (else basic) */
+	int64_t min_count;           /* gang.minCount; 1 for basic */
+	const char *topology_key;    /* schedulingConstraints, NULL none */
+	const char *priority_class, *disruption_mode;
+	int has_priority; int64_t priority;
+} kp_pod_group_in;
+
+/* A Workload (v1alpha1, v1alpha2, v1beta1): its templates. */
+typedef struct kp_sched_workload_in {
+	kp_pos pos;
+	const char *namespace_, *name, *api_version;
+	const char *controller_kind, *controller_name;
+	kp_pod_group_in *templates; size_t ntemplates;
+} kp_sched_workload_in;
 
 #endif

@@ -120,6 +120,16 @@ static const char *const sql[S_COUNT] = {
 	[S_DRA_WL_DEL] = kp_sql_import_dra_workload_claim_delete,
 	[S_DRA_WL_INS] = kp_sql_import_dra_workload_claim_insert,
 	[S_DRA_WL_CLAIMS] = kp_sql_import_dra_workload_claims,
+	[S_PG_FIND] = kp_sql_import_gang_pod_group_find,
+	[S_PG_UPSERT] = kp_sql_import_gang_pod_group_upsert,
+	[S_SWL_FIND] = kp_sql_import_gang_workload_find,
+	[S_SWL_UPSERT] = kp_sql_import_gang_workload_upsert,
+	[S_SWL_TMPL_DEL] = kp_sql_import_gang_template_delete,
+	[S_SWL_TMPL_INS] = kp_sql_import_gang_template_insert,
+	[S_GANG_POD_DEL] = kp_sql_import_gang_member_pod_delete,
+	[S_GANG_POD_INS] = kp_sql_import_gang_member_pod_insert,
+	[S_GANG_WL_DEL] = kp_sql_import_gang_member_workload_delete,
+	[S_GANG_WL_INS] = kp_sql_import_gang_member_workload_insert,
 };
 
 int kp_store_prepare(kp_import *imp, kp_err *err)

@@ -108,6 +108,9 @@ int kp_import_device_class(kp_import *imp, const char *file, const kp_device_cla
 int kp_import_resource_slice(kp_import *imp, const char *file, const kp_resource_slice_in *s, kp_err *err);
 int kp_import_resource_claim(kp_import *imp, const char *file, const kp_resource_claim_in *rc, kp_err *err);
 int kp_import_claim_template(kp_import *imp, const char *file, const kp_resource_claim_template_in *t, kp_err *err);
+/* the Workload API (store_gang.c; docs/gangs.md) */
+int kp_import_pod_group(kp_import *imp, const char *file, const kp_pod_group_in *g, kp_err *err);
+int kp_import_sched_workload(kp_import *imp, const char *file, const kp_sched_workload_in *w, kp_err *err);
 
 /* An object could not be read.  With skip_invalid: report it through the
  * warn callback, count it, clear err and return KP_OK; otherwise return

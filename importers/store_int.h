@@ -42,6 +42,9 @@ enum {
 	S_DRA_CLAIM_FIND, S_DRA_CLAIM_UPSERT, S_DRA_CLAIM_DEL_RES, S_DRA_CLAIM_DEL_CONS, S_DRA_CLAIM_DEL_RSV,
 	S_DRA_CLAIM_RES_INS, S_DRA_CLAIM_CONS_INS, S_DRA_CLAIM_RSV_INS, S_DRA_TMPL_FIND, S_DRA_TMPL_UPSERT,
 	S_DRA_POD_DEL, S_DRA_POD_INS, S_DRA_WL_DEL, S_DRA_WL_INS, S_DRA_WL_CLAIMS,
+	/* the Workload API (store_gang.c) */
+	S_PG_FIND, S_PG_UPSERT, S_SWL_FIND, S_SWL_UPSERT, S_SWL_TMPL_DEL, S_SWL_TMPL_INS,
+	S_GANG_POD_DEL, S_GANG_POD_INS, S_GANG_WL_DEL, S_GANG_WL_INS,
 	S_COUNT
 };
 
@@ -198,6 +201,12 @@ int kp_store_dra_claims(kp_import *imp, kp_err *err);
 /* dra_cel_check.c: every imported DRA selector compiles with kplan's CEL
  * subset, else KP_PARSE with FILE:LINE:COL and what is wrong */
 int kp_import_check_cel(kp_import *imp, kp_err *err);
+
+/* ---- store_gang.c ---- */
+
+/* Replace the scheduling group of pod owner_id (workload = 0) or of
+ * workload owner_id's template (workload = 1) with p's (none: deleted). */
+int kp_store_gang_member(kp_import *imp, int64_t owner_id, int workload, const kp_pod_in *p, kp_err *err);
 
 /* ---- store_expand.c ---- */
 

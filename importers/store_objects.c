@@ -201,7 +201,8 @@ int kp_import_pod(kp_import *imp, const char *file, const kp_pod_in *p, kp_err *
 	if (kp_store_class(imp, p, &class_id, err) != KP_OK)
 		return err->code;
 	if (kp_store_write_pod(imp, have ? f.id : 0, p, class_id, 0, NULL, file, &id, err) != KP_OK ||
-	    kp_store_volumes(imp, id, 0, p, err) != KP_OK || kp_store_pod_claims(imp, id, 0, have, p, err) != KP_OK)
+	    kp_store_volumes(imp, id, 0, p, err) != KP_OK || kp_store_pod_claims(imp, id, 0, have, p, err) != KP_OK ||
+	    kp_store_gang_member(imp, id, 0, p, err) != KP_OK)
 		return err->code;
 	imp->stats.pods++;
 	kp_arena_reset(&imp->scratch);
@@ -310,7 +311,8 @@ int kp_import_workload(kp_import *imp, const char *file, const kp_workload_in *w
 		return err->code;
 	int64_t wid = have ? f.id : sqlite3_last_insert_rowid(imp->db);
 	if (kp_store_volumes(imp, wid, 1, &w->tmpl, err) != KP_OK || kp_store_claim_templates(imp, wid, w, err) != KP_OK ||
-	    kp_store_pod_claims(imp, wid, 1, have, &w->tmpl, err) != KP_OK)
+	    kp_store_pod_claims(imp, wid, 1, have, &w->tmpl, err) != KP_OK ||
+	    kp_store_gang_member(imp, wid, 1, &w->tmpl, err) != KP_OK)
 		return err->code;
 	imp->stats.workloads++;
 	kp_arena_reset(&imp->scratch);

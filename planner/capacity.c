@@ -82,8 +82,34 @@ void cap_pods_release(cap_pod *v, int n)
 	kp_free(v);
 }
 
+void cap_gang_close(outcome *o)
+{
+	if (!o->gang_cur)
+		return;
+	o->gangs++;
+	o->gangs_placed += o->gang_cur_placed > 0 && o->gang_cur_placed >= o->gang_min;
+	kp_free(o->gang_cur);
+	o->gang_cur = NULL;
+	o->gang_cur_placed = 0;
+}
+
+/* a copy of a gang: its gang's count (copies come gang by gang, in id order) */
+static int count_gang(outcome *o, const kp_plan_pod *p, int placed)
+{
+	if (!o->gang_cur || strcmp(o->gang_cur, p->gang)) {
+		cap_gang_close(o);
+		if (!(o->gang_cur = kp_strdup(p->gang)))
+			return -1;
+		o->gang_min = p->gang_min;
+		o->gang_size = p->gang_size;
+	}
+	o->gang_cur_placed += placed;
+	return 0;
+}
+
 void cap_outcome_release(outcome *o)
 {
+	kp_free(o->gang_cur);
 	kp_free(o->first_fail_msg);
 	kp_free(o->copy_nodes);
 	kp_free(o->unsched_ids);
@@ -166,12 +192,16 @@ static int on_pod(void *ctx, const kp_plan_pod *p)
 {
 	cap *c = ctx;
 	outcome *o = c->cur;
-	int placed = p->node != NULL && strcmp(p->action, "evict") && strcmp(p->action, "unschedulable");
-	int lost = !strcmp(p->action, "unschedulable") || !strcmp(p->action, "evict");
+	/* a placed pod of a gang left below minCount is lost with its gang (docs/gangs.md) */
+	int placed = p->node != NULL && strcmp(p->action, "evict") && strcmp(p->action, "unschedulable") &&
+		     !p->gang_broken;
+	int lost = !strcmp(p->action, "unschedulable") || !strcmp(p->action, "evict") || p->gang_broken;
 	if (p->pod_id < 0) {
 		/* a pod of the scenario: the copies of --pod / --workload, or the
 		 * DaemonSet pods of added nodes (--nodes-needed: not counted) */
 		o->copies++;
+		if (p->gang && count_gang(o, p, placed))
+			return cap_nomem(c);
 		if (!o->copy_class) {
 			o->copy_class = p->class_id;
 			if (c->probe && (cap_requests_text(c, p->class_id, c->probe_req) ||

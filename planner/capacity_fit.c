@@ -173,6 +173,9 @@ static void fit_summary(cap *c, const outcome *run, const kp_sb *req, int64_t ma
 	kp_sb_printf(j, ",\"fits\":%ld,\"tried\":%lld,\"max_default\":%s,\"pending_unschedulable\":%ld,\"next_reason\":", fits,
 		     (long long)max, defaulted ? "true" : "false", pending_unsched);
 	kp_sb_add_json_str(j, limited ? a->reason : NULL);
+	if (run->gangs)   /* the copies came in gangs (docs/gangs.md) */
+		kp_sb_printf(j, ",\"gang\":{\"size\":%ld,\"min_count\":%ld,\"tried\":%ld,\"fit\":%ld}", (long)run->gang_size,
+			     (long)run->gang_min, run->gangs, run->gangs_placed);
 	kp_sb_adds(j, ",\"pool_label\":");
 	kp_sb_add_json_str(j, c->pool_label);
 }
@@ -200,11 +203,14 @@ int cap_fit(cap *c)
 	c->probe_req = &req;
 	rc = cap_plan_once(c, wo, 1, &probe);
 	c->probe = 0;
+	int64_t gang_size = probe.gang_cur ? probe.gang_size : 0;
 	cap_outcome_release(&probe);
 	int64_t max = o->max;
 	int defaulted = max <= 0;
 	if (defaulted)
 		max = c->probe_max;
+	if (gang_size > 1)   /* copies in gangs: whole gangs only */
+		max = (max + gang_size - 1) / gang_size * gang_size;
 	snprintf(a->subject, sizeof a->subject, "%s", o->pod_file ? o->pod_file : o->workload);
 	copies_opt(o, (long)max, opt, sizeof opt, &wo[0]);
 	c->want_quality = 1;
@@ -225,6 +231,7 @@ int cap_fit(cap *c)
 		if (k < nn && nodes[k].id == run.copy_nodes[i])
 			nodes[k].replicas++;
 	}
+	cap_gang_close(&run);
 	long fits = run.copies_placed;
 	cap_qual_take(&c->q, &run.q);
 	snprintf(c->q_of, sizeof c->q_of, "the plan with the %ld replica%s placed", fits, fits == 1 ? "" : "s");

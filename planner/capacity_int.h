@@ -53,6 +53,11 @@ typedef struct base_pod {
 /* what one plan run says */
 typedef struct outcome {
 	long copies, copies_placed;           /* pods of the scenario (id < 0) */
+	/* copies in gangs (docs/gangs.md): gangs tried and with minCount placed;
+	 * the one being counted (copies come gang by gang) */
+	long gangs, gangs_placed, gang_cur_placed;
+	char *gang_cur;
+	int32_t gang_min, gang_size;
 	int64_t first_fail_id;                /* the first copy left out (0 none) */
 	char *first_fail_msg;
 	int64_t copy_class;
@@ -129,6 +134,8 @@ typedef struct cap {
 /* capacity.c */
 int cap_plan_once(cap *c, const char *const *wopts, int nw, outcome *o);
 void cap_outcome_release(outcome *o);
+/* the last gang of copies counted (before reading gangs, gangs_placed) */
+void cap_gang_close(outcome *o);
 void cap_pods_release(cap_pod *v, int n);
 void cap_qual_release(qual *q);
 void cap_qual_take(qual *dst, qual *src);

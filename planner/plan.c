@@ -205,6 +205,7 @@ int kp_plan_heap_push(planner *pl, int32_t pi)
 		return KP_NOMEM;
 	int i = pl->nheap++;
 	pl->heap[i] = pi;
+	kp_gang_heap_pushed(pl, pi);
 	while (i > 0 && heap_less(pl, pl->heap[i], pl->heap[(i - 1) / 2])) {
 		int32_t t = pl->heap[i];
 		pl->heap[i] = pl->heap[(i - 1) / 2];
@@ -339,7 +340,7 @@ static int run_rebalance(planner *pl)
 		return kp_plan_nomem(pl);
 	for (int i = 0; i < s->npods; i++)
 		movable[i] = pl->out[i].action == A_KEEP && s->pods[i].orig_node >= 0 && s->pods[i].node >= 0 &&
-			     pl->prof_of_class[s->pods[i].cls] >= 0;
+			     pl->prof_of_class[s->pods[i].cls] >= 0 && !kp_gang_member(pl, i);   /* never split a gang */
 	pl->preemption = 0;   /* a move never preempts */
 	kp_rb_host h = { s, pl->pdb_allowed, movable, pl, rb_place, rb_undo };
 	int rc = kp_rebalance_run(pl->o->rebalance, &h, pl->err);
@@ -364,6 +365,7 @@ static void add_warning(kp_plan_result *r, const char *fmt, ...)
 static void teardown(planner *pl)
 {
 	kp_plan_cycle_release(pl);
+	kp_gang_release(pl);
 	if (pl->out)
 		for (int i = 0; i < pl->s.npods; i++) {
 			kp_free(pl->out[i].message);
@@ -601,6 +603,8 @@ static int run_passes(planner *pl, kp_plan_result *r)
 		r->passes++;
 		while (pl->nheap > 0 && !rc) {
 			int32_t pi = heap_pop(pl);
+			if (kp_gang_heap_popped(pl, pi))
+				continue;   /* its group's cycle took it */
 			if (kp_interrupted) {
 				rc = kp_err_set(pl->err, KP_INTR, "interrupted");
 				break;
@@ -612,12 +616,15 @@ static int run_passes(planner *pl, kp_plan_result *r)
 				pl->out[pi].seq = ++pl->seq;
 				rc = s->nnodes ? kp_plan_bind_pod(pl, pi, (int)(total_attempts % s->nnodes)) : KP_OK;
 			} else {
-				rc = kp_plan_schedule_one(pl, pi, pl->prof_of_class[s->pods[pi].cls]);
+				rc = kp_gang_schedule(pl, pi, pl->prof_of_class[s->pods[pi].cls]);
 			}
 			total_attempts++;
 			if (o->progress && total_attempts % 1000 == 0)
 				o->progress(o->progress_ctx, total_attempts, pl->nqueue);
 		}
+		int gang_changed;   /* 1.35: gangs short of minCount time out at Permit (plan_int.h) */
+		if (!rc)
+			rc = kp_gang_pass_end(pl, &gang_changed);
 		for (int q = 0; q < pl->nqueue && !rc; q++) {
 			int32_t pi = pl->queue[q];
 			if (pl->out[pi].action == A_UNSCHED && pl->out[pi].last_bind_stamp < pl->binds &&
@@ -753,7 +760,7 @@ static int plan_pods(planner *pl, kp_plan_result *r, double t0)
 	if (rc)
 		return rc;
 	triage_pods(pl, r, &n);
-	if ((rc = static_filters(pl)))
+	if ((rc = kp_gang_setup(pl, r)) || (rc = static_filters(pl)))
 		return rc;
 	if ((rc = gpus_before(pl, r)))
 		return rc;
@@ -765,6 +772,7 @@ static int plan_pods(planner *pl, kp_plan_result *r, double t0)
 		return rc;
 	count_outcomes(pl, r);
 	add_warnings(pl, r, &n);
+	kp_gang_warnings(pl, r);
 	r->t_schedule = kp_now() - t0 - r->t_load - r->t_static;
 	return KP_OK;
 }

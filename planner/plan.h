@@ -46,6 +46,12 @@ typedef struct kp_plan_pod {
 	int fits_empty_added;
 	/* its GPU request as devices (gpu_frag.h): GPUs x milli of each; 0 none */
 	int64_t gpu_milli;
+	/* placed, but a member of a gang with fewer than minCount pods placed
+	 * after the run (docs/gangs.md): capacity counts it lost with its gang */
+	int gang_broken;
+	/* its gang, NULL none: key, minCount, pods per gang (docs/gangs.md) */
+	const char *gang;
+	int32_t gang_min, gang_size;
 } kp_plan_pod;
 
 /* One node and resource after the run, for kp_plan_opts.on_node (resource

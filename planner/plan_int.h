@@ -10,6 +10,7 @@
  *                 node-local cache, Score, the tie-break, bind), the
  *                 FitError message, preemption and evictions, and the
  *                 cycle's state (setup / teardown);
+ *   plan_gang.c   gang scheduling (below);
  *   plan_write.c  the run writer: run, placement, pod_failure, eviction and
  *                 run_warning rows (queries/plan/), and each pod's and
  *                 node's outcome for kp_plan_opts.on_pod / on_node.
@@ -24,6 +25,49 @@
 #include "profile.h"
 #include "cycle.h"
 #include "explain.h"
+
+/* gang scheduling (plan_gang.c, docs/gangs.md): pods of one PodGroup
+ * (kube 1.36+: spec.schedulingGroup; 1.35: spec.workloadRef) bind at least
+ * the group's minCount or none.
+ *   1.36+ (GenericWorkload on; 1.36 also GangScheduling): the pod-group
+ *         cycle — when the queue pops a group's first pod, every pod of the
+ *         group still queued is scheduled in one cycle, without preemption,
+ *         in the group's order (priority, then queue order); PlacementFeasible
+ *         ends it early; a group that does not reach minCount is reverted.
+ *   1.35  (GenericWorkload and GangScheduling on): pod by pod; placed pods
+ *         wait at Permit until minCount of the group are placed; a group
+ *         still short when the queue drains times out (5m0s) and is reverted.
+ *   PreEnqueue (both): a pod whose PodGroup is missing, or whose group has
+ *         fewer pods than minCount, never enters the queue.
+ *   Gate off: pods are planned one by one, the run warns. */
+enum { KP_GANG_OFF = 0, KP_GANG_CYCLE = 1, KP_GANG_PERMIT = 2 };
+
+typedef struct kp_gang {
+	char *key;                   /* "ns/name" (1.35: "ns/workload/podGroup[/replicaKey]") */
+	int32_t min_count;           /* gang.minCount; 1 for basic */
+	uint8_t gang;                /* policy gang */
+	uint8_t missing;             /* 1 no PodGroup (1.35: no Workload), 2 (1.35) no such podGroups entry */
+	uint8_t disrupt_all;         /* disruptionMode All (not modelled: warned) */
+	uint8_t permitted;           /* 1.35: minCount reached once, its pods bound */
+	int32_t timeouts;            /* 1.35: Permit timeouts so far */
+	int32_t size;                /* capacity --pod's copies: pods per gang (0: npods) */
+	int32_t npods;
+	int32_t *pods;               /* members, pod indexes ascending */
+} kp_gang;
+
+typedef struct kp_gangs {
+	int mode;                    /* KP_GANG_* */
+	int n;
+	kp_gang *v;
+	int32_t *of;                 /* per pod: its gang, -1 none (NULL: no gangs) */
+	int32_t *in_heap;            /* per pod: its entries on the queue's heap */
+	int32_t *stale;              /* per pod: entries a group cycle took, skipped when popped */
+	/* for the warnings */
+	long off_pods, off_groups;   /* gate off: pods with a group and PodGroups / Workloads imported */
+	const char *off_why;         /* why off */
+	long missing_pods, short_pods, failed, need_preempt, jobs_with_workload, disrupt_all, other_form;
+} kp_gangs;
+
 
 /* what happened to a pod; A_EVICTED: preempted and not re-created (no controller) */
 enum { A_KEEP, A_BIND, A_UNSCHED, A_IGNORED, A_DONE, A_GATED, A_EVICTED };
@@ -95,6 +139,7 @@ typedef struct planner {
 	const uint8_t *avoid;        /* rebalance: per node, 1 = the pod may not land there; NULL none */
 	/* HTTP extenders (plan_extender.c): the client, nodes' JSON, the calls; NULL until one is called */
 	struct kp_hext_run *hx;
+	kp_gangs gangs;              /* gang scheduling (plan_int.h) */
 } planner;
 
 static inline int kp_plan_nomem(planner *pl) { return kp_err_set(pl->err, KP_NOMEM, "out of memory while planning"); }
@@ -138,5 +183,30 @@ void kp_plan_extenders_release(planner *pl);
 int kp_plan_write_run(planner *pl, kp_plan_result *r, double t0);
 /* every pod's outcome to o->on_pod, every node's resources to o->on_node */
 int kp_plan_report_results(planner *pl);
+
+/* plan_gang.c */
+/* After triage: load the groups of the pods, apply PreEnqueue (pods taken
+ * off the queue, unschedulable with kube's message).  KP_OK or an error. */
+int kp_gang_setup(planner *pl, kp_plan_result *r);
+void kp_gang_release(planner *pl);
+/* the queue's heap took / gave back an entry of pod pi */
+void kp_gang_heap_pushed(planner *pl, int32_t pi);
+/* pi popped: 1 when the entry is stale (a group cycle took it), skip it */
+int kp_gang_heap_popped(planner *pl, int32_t pi);
+/* pod pi is a member of an active gang (rebalance never moves one) */
+int kp_gang_member(const planner *pl, int32_t pi);
+/* Schedule popped pod pi: its group's cycle (1.36+), or pod by pod (1.35,
+ * pods without a group). */
+int kp_gang_schedule(planner *pl, int32_t pi, int profile_idx);
+/* After a pass drained the queue (1.35): gangs short of minCount time out.
+ * *changed = 1 when a gang was reverted. */
+int kp_gang_pass_end(planner *pl, int *changed);
+/* pod pi is placed and a member of a gang (policy gang) with fewer than
+ * minCount pods placed now: 1, and why ("its gang NS/NAME has ...") */
+int kp_gang_broken(const planner *pl, int32_t pi, char *why, size_t size);
+/* pod pi's gang: its key, minCount and size; NULL when none */
+const char *kp_gang_of(const planner *pl, int32_t pi, int32_t *min_count, int32_t *size);
+/* the run's gang warnings into r */
+void kp_gang_warnings(const planner *pl, kp_plan_result *r);
 
 #endif

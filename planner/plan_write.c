@@ -548,10 +548,12 @@ int kp_plan_report_results(planner *pl)
 		const kp_pod *p = &s->pods[i];
 		const pod_out *po = &pl->out[i];
 		int was_bound = p->orig_node >= 0;
+		char gang_why[600];
 		kp_plan_pod r = { .pod_id = p->db_id, .class_id = s->classes[p->cls].db_id,
 				  .priority = s->classes[p->cls].priority, .ns = kp_str(&s->strs, p->ns),
 				  .name = kp_str(&s->strs, p->name), .displaced = was_bound || p->moved_from != 0,
 				  .seq = po->seq, .message = po->message };
+		r.gang = kp_gang_of(pl, i, &r.gang_min, &r.gang_size);
 		int node = -1;
 		switch (po->action) {
 		case A_BIND:
@@ -573,6 +575,8 @@ int kp_plan_report_results(planner *pl)
 		if (node >= 0) {
 			r.node_id = s->node_db_id[node];
 			r.node = kp_str(&s->strs, s->node_name[node]);
+			if ((r.gang_broken = kp_gang_broken(pl, i, gang_why, sizeof gang_why)))
+				r.message = gang_why;
 		}
 		if (s->dra && s->dra->gpus)
 			r.gpu_milli = (int64_t)s->dra->gpus->pod_n[i] * s->dra->gpus->pod_milli[i];

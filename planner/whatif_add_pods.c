@@ -97,6 +97,7 @@ typedef struct spec {
 	int64_t class_id, id;        /* id: the Pod's or workload's, in the file's database */
 	int volumes;                 /* its volumes are in temp.kp_whatif_spec_volume */
 	wi_claims claims;            /* its resourceClaims (none: no DRA tables in the database) */
+	wi_gang gang;                /* its scheduling group: the copies come in gangs (whatif_gang.c) */
 } spec;
 
 static int read_spec(wctx *c, wi_op *op, sqlite3 *m, long wls, spec *sp)
@@ -236,6 +237,8 @@ static int add_copies(wctx *c, wi_op *op, spec *sp, int64_t batch)
 			break;
 		if (sp->claims.n && (rc = wi_dra_add_pod(c, &sp->claims, WI_ID_BASE + c->w->pods_made, sp->ns, name)))
 			break;
+		if ((rc = wi_gang_add_pod(c, &sp->gang, sp->ns, WI_ID_BASE + c->w->pods_made, made)))
+			break;
 		if (made < 5)
 			kp_sb_printf(&names, "%s%s", made ? ", " : "", name);
 		made++;
@@ -246,6 +249,9 @@ static int add_copies(wctx *c, wi_op *op, spec *sp, int64_t batch)
 			     op->added == 1 ? "y" : "ies", sp->ns, sp->base, kp_sb_str(&names), op->added > 5 ? ", ..." : "",
 			     sp->volumes ? ", with the spec's volumes" : "",
 			     sp->claims.n ? (sp->volumes ? " and resource claims" : ", with the spec's resource claims") : "");
+	if (!rc && sp->gang.on)
+		kp_sb_printf(&op->effect, ", in gangs of %lld like pod group %s/%s (minCount %lld)", (long long)sp->gang.size,
+			     sp->ns, sp->gang.group, (long long)sp->gang.min_count);
 	kp_sb_release(&names);
 	sqlite3_finalize(vst[0]);
 	sqlite3_finalize(vst[1]);
@@ -276,6 +282,8 @@ int wi_apply_add_pods(wctx *c, wi_op *op)
 		rc = copy_volumes(c, op, m, wls != 0, &sp);
 	if (!rc)
 		rc = copy_claims(c, m, wls != 0, &sp);
+	if (!rc)
+		rc = wi_gang_spec(c, op, m, wls != 0, sp.id, sp.ns, &sp.gang);
 	sqlite3_close(m);
 	int64_t batch = 0;
 	if (!rc && wi_query_int(c, kp_sql_whatif_add_pods_batch, 0, NULL, &batch))
@@ -285,6 +293,7 @@ int wi_apply_add_pods(wctx *c, wi_op *op)
 	kp_free(sp.ns);
 	kp_free(sp.base);
 	kp_free(sp.labels);
+	kp_free(sp.gang.group);
 	wi_dra_free(&sp.claims);
 	return rc;
 }

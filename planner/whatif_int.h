@@ -189,4 +189,16 @@ int wi_apply_from_run(wctx *c, wi_op *op);               /* whatif_mode.c */
 int wi_apply_full(wctx *c, wi_op *op);
 void wi_apply_strategy(kp_config *cfg, wi_op *op);
 
+/* whatif_gang.c: add-pods of a spec in a scheduling group (docs/gangs.md) */
+typedef struct wi_gang {
+	int on;                      /* the copies come in gangs */
+	char *group;                 /* the PodGroup the spec names */
+	int64_t min_count, size;     /* its minCount (1: basic); copies per gang */
+} wi_gang;
+/* the spec's group (file database m; id: the Pod's or workload's); an
+ * error when it names a PodGroup the cluster lacks.  Free g->group. */
+int wi_gang_spec(wctx *c, wi_op *op, sqlite3 *m, int workload, int64_t id, const char *ns, wi_gang *g);
+/* copy number made (0-based) with pod id pod_id joins its gang */
+int wi_gang_add_pod(wctx *c, const wi_gang *g, const char *ns, int64_t pod_id, long made);
+
 #endif

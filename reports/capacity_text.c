@@ -139,6 +139,10 @@ static void fit(kp_sb *t, const kp_json *j, const char *reason)
 		     "%lld tried%s\n", fits, s_(fits), str(j, "subject"), str(j, "requests"), fits == 1 ? "s" : "",
 		     num(j, "pending_unschedulable"), num(j, "tried"),
 		     is_true(j, "max_default") ? " (the bound from free capacity, plus 1)" : "");
+	const kp_json *g = get(j, "gang");
+	if (g)   /* copies in gangs (docs/gangs.md) */
+		kp_sb_printf(t, "in gangs of %lld (minCount %lld): %lld whole gang%s of %lld tried bound\n", num(g, "size"),
+			     num(g, "min_count"), num(g, "fit"), s_(num(g, "fit")), num(g, "tried"));
 	baseline(t, get(j, "baseline"));
 	if (str(j, "next_reason"))
 		kp_sb_printf(t, "the next one does not fit: %s\n", str(j, "next_reason"));

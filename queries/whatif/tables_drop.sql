@@ -1,7 +1,8 @@
 -- what-if (planner/whatif_tables.c): every TEMP table a scenario makes
 -- (the storage ones: --scale of a workload with volumes, whatif_scale.c, and
 -- add-pods of a spec with volumes, whatif_add_pods.c; the DRA ones: either
--- of a spec naming resourceClaims, whatif_dra.c).
+-- of a spec naming resourceClaims, whatif_dra.c; the copies' gangs,
+-- whatif_gang.c).
 -- Always schema-qualified: an unqualified DROP would reach the main table.
 DROP TABLE IF EXISTS temp.node; DROP TABLE IF EXISTS temp.node_resource; DROP TABLE IF EXISTS temp.node_label;
 DROP TABLE IF EXISTS temp.node_taint; DROP TABLE IF EXISTS temp.node_image; DROP TABLE IF EXISTS temp.pod;
@@ -21,3 +22,4 @@ DROP TABLE IF EXISTS temp.resource_slice; DROP TABLE IF EXISTS temp.slice_counte
 DROP TABLE IF EXISTS temp.slice_device; DROP TABLE IF EXISTS temp.device_attribute;
 DROP TABLE IF EXISTS temp.device_capacity; DROP TABLE IF EXISTS temp.device_counter;
 DROP TABLE IF EXISTS temp.device_taint;
+DROP TABLE IF EXISTS temp.kp_whatif_gang;

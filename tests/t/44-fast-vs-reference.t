@@ -71,6 +71,18 @@ db=$T/examples.db
 "$KPLAN" import -q "$db" "$ROOT/examples"
 plan_both "$db" "examples/"
 
+# gangs (docs/gangs.md): pod-group cycles, reverted groups and the batch
+# retry after them, 1.35's Permit timeout (tests/t/21-gang.t has a larger
+# generated cluster of gangs)
+for g in revert order early-stop basic; do
+	db=$T/gang-$g.db
+	"$KPLAN" import -q "$db" "$TESTS_DIR/e2e/g-gang-$g.yaml"
+	plan_both "$db" "gang $g" --kube-version 1.37 --feature-gates GenericWorkload=true
+done
+db=$T/gang-v135.db
+"$KPLAN" import -q "$db" "$TESTS_DIR/e2e/g-gang-v135-timeout.yaml"
+plan_both "$db" "gang 1.35 Permit timeout" --kube-version 1.35 --feature-gates GenericWorkload=true,GangScheduling=true
+
 # devices (DRA): the dra-example-driver manifests on two nodes of eight GPUs
 if [ -d "$KP_SHARED_DATA/realworld2" ]; then
 	db=$T/dra.db

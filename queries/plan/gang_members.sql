@@ -1,0 +1,13 @@
+-- kplan plan (planner/plan_gang.c): every pod with a scheduling group, with its
+-- group's policy (the PodGroup's; 1.35: its Workload's pod group template),
+-- grouped: one group is consecutive rows.  found = 0: no such PodGroup (or
+-- Workload template) was imported; workload_found: the 1.35 Workload was.  v135 = 1: the 1.35 form (workloadRef).
+SELECT g.pod_id, g.namespace, g.pod_group, g.workload, COALESCE(g.replica_key, ''),
+       COALESCE(pg.policy, t.policy, 'basic'), COALESCE(pg.min_count, t.min_count, 1),
+       pg.id IS NOT NULL OR t.workload_id IS NOT NULL AS found, g.workload IS NOT NULL AS v135,
+       COALESCE(pg.disruption_mode, t.disruption_mode, 'Single'), w.id IS NOT NULL AS workload_found
+FROM pod_gang g
+LEFT JOIN pod_group pg ON g.workload IS NULL AND pg.namespace = g.namespace AND pg.name = g.pod_group
+LEFT JOIN sched_workload w ON g.workload IS NOT NULL AND w.namespace = g.namespace AND w.name = g.workload
+LEFT JOIN sched_workload_template t ON t.workload_id = w.id AND t.name = g.pod_group
+ORDER BY g.namespace, g.workload IS NOT NULL, g.workload, g.pod_group, COALESCE(g.replica_key, ''), g.pod_id

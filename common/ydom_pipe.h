@@ -9,7 +9,7 @@
 #ifndef KP_YDOM_PIPE_H
 #define KP_YDOM_PIPE_H
 
-#include "ydom.h"
+#include "ynode.h"
 
 /* Inputs at least this big are read on two threads. */
 #define KP_YPIPE_MIN_BYTES (1u << 20)

@@ -350,11 +350,13 @@ static int run_rebalance(planner *pl)
 
 /* ---- the run ---- */
 
-static void add_warning(kp_plan_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_warning(kp_plan_result *r, const char *fmt, ...)
+void kp_plan_warn(kp_plan_result *r, const char *fmt, ...)
 {
-	if (r->nwarnings >= 8)
+	if (r->nwarnings == KP_PLAN_MAX_WARNINGS) {   /* the last one says so */
+		snprintf(r->warnings[KP_PLAN_MAX_WARNINGS - 1], sizeof r->warnings[0],
+			 "warnings: more than %d warnings; the others are left out", KP_PLAN_MAX_WARNINGS - 1);
 		return;
+	}
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(r->warnings[r->nwarnings++], sizeof r->warnings[0], fmt, ap);
@@ -666,33 +668,33 @@ static void add_warnings(const planner *pl, kp_plan_result *r, const pod_counts 
 	for (int i = 0; i < pl->nev; i++)
 		broken += pl->ev[i].violated;
 	if (broken)
-		add_warning(r, "pdb: %ld eviction(s) break a PodDisruptionBudget, as kube-scheduler does when no candidate "
+		kp_plan_warn(r, "pdb: %ld eviction(s) break a PodDisruptionBudget, as kube-scheduler does when no candidate "
 			       "node avoids it (eviction.pdb_violated)", broken);
 	if (n->volumes)
-		add_warning(r, "volumes: %s%ld pending pod(s) use volumes; the four volume plugins judged them; not modelled: "
+		kp_plan_warn(r, "volumes: %s%ld pending pod(s) use volumes; the four volume plugins judged them; not modelled: "
 			       "VolumeAttachment objects (kube 1.33+ also counts them against CSI attach limits), VolumeBinding's "
 			       "Score (StorageCapacityScoring, on by default from 1.37), VolumeLimitScaling (1.37), CSI migration of "
 			       "vSphere, Azure File and Portworx volumes (docs/limits.md)",
 			    n->volumes_partial ? "at least " : "", n->volumes);
 	if (n->claims)
-		add_warning(r, "dra: %s%ld pending pod(s) name ResourceClaims; DynamicResources judged them; not modelled: "
+		kp_plan_warn(r, "dra: %s%ld pending pod(s) name ResourceClaims; DynamicResources judged them; not modelled: "
 			       "DeviceTaintRule objects, its Score "
 			       "(firstAvailable preferences) and its PostFilter message (docs/limits.md)",
 			    n->claims_partial ? "at least " : "", n->claims);
 	if (n->missing_pc)
-		add_warning(r, "priorityclass: %ld pending pod(s) name a PriorityClass that was not imported: priority 0 "
+		kp_plan_warn(r, "priorityclass: %ld pending pod(s) name a PriorityClass that was not imported: priority 0 "
 			       "used (the API server would reject them)", n->missing_pc);
 	if (s->warn_unknown_node)
-		add_warning(r, "unknown-node: %d pod(s) are bound to nodes that were not imported: they take no room",
+		kp_plan_warn(r, "unknown-node: %d pod(s) are bound to nodes that were not imported: they take no room",
 			    s->warn_unknown_node);
 	if (n->other_sched)
-		add_warning(r, "scheduler: %ld pending pod(s) name a schedulerName no profile has: left alone", n->other_sched);
+		kp_plan_warn(r, "scheduler: %ld pending pod(s) name a schedulerName no profile has: left alone", n->other_sched);
 	if (n->not_run)
-		add_warning(r, "config: %ld pending pod(s) not planned: an imported profile of theirs kplan cannot run (the "
+		kp_plan_warn(r, "config: %ld pending pod(s) not planned: an imported profile of theirs kplan cannot run (the "
 			       "pods' messages say why; run.config notRun)", n->not_run);
 	char ext[400];
 	if (kp_plan_extenders_warning(pl, ext, sizeof ext))
-		add_warning(r, "extender: %s", ext);
+		kp_plan_warn(r, "extender: %s", ext);
 }
 
 /* After planning: the outcomes to the callbacks, the rows (a dry run with

@@ -16,6 +16,7 @@
 #include "../common/kube.h"
 
 #define KP_DEFAULT_SEED 1
+#define KP_PLAN_MAX_WARNINGS 32
 
 struct kp_plan_result;
 struct kp_whatif;
@@ -108,7 +109,7 @@ typedef struct kp_plan_result {
 	char config_source[1024];
 	kp_kube kube;                /* the version and gates planned as */
 	int nwarnings;
-	char warnings[8][512];
+	char warnings[KP_PLAN_MAX_WARNINGS][512];   /* "kind: text"; kp_plan_warn (plan_int.h) adds one */
 	int64_t gpu_free_before;     /* GPU milli free before the run (gpu_frag.h), -1 no GPUs */
 } kp_plan_result;
 

@@ -571,16 +571,6 @@ int kp_gang_pass_end(planner *pl, int *changed)
 
 /* ---- warnings ---- */
 
-static void warn(kp_plan_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(kp_plan_result *r, const char *fmt, ...)
-{
-	if (r->nwarnings >= 8)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->warnings[r->nwarnings++], sizeof r->warnings[0], fmt, ap);
-	va_end(ap);
-}
 
 /* gangs left short of minCount that a lower-priority bound pod might make
  * room for: workload-aware preemption is not modelled */
@@ -613,34 +603,34 @@ void kp_gang_warnings(const planner *pl, kp_plan_result *r)
 	const kp_gangs *gs = &pl->gangs;
 	if (gs->mode == KP_GANG_OFF) {
 		if (gs->off_pods || gs->off_groups)
-			warn(r, "gang: %ld pending pod(s) name a scheduling group and %ld PodGroup/Workload object(s) were "
+			kp_plan_warn(r, "gang: %ld pending pod(s) name a scheduling group and %ld PodGroup/Workload object(s) were "
 				"imported, but %s: pods planned one by one, as kube does without the Workload API "
 				"(--feature-gates GenericWorkload=true%s; docs/gangs.md)", gs->off_pods, gs->off_groups,
 			     gs->off_why, pl->s.kube.minor <= 36 ? ",GangScheduling=true" : "");
 		if (gs->jobs_with_workload)
-			warn(r, "gang-job: %ld Job(s) are the controllerRef of a Workload without a PodGroup: the Job controller's PodGroups "
+			kp_plan_warn(r, "gang-job: %ld Job(s) are the controllerRef of a Workload without a PodGroup: the Job controller's PodGroups "
 				"(WorkloadWithJob, alpha, off) are not modelled; import the PodGroups (docs/gangs.md)",
 			     gs->jobs_with_workload);
 		return;
 	}
 	if (gs->missing_pods || gs->short_pods)
-		warn(r, "gang-waiting: %ld pod(s) wait outside the queue (PreEnqueue): %ld for a PodGroup that was not "
+		kp_plan_warn(r, "gang-waiting: %ld pod(s) wait outside the queue (PreEnqueue): %ld for a PodGroup that was not "
 			"imported, %ld for a gang with fewer pods than its minCount", gs->missing_pods + gs->short_pods,
 		     gs->missing_pods, gs->short_pods);
 	if (gs->other_form)
-		warn(r, "gang-field: %ld pod(s) name their group with %s, which kube 1.%d drops: planned one by one",
+		kp_plan_warn(r, "gang-field: %ld pod(s) name their group with %s, which kube 1.%d drops: planned one by one",
 		     gs->other_form, gs->mode == KP_GANG_PERMIT ? "spec.schedulingGroup (1.36+)" : "spec.workloadRef (1.35)",
 		     pl->s.kube.minor);
 	long pre = pl->preemption ? gangs_wanting_preemption(pl) : 0;
 	if (pre)
-		warn(r, "gang-preemption: %ld gang(s) left short of minCount while lower-priority pods run: "
+		kp_plan_warn(r, "gang-preemption: %ld gang(s) left short of minCount while lower-priority pods run: "
 			"workload-aware preemption (a gang preempting as a whole) is not modelled; kplan's gangs never "
 			"preempt (docs/gangs.md)", pre);
 	if (gs->disrupt_all)
-		warn(r, "gang-disruption: %ld pod group(s) have disruptionMode All: their pods may still be preempted "
+		kp_plan_warn(r, "gang-disruption: %ld pod group(s) have disruptionMode All: their pods may still be preempted "
 			"one by one here (docs/gangs.md)", gs->disrupt_all);
 	if (gs->jobs_with_workload)
-		warn(r, "gang-job: %ld Job(s) are the controllerRef of a Workload without a PodGroup: the Job controller's PodGroups "
+		kp_plan_warn(r, "gang-job: %ld Job(s) are the controllerRef of a Workload without a PodGroup: the Job controller's PodGroups "
 			"(WorkloadWithJob, alpha, off) are not modelled; import the PodGroups (docs/gangs.md)",
 		     gs->jobs_with_workload);
 }

@@ -142,6 +142,9 @@ typedef struct planner {
 	kp_gangs gangs;              /* gang scheduling (plan_int.h) */
 } planner;
 
+/* Add a run warning "kind: text" (run_warning, and the CLI's stderr); past
+ * KP_PLAN_MAX_WARNINGS the last one says that others were left out. */
+void kp_plan_warn(kp_plan_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static inline int kp_plan_nomem(planner *pl) { return kp_err_set(pl->err, KP_NOMEM, "out of memory while planning"); }
 
 /* plan.c */

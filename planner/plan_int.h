@@ -125,4 +125,8 @@ int kp_plan_write_run(planner *pl, kp_plan_result *r, double t0);
 /* every pod's outcome to o->on_pod, every node's resources to o->on_node */
 int kp_plan_report_results(planner *pl);
 
+/* plan_kube.c: the warnings of the kube version planned as (a gate the
+ * input needs is off); claims: the pending pods that name ResourceClaims */
+void kp_plan_kube_warnings(const planner *pl, kp_plan_result *r, long claims);
+
 #endif

@@ -109,12 +109,23 @@ const char *kp_store_kvs_text(kp_import *imp, const kp_kvs *kv)
 
 /* req, nz: kube 1.37's defaults; alt_*[v - 1]: variant v of
  * class_request_alt (schema.sql), nalt 3 when the pod has pod-level
- * resources or status resources, else 0 */
+ * resources or status resources that change its requests, else 0;
+ * resized: the status resources change them */
 typedef struct class_info {
 	kp_ress req, nz;
-	int nalt;
+	int nalt, resized;
 	kp_ress alt_req[3], alt_nz[3];
 } class_info;
+
+static int ress_equal(const kp_ress *a, const kp_ress *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].name, b->v[i].name) || a->v[i].value != b->v[i].value)
+			return 0;
+	return 1;
+}
 
 /* container requests as given, with limits filling in missing requests */
 static void json_container_requests(kp_sb *sb, const kp_container *c)
@@ -420,7 +431,7 @@ static int insert_kube_rows(kp_import *imp, int64_t id, const kp_pod_in *p, cons
 			}
 		}
 	const char *inputs[2] = { p->pod_requests.n || p->pod_limits.n ? "pod-level-resources" : NULL,
-				  p->nstatuses ? "resize-status" : NULL };
+				  ci->resized ? "resize-status" : NULL };
 	for (int i = 0; i < 2; i++) {
 		if (!inputs[i])
 			continue;
@@ -536,14 +547,19 @@ int kp_store_class(kp_import *imp, const kp_pod_in *p, int64_t *out, kp_err *err
 	if (kp_pod_requests(p, 0, &imp->scratch, &ci.req, err) != KP_OK ||
 	    kp_pod_requests(p, KP_REQ_NONZERO, &imp->scratch, &ci.nz, err) != KP_OK)
 		return err->code;
-	if (p->pod_requests.n || p->pod_limits.n || p->nstatuses)
+	if (p->pod_requests.n || p->pod_limits.n || p->nstatuses) {
 		for (int v = 1; v <= 3; v++) {
 			int f = (v & 1 ? KP_REQ_NO_POD_LEVEL : 0) | (v & 2 ? KP_REQ_NO_STATUS : 0);
 			if (kp_pod_requests(p, f, &imp->scratch, &ci.alt_req[v - 1], err) != KP_OK ||
 			    kp_pod_requests(p, f | KP_REQ_NONZERO, &imp->scratch, &ci.alt_nz[v - 1], err) != KP_OK)
 				return err->code;
-			ci.nalt = v;
 		}
+		/* a status that repeats the spec (every running pod of a 1.33+
+		 * cluster reports one) changes nothing: no variants, the class shared */
+		ci.resized = !ress_equal(&ci.req, &ci.alt_req[1]) || !ress_equal(&ci.nz, &ci.alt_nz[1]) ||
+			     !ress_equal(&ci.alt_req[0], &ci.alt_req[2]) || !ress_equal(&ci.alt_nz[0], &ci.alt_nz[2]);
+		ci.nalt = p->pod_requests.n || p->pod_limits.n || ci.resized ? 3 : 0;
+	}
 	class_spec(&imp->spec, p, &ci);
 	if (!kp_sb_ok(&imp->spec))
 		return kp_err_set(err, KP_NOMEM, "out of memory");

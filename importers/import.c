@@ -125,7 +125,10 @@ int kp_import_begin(sqlite3 *db, const kp_import_opts *opts, kp_import **out, kp
 	    /* and the DRA tables (issue 17) */
 	    (rc = kp_db_schema_section(db, "dra", "DRA tables", err)) ||
 	    /* and the Workload API tables (docs/gangs.md) */
-	    (rc = kp_db_schema_section(db, "gang", "Workload API tables", err))) {
+	    (rc = kp_db_schema_section(db, "gang", "Workload API tables", err)) ||
+	    /* and what kube versions read differently (class_port.sidecar, the kube section) */
+	    (rc = kp_db_add_column(db, "class_port", "sidecar", "INTEGER NOT NULL DEFAULT 0", err)) ||
+	    (rc = kp_db_schema_section(db, "kube", "kube-version tables", err))) {
 		kp_import_free(imp);
 		return rc;
 	}

@@ -147,6 +147,12 @@ int kp_k8s_get_pod_claims(kctx *c, const kp_ynode *spec, kp_pod_in *pod);
 /* a pod's status.resourceClaimStatuses, onto pod->claims */
 int kp_k8s_get_claim_statuses(kctx *c, const kp_ynode *status, kp_pod_in *pod);
 
+/* k8s_kube.c: the inputs of version-dependent rules (docs/kube-versions.md) */
+int kp_k8s_get_pod_resources(kctx *c, const kp_ynode *spec, kp_pod_in *pod);
+int kp_k8s_infer_features(kctx *c, const kp_ynode *spec, kp_pod_in *pod);
+int kp_k8s_get_resize_status(kctx *c, const kp_ynode *status, kp_pod_in *pod);
+int kp_k8s_get_declared_features(kctx *c, const kp_ynode *status, kp_node_in *n);
+
 /* ---- one reader per kind family: parse, then kp_import_* ---- */
 
 int kp_k8s_read_node(kctx *c, const objhead *h);              /* k8s_nodes.c */

@@ -23,7 +23,8 @@ int kp_k8s_read_node(kctx *c, const objhead *h)
 	    kp_k8s_get_resources(c, h->status, "allocatable", "status.allocatable", &n.allocatable) != KP_OK ||
 	    kp_k8s_get_resources(c, h->status, "capacity", "status.capacity", &n.capacity) != KP_OK ||
 	    kp_k8s_get_seq(c, h->spec, "taints", "spec.taints", &taints) != KP_OK ||
-	    kp_k8s_get_seq(c, h->status, "images", "status.images", &images) != KP_OK)
+	    kp_k8s_get_seq(c, h->status, "images", "status.images", &images) != KP_OK ||
+	    kp_k8s_get_declared_features(c, h->status, &n) != KP_OK)
 		return KP_PARSE;
 	/* API defaulting (SetDefaults_NodeStatus): allocatable defaults to capacity */
 	if (!kp_ymap_get(h->status, "allocatable"))

@@ -37,7 +37,7 @@ int kp_k8s_read_pod(kctx *c, const objhead *h)
 	    kp_k8s_get_str(c, h->status, "phase", "status.phase", &p.phase) != KP_OK ||
 	    kp_k8s_get_str(c, h->status, "nominatedNodeName", "status.nominatedNodeName", &p.nominated_node) != KP_OK ||
 	    kp_k8s_get_time(c, h->status, "startTime", "status.startTime", &p.start_time) != KP_OK ||
-	    kp_k8s_get_claim_statuses(c, h->status, &p) != KP_OK)
+	    kp_k8s_get_claim_statuses(c, h->status, &p) != KP_OK || kp_k8s_get_resize_status(c, h->status, &p) != KP_OK)
 		return KP_PARSE;
 	del = kp_ymap_get(h->meta, "deletionTimestamp");
 	p.terminating = del != NULL;

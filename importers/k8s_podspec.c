@@ -11,7 +11,7 @@
  * checking operators, effects, weights (1..100), ports (0..65535) and
  * integer ranges as the API server does; paths start with "spec".  API
  * defaulting is applied where the scheduler sees it (hostNetwork host
- * ports); only regular containers' host ports are kept (kube-scheduler-semantics.md §5.5).
+ * ports); regular and sidecar containers' host ports are kept (kube-scheduler-semantics.md §5.5).
  */
 #include "k8s_int.h"
 
@@ -250,7 +250,8 @@ static int get_spreads(kctx *c, const kp_ynode *spec, kp_pod_in *pod)
 
 static int get_tolerations(kctx *c, const kp_ynode *spec, kp_pod_in *pod)
 {
-	static const char *const ops[] = { "Equal", "Exists", NULL };
+	/* Gt, Lt: TaintTolerationComparisonOperators (1.35+); the planner applies the gate */
+	static const char *const ops[] = { "Equal", "Exists", "Gt", "Lt", NULL };
 	static const char *const effects[] = { "NoSchedule", "PreferNoSchedule", "NoExecute", NULL };
 	const kp_ynode *seq;
 	if (kp_k8s_get_seq(c, spec, "tolerations", "spec.tolerations", &seq) != KP_OK)
@@ -377,8 +378,9 @@ static int get_containers(kctx *c, const kp_ynode *spec, kp_pod_in *pod)
 				snprintf(pq, sizeof pq, "%s.hostIP", pp);
 				if (kp_k8s_get_str(c, pe, "hostIP", pq, &port.host_ip) != KP_OK)
 					return KP_PARSE;
-				/* kube-scheduler-semantics.md §5.5: only regular containers' host ports count */
-				if (port.host_port > 0 && ct->kind == KP_CONTAINER_APP) {
+				/* kube-scheduler-semantics.md §5.5: regular containers' host ports count, and
+				 * sidecars' from kube 1.34 (stored marked, the planner applies the version) */
+				if (port.host_port > 0 && ct->kind != KP_CONTAINER_INIT) {
 					if (!ct->ports) {
 						ct->ports = kp_arena_alloc(c->a, ports->n * sizeof *ct->ports);
 						if (!ct->ports)
@@ -430,7 +432,8 @@ int kp_k8s_get_pod_spec(kctx *c, const kp_ynode *spec, kp_pod_in *pod)
 	    kp_k8s_get_kvs(c, spec, "nodeSelector", "spec.nodeSelector", &pod->node_selector) != KP_OK ||
 	    get_tolerations(c, spec, pod) != KP_OK || get_containers(c, spec, pod) != KP_OK ||
 	    kp_k8s_get_pod_claims(c, spec, pod) != KP_OK || get_spreads(c, spec, pod) != KP_OK ||
-	    kp_k8s_get_sched_group(c, spec, pod) != KP_OK)
+	    kp_k8s_get_sched_group(c, spec, pod) != KP_OK ||
+	    kp_k8s_get_pod_resources(c, spec, pod) != KP_OK || kp_k8s_infer_features(c, spec, pod) != KP_OK)
 		return KP_PARSE;
 	if (kp_k8s_get_map(c, spec, "affinity", "spec.affinity", &aff) != KP_OK)
 		return KP_PARSE;

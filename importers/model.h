@@ -52,6 +52,7 @@ typedef struct kp_node_in {
 	kp_taint *taints; size_t ntaints;
 	kp_ress allocatable, capacity;
 	kp_image *images; size_t nimages;
+	kp_strs declared_features;   /* status.declaredFeatures (kube 1.35+) */
 } kp_node_in;
 
 typedef struct kp_toleration {
@@ -105,6 +106,15 @@ typedef struct kp_container {
 } kp_container;
 
 typedef struct kp_owner { const char *kind, *name, *uid; } kp_owner;
+
+/* One status.containerStatuses[] / initContainerStatuses[] entry with
+ * `resources` (in-place resize, kube 1.33+): what the kubelet reports. */
+typedef struct kp_ctr_status {
+	const char *name;
+	int init;                /* from initContainerStatuses */
+	kp_ress requests;        /* resources.requests */
+	kp_ress allocated;       /* allocatedResources */
+} kp_ctr_status;
 
 /* The spec of a PersistentVolumeClaim (a PVC's, a StatefulSet's
  * volumeClaimTemplate's, a generic ephemeral volume's template's). */
@@ -174,7 +184,21 @@ typedef struct kp_pod_in {
 	 * (1.36+), or 1.35's spec.workloadRef {name, podGroup, podGroupReplicaKey};
 	 * NULL none */
 	const char *pod_group, *workload_ref, *workload_replica_key;
+	/* pod-level resources (spec.resources; PodLevelResources, kube 1.34+) */
+	kp_ress pod_requests, pod_limits;
+	/* in-place resize (status; InPlacePodVerticalScaling, kube 1.33+) */
+	kp_ctr_status *statuses; size_t nstatuses;
+	int resize_infeasible;   /* condition PodResizePending with reason Infeasible */
+	/* node features the pod requires (NodeDeclaredFeatures), sorted */
+	kp_strs features;
 } kp_pod_in;
+
+/* flags of kp_pod_requests (0: kube 1.37's defaults) */
+enum {
+	KP_REQ_NONZERO = 1,        /* the scoring request (100m / 200Mi defaults) */
+	KP_REQ_NO_POD_LEVEL = 2,   /* PodLevelResources off: spec.resources ignored */
+	KP_REQ_NO_STATUS = 4,      /* InPlacePodVerticalScaling off: status resources ignored */
+};
 
 /*
  * Effective requests of a pod (kube-scheduler-semantics.md §4.1): max(sum of app containers and
@@ -184,11 +208,19 @@ typedef struct kp_pod_in {
  * container without a cpu (memory) request counts 100m (200Mi) — the
  * scoring-only "non-zero" request of §4.2; only cpu and memory are returned
  * then.  The result is sorted by resource name and allocated in arena a.
+ * As kube's PodRequests (component-helpers/resource/helpers.go): unless
+ * KP_REQ_NO_STATUS, a container (regular or sidecar) with a status entry
+ * requests max(spec, status requests, allocated) per resource, or
+ * max(status requests, allocated) when the pod's resize is Infeasible;
+ * unless KP_REQ_NO_POD_LEVEL, a pod-level request for cpu, memory or
+ * hugepages-* (after API defaulting: the pod-level limit when no request)
+ * replaces the containers' aggregate; the overhead is added last.
+ * flags: KP_REQ_* (1 = KP_REQ_NONZERO, as the older `nonzero` argument).
  * Returns KP_OK, KP_NOMEM or KP_RANGE (sum overflows int64).
  */
 struct kp_arena;
 struct kp_err;
-int kp_pod_requests(const kp_pod_in *pod, int nonzero, struct kp_arena *a, kp_ress *out,
+int kp_pod_requests(const kp_pod_in *pod, int flags, struct kp_arena *a, kp_ress *out,
 		    struct kp_err *err);
 
 #define KP_DEFAULT_MILLI_CPU_REQUEST 100

@@ -107,9 +107,25 @@ const char *kp_store_kvs_text(kp_import *imp, const kp_kvs *kv)
 	return kp_arena_strdup(&imp->scratch, kp_sb_str(&imp->json));
 }
 
+/* req, nz: kube 1.37's defaults; alt_*[v - 1]: variant v of
+ * class_request_alt (schema.sql), nalt 3 when the pod has pod-level
+ * resources or status resources that change its requests, else 0;
+ * resized: the status resources change them */
 typedef struct class_info {
 	kp_ress req, nz;
+	int nalt, resized;
+	kp_ress alt_req[3], alt_nz[3];
 } class_info;
+
+static int ress_equal(const kp_ress *a, const kp_ress *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].name, b->v[i].name) || a->v[i].value != b->v[i].value)
+			return 0;
+	return 1;
+}
 
 /* container requests as given, with limits filling in missing requests */
 static void json_container_requests(kp_sb *sb, const kp_container *c)
@@ -238,6 +254,22 @@ static void class_spec(kp_sb *sb, const kp_pod_in *p, const class_info *ci)
 	json_ress(sb, &ci->req);
 	kp_sb_adds(sb, ",\"nonzero\":");
 	json_ress(sb, &ci->nz);
+	/* what kube versions read differently: the classes differ with it */
+	if (ci->nalt) {
+		kp_sb_adds(sb, ",\"variants\":[");
+		for (int v = 0; v < ci->nalt; v++) {
+			kp_sb_adds(sb, v ? ",[" : "[");
+			json_ress(sb, &ci->alt_req[v]);
+			kp_sb_addc(sb, ',');
+			json_ress(sb, &ci->alt_nz[v]);
+			kp_sb_addc(sb, ']');
+		}
+		kp_sb_addc(sb, ']');
+	}
+	if (p->features.n) {
+		kp_sb_adds(sb, ",\"features\":");
+		json_strs(sb, &p->features);
+	}
 	kp_sb_adds(sb, ",\"containers\":[");
 	for (size_t i = 0; i < p->ncontainers; i++) {
 		const kp_container *c = &p->containers[i];
@@ -380,6 +412,45 @@ static int insert_class_terms(kp_import *imp, int64_t id, const kp_pod_in *p, kp
 	return KP_OK;
 }
 
+/* a new class's rows of the kube section (schema.sql): its requests when a
+ * gate is off, the node features its pods require */
+static int insert_kube_rows(kp_import *imp, int64_t id, const kp_pod_in *p, const class_info *ci, kp_err *err)
+{
+	for (int v = 0; v < ci->nalt; v++)
+		for (int nz = 0; nz < 2; nz++) {
+			const kp_ress *r = nz ? &ci->alt_nz[v] : &ci->alt_req[v];
+			for (size_t i = 0; i < r->n; i++) {
+				sqlite3_stmt *s = stmt(imp, S_CLASS_REQ_ALT);
+				sqlite3_bind_int64(s, 1, id);
+				sqlite3_bind_int(s, 2, v + 1);
+				sqlite3_bind_int(s, 3, nz);
+				bind_text(s, 4, r->v[i].name);
+				sqlite3_bind_int64(s, 5, r->v[i].value);
+				if (exec(imp, s, err, "storing requests"))
+					return err->code;
+			}
+		}
+	const char *inputs[2] = { p->pod_requests.n || p->pod_limits.n ? "pod-level-resources" : NULL,
+				  ci->resized ? "resize-status" : NULL };
+	for (int i = 0; i < 2; i++) {
+		if (!inputs[i])
+			continue;
+		sqlite3_stmt *s = stmt(imp, S_CLASS_KINPUT);
+		sqlite3_bind_int64(s, 1, id);
+		bind_text(s, 2, inputs[i]);
+		if (exec(imp, s, err, "storing requests"))
+			return err->code;
+	}
+	for (size_t i = 0; i < p->features.n; i++) {
+		sqlite3_stmt *s = stmt(imp, S_CLASS_FEAT);
+		sqlite3_bind_int64(s, 1, id);
+		bind_text(s, 2, p->features.v[i]);
+		if (exec(imp, s, err, "storing required node features"))
+			return err->code;
+	}
+	return KP_OK;
+}
+
 /* a new class: its row and requests, containers, host ports, node selector, tolerations */
 static int insert_class_rows(kp_import *imp, int64_t id, const kp_pod_in *p, const class_info *ci, kp_err *err)
 {
@@ -415,6 +486,8 @@ static int insert_class_rows(kp_import *imp, int64_t id, const kp_pod_in *p, con
 		if (exec(imp, s, err, "storing requests"))
 			return err->code;
 	}
+	if (insert_kube_rows(imp, id, p, ci, err))
+		return err->code;
 	int port_seq = 0;
 	for (size_t i = 0; i < p->ncontainers; i++) {
 		const kp_container *c = &p->containers[i];
@@ -437,6 +510,7 @@ static int insert_class_rows(kp_import *imp, int64_t id, const kp_pod_in *p, con
 			bind_text(s, 4, c->ports[j].protocol ? c->ports[j].protocol : "TCP");
 			sqlite3_bind_int64(s, 5, c->ports[j].host_port);
 			sqlite3_bind_int64(s, 6, c->ports[j].container_port);
+			sqlite3_bind_int(s, 7, c->kind == KP_CONTAINER_SIDECAR);
 			if (exec(imp, s, err, "storing host ports"))
 				return err->code;
 		}
@@ -469,9 +543,23 @@ static int insert_class_rows(kp_import *imp, int64_t id, const kp_pod_in *p, con
 int kp_store_class(kp_import *imp, const kp_pod_in *p, int64_t *out, kp_err *err)
 {
 	class_info ci;
+	memset(&ci, 0, sizeof ci);
 	if (kp_pod_requests(p, 0, &imp->scratch, &ci.req, err) != KP_OK ||
-	    kp_pod_requests(p, 1, &imp->scratch, &ci.nz, err) != KP_OK)
+	    kp_pod_requests(p, KP_REQ_NONZERO, &imp->scratch, &ci.nz, err) != KP_OK)
 		return err->code;
+	if (p->pod_requests.n || p->pod_limits.n || p->nstatuses) {
+		for (int v = 1; v <= 3; v++) {
+			int f = (v & 1 ? KP_REQ_NO_POD_LEVEL : 0) | (v & 2 ? KP_REQ_NO_STATUS : 0);
+			if (kp_pod_requests(p, f, &imp->scratch, &ci.alt_req[v - 1], err) != KP_OK ||
+			    kp_pod_requests(p, f | KP_REQ_NONZERO, &imp->scratch, &ci.alt_nz[v - 1], err) != KP_OK)
+				return err->code;
+		}
+		/* a status that repeats the spec (every running pod of a 1.33+
+		 * cluster reports one) changes nothing: no variants, the class shared */
+		ci.resized = !ress_equal(&ci.req, &ci.alt_req[1]) || !ress_equal(&ci.nz, &ci.alt_nz[1]) ||
+			     !ress_equal(&ci.alt_req[0], &ci.alt_req[2]) || !ress_equal(&ci.alt_nz[0], &ci.alt_nz[2]);
+		ci.nalt = p->pod_requests.n || p->pod_limits.n || ci.resized ? 3 : 0;
+	}
 	class_spec(&imp->spec, p, &ci);
 	if (!kp_sb_ok(&imp->spec))
 		return kp_err_set(err, KP_NOMEM, "out of memory");

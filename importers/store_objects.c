@@ -74,7 +74,7 @@ int kp_import_node(kp_import *imp, const char *file, const kp_node_in *n, kp_err
 		return err->code;
 	int64_t id = have ? f.id : sqlite3_last_insert_rowid(imp->db);
 	if (have) {
-		for (int k = S_NODE_DEL_RES; k <= S_NODE_DEL_IMAGE; k++) {
+		for (int k = S_NODE_DEL_RES; k <= S_NODE_DEL_FEAT; k++) {
 			s = stmt(imp, k);
 			sqlite3_bind_int64(s, 1, id);
 			if (exec(imp, s, err, "replacing a node"))
@@ -132,6 +132,13 @@ int kp_import_node(kp_import *imp, const char *file, const kp_node_in *n, kp_err
 			if (exec(imp, s, err, "storing node images"))
 				return err->code;
 		}
+	for (size_t i = 0; i < n->declared_features.n; i++) {
+		s = stmt(imp, S_NODE_FEAT);
+		sqlite3_bind_int64(s, 1, id);
+		bind_text(s, 2, n->declared_features.v[i]);
+		if (exec(imp, s, err, "storing node declared features"))
+			return err->code;
+	}
 	imp->stats.nodes++;
 	kp_arena_reset(&imp->scratch);
 	return KP_OK;

@@ -185,12 +185,13 @@ static int take(kp_config *cfg, kp_config *one, const char *source, kp_sb *desc)
 
 /* one row of scheduler_config: its YAML when it still reads as the stored
  * document (errors then point into yaml_file), else the JSON */
-static int parse_row(sqlite3_stmt *st, kp_config *one, kp_err *err)
+static int parse_row(sqlite3_stmt *st, const kp_kube *kube, kp_config *one, kp_err *err)
 {
 	const char *json = (const char *)sqlite3_column_text(st, 1);
 	const char *yaml = (const char *)sqlite3_column_text(st, 3);
 	const char *yfile = (const char *)sqlite3_column_text(st, 4);
 	memset(one, 0, sizeof *one);
+	kp_config_set_kube(one, kube);
 	if (!json)
 		return kp_err_set(err, KP_ERROR, "scheduler_config %lld has no document", (long long)sqlite3_column_int64(st, 0));
 	if (yaml && yfile && kp_ytext_same(yaml, json))
@@ -202,12 +203,12 @@ static int parse_row(sqlite3_stmt *st, kp_config *one, kp_err *err)
 }
 
 /* kube's default profile for default-scheduler, first */
-static int add_default(kp_config *cfg)
+static int add_default(kp_config *cfg, const kp_kube *kube)
 {
 	if (grow((void **)&cfg->profiles, cfg->nprofiles, sizeof *cfg->profiles))
 		return KP_NOMEM;
 	memmove(cfg->profiles + 1, cfg->profiles, (size_t)cfg->nprofiles * sizeof *cfg->profiles);
-	kp_profile_default(&cfg->profiles[0]);
+	kp_profile_default(&cfg->profiles[0], kube);
 	cfg->nprofiles++;
 	return KP_OK;
 }
@@ -230,7 +231,7 @@ static void set_source(kp_config *cfg, const kp_sb *desc, int with_default)
 	kp_sb_release(&s);
 }
 
-static int load_imported(sqlite3 *db, kp_config *cfg, kp_err *err)
+static int load_imported(sqlite3 *db, const kp_kube *kube, kp_config *cfg, kp_err *err)
 {
 	sqlite3_stmt *st;
 	/* latest import first; yaml, yaml_file are missing from older databases */
@@ -243,7 +244,7 @@ static int load_imported(sqlite3 *db, kp_config *cfg, kp_err *err)
 	int rc = KP_OK, step = SQLITE_DONE;
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		kp_config one;
-		if ((rc = parse_row(st, &one, err)))
+		if ((rc = parse_row(st, kube, &one, err)))
 			break;
 		if (take(cfg, &one, (const char *)sqlite3_column_text(st, 2), &desc))
 			rc = nomem(err);
@@ -253,7 +254,7 @@ static int load_imported(sqlite3 *db, kp_config *cfg, kp_err *err)
 		rc = kp_err_set(err, KP_IO, "cannot read scheduler configurations: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	int with_default = !rc && !taken(cfg, "default-scheduler");
-	if (with_default && add_default(cfg))
+	if (with_default && add_default(cfg, kube))
 		rc = nomem(err);
 	if (!rc)
 		set_source(cfg, &desc, with_default);
@@ -263,17 +264,19 @@ static int load_imported(sqlite3 *db, kp_config *cfg, kp_err *err)
 	return rc;
 }
 
-int kp_config_load(sqlite3 *db, const char *config_file, kp_config *cfg, kp_err *err)
+int kp_config_load(sqlite3 *db, const char *config_file, const kp_kube *kube, kp_config *cfg, kp_err *err)
 {
 	memset(cfg, 0, sizeof *cfg);
 	if (config_file && !strcmp(config_file, "default")) {
 		/* a file named default is ./default */
-		kp_config_default(cfg);
+		kp_config_default(cfg, kube);
 		return cfg->profiles ? KP_OK : nomem(err);
 	}
-	if (config_file)
-		return load_file(config_file, cfg, err);
-	return load_imported(db, cfg, err);
+	kp_config_set_kube(cfg, kube);
+	int rc = config_file ? load_file(config_file, cfg, err) : load_imported(db, kube, cfg, err);
+	if (!rc)
+		kp_config_set_kube(cfg, kube);
+	return rc;
 }
 
 const char *kp_config_skipped(const kp_config *cfg, const char *sched)

@@ -298,7 +298,10 @@ static int intern_reasons(kp_cycle *cy, kp_snap *s)
 	cy->r_rwop = kp_reason_intern(s, P[KP_P_VOLUME_RESTRICTIONS],
 				      "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode", 0);
 	cy->r_max_volumes = kp_reason_intern(s, P[KP_P_NODE_VOLUME_LIMITS], "node(s) exceed max volume count", 0);
-	cy->r_vb_node = kp_reason_intern(s, P[KP_P_VOLUME_BINDING], "node(s) had volume node affinity conflict", 1);
+	/* ErrReasonNodeConflict: renamed by PR #129887 (opened 2025-01-29; kplan
+	 * takes 1.33, the release is not verified: docs/kube-versions.md §3) */
+	cy->r_vb_node = kp_reason_intern(s, P[KP_P_VOLUME_BINDING], s->kube.minor >= 33 ? "node(s) didn't match PersistentVolume's node affinity"
+										 : "node(s) had volume node affinity conflict", 1);
 	cy->r_vb_bind = kp_reason_intern(s, P[KP_P_VOLUME_BINDING], "node(s) didn't find available persistent volumes to bind", 1);
 	cy->r_vb_space = kp_reason_intern(s, P[KP_P_VOLUME_BINDING], "node(s) did not have enough free storage", 1);
 	cy->r_vb_pv = kp_reason_intern(s, P[KP_P_VOLUME_BINDING],

@@ -898,7 +898,10 @@ int kp_dra_restore(kp_snap *s, int32_t pi, int n, kp_cycle *cy)
 static int reserve(kp_snap *s, int32_t pi, int n, kp_cycle *cy, int record)
 {
 	kp_dra *d = s->dra;
-	if (!d || (d->claim_off[pi] == d->claim_off[pi + 1] && !ext_count(s, d, pi)))
+	/* DynamicResourceAllocation off (before 1.34): kube-scheduler never
+	 * allocates the claims (dynamic_resources.c) */
+	if (!d || !kp_kube_on(&s->kube, KP_FG_DYNAMIC_RESOURCE_ALLOCATION) ||
+	    (d->claim_off[pi] == d->claim_off[pi + 1] && !ext_count(s, d, pi)))
 		return KP_OK;
 	d->memo_pi = 0;   /* its claims change: the memo's pod key is stale */
 	search x;

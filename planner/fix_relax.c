@@ -5,7 +5,8 @@
  *                relax CLASS:spread:SEQ), when the pod's reasons name
  *                PodTopologySpread;
  *   relax-hard   an untolerated NoSchedule/NoExecute taint the pod's reasons
- *                name ("node(s) had untolerated taint {KEY: VALUE}"), removed
+ *                name ("node(s) had untolerated taint {KEY: VALUE}"; from 1.35 the
+ *                reason names none: queries/fix/taint_reasons.sql finds it), removed
  *                from every node that has it (untaint KEY=VALUE), when it is
  *                not dedicated (below); then one constraint of the pod's class
  *                (queries/fix/relax_class.sql): a nodeSelector key, one

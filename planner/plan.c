@@ -670,17 +670,25 @@ static void add_warnings(const planner *pl, kp_plan_result *r, const pod_counts 
 	if (broken)
 		kp_plan_warn(r, "pdb: %ld eviction(s) break a PodDisruptionBudget, as kube-scheduler does when no candidate "
 			       "node avoids it (eviction.pdb_violated)", broken);
+	/* what kplan does not model, as far as this kube version has it
+	 * (docs/kube-versions.md): gates kube.h marks 'F' that are on */
+	const kp_kube *k = &s->kube;
 	if (n->volumes)
 		kp_plan_warn(r, "volumes: %s%ld pending pod(s) use volumes; the four volume plugins judged them; not modelled: "
-			       "VolumeAttachment objects (kube 1.33+ also counts them against CSI attach limits), VolumeBinding's "
-			       "Score (StorageCapacityScoring, on by default from 1.37), VolumeLimitScaling (1.37), CSI migration of "
-			       "vSphere, Azure File and Portworx volumes (docs/limits.md)",
-			    n->volumes_partial ? "at least " : "", n->volumes);
-	if (n->claims)
+			       "VolumeAttachment objects (kube 1.33+ also counts them against CSI attach limits), %s%s"
+			       "CSI migration of vSphere, Azure File and Portworx volumes (docs/limits.md)",
+			    n->volumes_partial ? "at least " : "", n->volumes,
+			    kp_kube_on(k, KP_FG_STORAGE_CAPACITY_SCORING) ? "VolumeBinding's Score (StorageCapacityScoring, on "
+									    "by default from 1.37), " : "",
+			    kp_kube_on(k, KP_FG_VOLUME_LIMIT_SCALING) ? "VolumeLimitScaling (on by default from 1.37), " : "");
+	if (n->claims && kp_kube_on(k, KP_FG_DYNAMIC_RESOURCE_ALLOCATION))
 		kp_plan_warn(r, "dra: %s%ld pending pod(s) name ResourceClaims; DynamicResources judged them; not modelled: "
-			       "DeviceTaintRule objects, its Score "
-			       "(firstAvailable preferences) and its PostFilter message (docs/limits.md)",
-			    n->claims_partial ? "at least " : "", n->claims);
+			       "%s%sits PostFilter message (docs/limits.md)",
+			    n->claims_partial ? "at least " : "", n->claims,
+			    kp_kube_on(k, KP_FG_DRA_DEVICE_TAINT_RULES) ? "DeviceTaintRule objects (DRADeviceTaintRules, on "
+									  "by default from 1.37), " : "",
+			    k->minor >= 35 ? "its Score (firstAvailable preferences, weight 2 from 1.35), " : "");
+	kp_plan_kube_warnings(pl, r, n->claims);
 	if (n->missing_pc)
 		kp_plan_warn(r, "priorityclass: %ld pending pod(s) name a PriorityClass that was not imported: priority 0 "
 			       "used (the API server would reject them)", n->missing_pc);
@@ -797,7 +805,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		return rc;
 	kp_kube kube;
 	if (!(rc = kp_kube_resolve(db, o->kube_version, o->feature_gates, o->kube_exact, &kube, err)) &&
-	    !(rc = kp_config_load(db, o->config_file, &pl.cfg, err)) && !(rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) &&
+	    !(rc = kp_config_load(db, o->config_file, &kube, &pl.cfg, err)) && !(rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) &&
 	    !(rc = kp_snap_load(db, &pl.s, &kube, err))) {
 		r->t_load = kp_now() - t0;
 		snprintf(r->config_source, sizeof r->config_source, "%s", pl.cfg.source);

@@ -211,5 +211,8 @@ int kp_gang_broken(const planner *pl, int32_t pi, char *why, size_t size);
 const char *kp_gang_of(const planner *pl, int32_t pi, int32_t *min_count, int32_t *size);
 /* the run's gang warnings into r */
 void kp_gang_warnings(const planner *pl, kp_plan_result *r);
+/* plan_kube.c: the warnings of the kube version planned as (a gate the
+ * input needs is off); claims: the pending pods that name ResourceClaims */
+void kp_plan_kube_warnings(const planner *pl, kp_plan_result *r, long claims);
 
 #endif

@@ -27,8 +27,13 @@ static const char *const noop_plugins[] = {
 	"SchedulingGates", "EBSLimits", "GCEPDLimits", "AzureDiskLimits", NULL,
 };
 
-void kp_profile_default(kp_profile *p)
+void kp_profile_default(kp_profile *p, const kp_kube *kube)
 {
+	kp_kube newest;
+	if (!kube) {
+		kp_kube_init(&newest, KP_KUBE_NEWEST);
+		kube = &newest;
+	}
 	memset(p, 0, sizeof *p);
 	snprintf(p->scheduler_name, sizeof p->scheduler_name, "default-scheduler");
 	/* kube's default profile, from the plugins' descriptors (registry.h) */
@@ -41,6 +46,7 @@ void kp_profile_default(kp_profile *p)
 		p->score[k] = pg->weight > 0;
 		p->weight[k] = pg->weight;
 	}
+	kp_profile_for_kube(p, kube);
 	p->strategy = KP_STRAT_LEAST;
 	p->nfit_res = 2;
 	snprintf(p->fit_res[0].name, sizeof p->fit_res[0].name, "cpu");
@@ -57,12 +63,26 @@ void kp_profile_default(kp_profile *p)
 	p->pct_nodes_to_score = -1;
 }
 
-void kp_config_default(kp_config *cfg)
+void kp_profile_for_kube(kp_profile *p, const kp_kube *kube)
+{
+	/* default_plugins.go applyFeatureGates: DynamicResources is inserted
+	 * only with DynamicResourceAllocation on (GA 1.34; off 1.31-1.33) */
+	int dra = kp_kube_on(kube, KP_FG_DYNAMIC_RESOURCE_ALLOCATION);
+	p->filter[KP_P_DYNAMIC_RESOURCES] = (uint8_t)(dra && kp_plugins[KP_P_DYNAMIC_RESOURCES]->filter);
+	/* NodeDeclaredFeatures is appended with its gate on (beta 1.36, GA 1.37) */
+	p->filter[KP_P_NODE_DECLARED_FEATURES] = (uint8_t)kp_kube_on(kube, KP_FG_NODE_DECLARED_FEATURES);
+}
+
+void kp_config_default(kp_config *cfg, const kp_kube *kube)
 {
 	memset(cfg, 0, sizeof *cfg);
+	if (kube)
+		cfg->kube = *kube;
+	else
+		kp_kube_init(&cfg->kube, KP_KUBE_NEWEST);
 	cfg->profiles = kp_calloc(1, sizeof *cfg->profiles);
 	if (cfg->profiles) {
-		kp_profile_default(&cfg->profiles[0]);
+		kp_profile_default(&cfg->profiles[0], &cfg->kube);
 		cfg->nprofiles = 1;
 	}
 	snprintf(cfg->source, sizeof cfg->source, "default");
@@ -71,6 +91,15 @@ void kp_config_default(kp_config *cfg)
 void kp_config_set_base_dir(kp_config *cfg, const char *dir)
 {
 	snprintf(cfg->base_dir, sizeof cfg->base_dir, "%s", dir ? dir : "");
+}
+
+void kp_config_set_kube(kp_config *cfg, const kp_kube *kube)
+{
+	if (kube)
+		cfg->kube = *kube;
+	else
+		kp_kube_init(&cfg->kube, KP_KUBE_NEWEST);
+	cfg->kube_set = 1;
 }
 
 void kp_config_release(kp_config *cfg)
@@ -93,8 +122,15 @@ void kp_config_release(kp_config *cfg)
 
 /* why: set where kplan cannot run what is configured (an out-of-tree
  * plugin, HTTP extenders), for the pods' messages of an imported profile */
-/* hext: the document's HTTP extenders (read_top), shared by its profiles */
-typedef struct pctx { const char *source; kp_err *err; const char *base_dir; char why[320]; kp_hexts *hext; } pctx;
+/* hext: the document's HTTP extenders (read_top), shared by its profiles; kube: the version planned as */
+typedef struct pctx {
+	const char *source;
+	kp_err *err;
+	const char *base_dir;
+	char why[320];
+	kp_hexts *hext;
+	const kp_kube *kube;
+} pctx;
 
 static int bad(pctx *c, const kp_ynode *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int bad(pctx *c, const kp_ynode *at, const char *fmt, ...)
@@ -625,7 +661,7 @@ static void ignored_by_extenders(kp_profile *p)
 /* profiles[i] (e; NULL: the default profile of a document without profiles) into p */
 static int read_profile(pctx *c, kp_profile *p, const kp_ynode *e, int i, int64_t pct)
 {
-	kp_profile_default(p);
+	kp_profile_default(p, c->kube);
 	/* kube: 0 (and unset) = adaptive; kplan scores every node unless a value is set */
 	p->pct_nodes_to_score = (int)pct;
 	if (!e) {
@@ -697,10 +733,18 @@ static int parse_text(pctx *c, const char *text, size_t len, kp_arena *a, kp_yno
 }
 
 /* cfg emptied but for its base directory (copied to base, for c's paths) and source */
+/* keeps the base directory and the kube version set before parsing */
 static void reset_config(kp_config *cfg, const char *source, char *base, size_t nbase)
 {
 	snprintf(base, nbase, "%s", cfg->base_dir);
+	kp_kube kube;
+	if (cfg->kube_set)
+		kube = cfg->kube;
+	else
+		kp_kube_init(&kube, KP_KUBE_NEWEST);
 	memset(cfg, 0, sizeof *cfg);
+	cfg->kube = kube;
+	cfg->kube_set = 1;
 	snprintf(cfg->base_dir, sizeof cfg->base_dir, "%s", base);
 	snprintf(cfg->source, sizeof cfg->source, "%s", source);
 }
@@ -709,7 +753,7 @@ int kp_config_parse(const char *text, size_t len, const char *source, kp_config 
 {
 	char base[1024];
 	reset_config(cfg, source, base, sizeof base);
-	pctx c = { source, err, base, "", NULL };
+	pctx c = { source, err, base, "", NULL, &cfg->kube };
 	kp_arena a;
 	kp_arena_init(&a, 16 * 1024);
 	kp_ynode *doc = NULL;
@@ -773,7 +817,7 @@ int kp_config_parse_imported(const char *text, size_t len, const char *source, k
 	char base[1024];
 	reset_config(cfg, source, base, sizeof base);
 	kp_err e = { 0 };
-	pctx c = { source, &e, base, "", NULL };
+	pctx c = { source, &e, base, "", NULL, &cfg->kube };
 	kp_arena a;
 	kp_arena_init(&a, 16 * 1024);
 	kp_ynode *doc = NULL;

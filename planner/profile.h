@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sqlite3.h>
 #include "../common/kp.h"
+#include "../common/kube.h"
 #include "scores.h"
 #include "registry.h"   /* KP_P_*: the plugins, by index */
 
@@ -84,10 +85,22 @@ typedef struct kp_config {
 	char source[1024];       /* 'default', a file name, or scheduler_config:ID */
 	char *json;              /* the effective profiles as JSON (for run.config) */
 	char base_dir[1024];
+	kp_kube kube;            /* the version whose defaults profiles start from (kp_config_set_kube) */
+	int kube_set;
 } kp_config;
 
-/* The default profile (default-scheduler, every default plugin and weight). */
-void kp_profile_default(kp_profile *p);
+/* The default profile of kube (NULL: the newest version's defaults):
+ * default-scheduler, the version's default plugins and weights
+ * (kp_profile_for_kube). */
+void kp_profile_default(kp_profile *p, const kp_kube *kube);
+/* What a version and its gates change in a profile's defaults, as kube's
+ * default_plugins.go (getDefaultPlugins, applyFeatureGates) does:
+ * DynamicResources only with DynamicResourceAllocation on, without a Score
+ * weight before 1.35 (weight 2 from 1.35: kplan does not run that Score);
+ * NodeDeclaredFeatures only with NodeDeclaredFeatures on.  (NodeName before
+ * NodeUnschedulable in 1.37 changes nothing kplan can show: NodeName never
+ * fails for the pods kplan schedules, node_name.c.)  docs/kube-versions.md §1. */
+void kp_profile_for_kube(kp_profile *p, const kp_kube *kube);
 /* Parse a KubeSchedulerConfiguration document (YAML or JSON text).  Unknown
  * plugins and fields are errors naming them. */
 int kp_config_parse(const char *text, size_t len, const char *source, kp_config *cfg, kp_err *err);
@@ -100,7 +113,11 @@ int kp_config_parse_imported(const char *text, size_t len, const char *source, k
 /* Directory against which relative extender file names resolve (NULL: the
  * current directory); set before kp_config_parse when reading --config FILE. */
 void kp_config_set_base_dir(kp_config *cfg, const char *dir);
-void kp_config_default(kp_config *cfg);
+/* Defaults for kube (NULL: the newest version's). */
+void kp_config_default(kp_config *cfg, const kp_kube *kube);
+/* The version (NULL: newest) whose defaults kp_config_parse* start every
+ * profile from; set before parsing, kept by it. */
+void kp_config_set_kube(kp_config *cfg, const kp_kube *kube);
 void kp_config_release(kp_config *cfg);
 /* Render the effective profiles as JSON into cfg->json. */
 int kp_config_to_json(kp_config *cfg);
@@ -113,7 +130,7 @@ int kp_config_to_json(kp_config *cfg);
  *    that names it (latest import batch, then the later document), and kube's
  *    default profile for default-scheduler when none names it.  A profile
  *    kplan cannot run is in cfg->skipped: only its pods are not planned. */
-int kp_config_load(sqlite3 *db, const char *config_file, kp_config *cfg, kp_err *err);
+int kp_config_load(sqlite3 *db, const char *config_file, const kp_kube *kube, kp_config *cfg, kp_err *err);
 /* cfg->skipped's reason for schedulerName sched, or NULL */
 const char *kp_config_skipped(const kp_config *cfg, const char *sched);
 

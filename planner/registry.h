@@ -32,7 +32,11 @@
  * descriptor, defined in planner/plugins/<file>.c.  HTTP_EXTENDER names the
  * verdicts of kube's HTTP extenders ("Extender").  SQL_EXTENDER is kplan's
  * own (after kube's filters, as HTTP extenders run); so are FGD_SCORE (the FGD
- * paper's score, --strategy fgd) and GPU_PACK_SCORE (--strategy gpu-pack). */
+ * paper's score, --strategy fgd) and GPU_PACK_SCORE (--strategy gpu-pack).
+ * NODE_DECLARED_FEATURES is kube's (1.35+): applyFeatureGates appends it
+ * after DefaultBinder, so it is kube's last filter; DefaultBinder has no
+ * filter, so here it stands before the SQL extenders.  Its place in a
+ * version's default profile: profile.c kp_profile_for_kube. */
 #define KP_PLUGIN_LIST(X) \
 	X(PRIORITY_SORT, priority_sort) \
 	X(NODE_UNSCHEDULABLE, node_unschedulable) \
@@ -53,6 +57,7 @@
 	X(IMAGE_LOCALITY, image_locality) \
 	X(FGD_SCORE, fgd_score) \
 	X(GPU_PACK_SCORE, gpu_pack_score) \
+	X(NODE_DECLARED_FEATURES, node_declared_features) \
 	X(SQL_EXTENDER, sql_extender) \
 	X(HTTP_EXTENDER, http_extender) \
 	X(DEFAULT_BINDER, default_binder)

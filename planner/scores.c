@@ -116,16 +116,25 @@ int kp_valid_label_key(const char *k)
 	return 1;
 }
 
+static int parse_i64(const char *s, long long *out);
+
+int kp_tolerates_cmp(int op, int64_t tol, int64_t taint)
+{
+	return op == KP_TOL_GT ? taint > tol : op == KP_TOL_LT ? taint < tol : 0;
+}
+
 int kp_tolerates_str(const char *tkey, const char *top, const char *tvalue, const char *teffect,
-		     const char *key, const char *value, const char *effect)
+		     const char *key, const char *value, const char *effect, int cmp_ops)
 {
 	tkey = tkey ? tkey : "";
 	tvalue = tvalue ? tvalue : "";
 	teffect = teffect ? teffect : "";
 	value = value ? value : "";
 	int exists = top && !strcmp(top, "Exists");
-	/* only "", Equal and Exists tolerate anything (toleration.go, 1.28-1.31) */
-	if (top && top[0] && strcmp(top, "Equal") && !exists)
+	int gt = top && !strcmp(top, "Gt"), lt = top && !strcmp(top, "Lt");
+	/* "", Equal and Exists; Gt and Lt only with TaintTolerationComparisonOperators
+	 * (core/v1 toleration.go ToleratesTaint, 1.35+) */
+	if (top && top[0] && strcmp(top, "Equal") && !exists && !((gt || lt) && cmp_ops))
 		return 0;
 	if (teffect[0] && strcmp(teffect, effect ? effect : ""))
 		return 0;
@@ -135,6 +144,10 @@ int kp_tolerates_str(const char *tkey, const char *top, const char *tvalue, cons
 		return 0;
 	if (exists)
 		return 1;
+	if (gt || lt) {   /* both values parse as base-10 int64, else not tolerated */
+		long long a, b;
+		return parse_i64(tvalue, &a) && parse_i64(value, &b) && kp_tolerates_cmp(gt ? KP_TOL_GT : KP_TOL_LT, a, b);
+	}
 	return strcmp(tvalue, value) == 0;
 }
 

@@ -31,10 +31,15 @@ int64_t kp_balanced_allocation(const double *fractions, size_t n);
 /* ImageLocality from the sum of scaled image sizes and the container count. */
 int64_t kp_image_locality(int64_t sum, int64_t containers);
 
+/* Gt / Lt tolerations (TaintTolerationComparisonOperators): the taint's
+ * integer value compared with the toleration's */
+enum { KP_TOL_EQUAL = 0, KP_TOL_GT = 1, KP_TOL_LT = 2, KP_TOL_NEVER = 3 };
+int kp_tolerates_cmp(int op, int64_t tol, int64_t taint);
 /* Toleration (key, operator, value, effect) tolerates taint (key, value, effect);
- * empty strings as kube's empty fields.  Returns 1 or 0. */
+ * empty strings as kube's empty fields; cmp_ops: Gt/Lt compare (else they
+ * tolerate nothing).  Returns 1 or 0. */
 int kp_tolerates_str(const char *tkey, const char *top, const char *tvalue, const char *teffect,
-		     const char *key, const char *value, const char *effect);
+		     const char *key, const char *value, const char *effect, int cmp_ops);
 
 /* A node selector requirement against one label value (NULL = absent):
  * op In NotIn Exists DoesNotExist Gt Lt; values as an array.  Returns 1, 0,

@@ -60,8 +60,10 @@ int kp_sreq_match(const kp_sreq *r, kp_sid value, const kp_strtab *strs);
 
 enum { KP_EFFECT_ANY = 0, KP_EFFECT_NOSCHEDULE, KP_EFFECT_PREFER, KP_EFFECT_NOEXECUTE };
 
-typedef struct kp_tol { kp_sid key, value; uint8_t exists, effect; } kp_tol;
-typedef struct kp_taint { kp_sid key, value; uint8_t effect; } kp_taint;
+/* cmp: KP_TOL_* (scores.h): Gt/Lt compare num with the taint's (both must
+ * parse: num_ok), KP_TOL_NEVER a Gt/Lt with the gate off */
+typedef struct kp_tol { kp_sid key, value; uint8_t exists, effect, cmp, num_ok; int64_t num; } kp_tol;
+typedef struct kp_taint { kp_sid key, value; uint8_t effect, num_ok; int64_t num; } kp_taint;
 
 int kp_tolerates(const kp_tol *t, const kp_taint *x);
 
@@ -121,6 +123,9 @@ typedef struct kp_class {
 	kp_hport *ports;
 	uint32_t nimages, ncontainers;
 	kp_sid *images;              /* normalised image names of all containers */
+	uint32_t nfeatures;
+	kp_sid *features;            /* node features its pods require (NodeDeclaredFeatures), sorted */
+	uint8_t kube_inputs;         /* KP_KIN_*: version-dependent inputs (snapshot_kube.c) */
 	/* static feasibility (SQL predicates), for classes of pending pods */
 	uint64_t *feasible;          /* bitset over nodes */
 	uint64_t *affinity_ok;       /* nodeSelector + required node affinity pass (spread nodeAffinityPolicy) */
@@ -132,6 +137,8 @@ typedef struct kp_class {
 } kp_class;
 
 enum { KP_POD_BOUND = 0, KP_POD_PENDING, KP_POD_DONE, KP_POD_UNKNOWN_NODE };
+/* kp_class.kube_inputs: spec.resources set; status resources reported */
+enum { KP_KIN_POD_LEVEL = 1, KP_KIN_RESIZE = 2 };
 
 typedef struct kp_pod {
 	int64_t db_id;
@@ -197,6 +204,9 @@ typedef struct kp_snap {
 	int64_t **image_sizes;
 	int32_t *image_nodes;        /* indexed by sid: nodes that have the image (0 if none) */
 	int32_t image_nodes_len;
+	/* status.declaredFeatures per node, sorted (snapshot_kube.c) */
+	uint32_t *nnode_features;
+	kp_sid **node_features;
 	/* ports in use per node (grows as pods land) */
 	uint32_t *nports, *cap_ports;
 	kp_hport **ports;

@@ -10,6 +10,7 @@
  */
 #include "snapshot_int.h"
 #include "../common/priority.h"
+#include "scores.h"   /* KP_TOL_* */
 
 #include <assert.h>
 #include <stddef.h>
@@ -151,8 +152,15 @@ static int toleration_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
 {
 	kp_tol *t = &c->tols[c->ntols++];
 	t->key = kp_ld_col(st, 1)[0] ? kp_ld_intern(L, sqlite3_column_text(st, 1)) : -1;
-	t->exists = !strcmp(kp_ld_col(st, 2), "Exists");
+	const char *op = kp_ld_col(st, 2);
+	t->exists = !strcmp(op, "Exists");
 	t->value = kp_ld_intern(L, sqlite3_column_text(st, 3));
+	/* Gt / Lt: compare with the gate on, else tolerate nothing (toleration.go) */
+	if (!strcmp(op, "Gt") || !strcmp(op, "Lt")) {
+		t->cmp = !kp_kube_on(&L->s->kube, KP_FG_TAINT_TOLERATION_COMPARISON_OPERATORS) ? KP_TOL_NEVER
+			 : op[0] == 'G' ? KP_TOL_GT : KP_TOL_LT;
+		t->num_ok = (uint8_t)kp_ld_i64(kp_ld_col(st, 3), &t->num);
+	}
 	int e = kp_ld_effect(kp_ld_col(st, 4));
 	t->effect = (uint8_t)(e < 0 ? KP_EFFECT_ANY : e);
 	return KP_OK;
@@ -239,9 +247,13 @@ static int spread_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
 	return rc;
 }
 
-/* host ports */
+/* host ports; a sidecar's only from kube 1.34 (node_ports.go getContainerPorts
+ * counts restartable init containers since PR #132040, in v1.34.0 and
+ * cherry-picked to a 1.33 patch: kplan plans 1.33 as 1.33.0) */
 static int port_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
 {
+	if (sqlite3_column_int(st, 4) && L->s->kube.minor < 34)
+		return KP_OK;
 	kp_hport *p = &c->ports[c->nports++];
 	p->ip = kp_ld_intern(L, sqlite3_column_text(st, 1));
 	p->proto = kp_ld_intern(L, sqlite3_column_text(st, 2));
@@ -271,6 +283,7 @@ int kp_snap_load_classes(kp_loader *L)
 	if (!rc && !(rc = PER_CLASS(kp_sql_snapshot_class_spread_count, spreads, kp_spread)))
 		rc = each_class_row(L, kp_sql_snapshot_class_spread, spread_row);
 	if (!rc && !(rc = PER_CLASS(kp_sql_snapshot_class_port_count, ports, kp_hport)))
-		rc = each_class_row(L, kp_sql_snapshot_class_port, port_row);
+		rc = each_class_row(L, kp_ld_has_sql(L, kp_sql_snapshot_class_port) ? kp_sql_snapshot_class_port
+							 : kp_sql_snapshot_class_port_old, port_row);
 	return rc;
 }

@@ -52,6 +52,11 @@ static inline const char *kp_ld_col(sqlite3_stmt *st, int i) { return (const cha
 /* Prepare sql (KP_INTR when interrupted: a query that ends early looks
  * complete, so no new one starts). */
 int kp_ld_prepare(kp_loader *L, const char *sql, sqlite3_stmt **st);
+/* 1 when sql compiles against this database (a table or column an older
+ * import did not make: 0, and the caller reads the older form) */
+int kp_ld_has_sql(kp_loader *L, const char *sql);
+/* a base-10 int64 (Go's strconv.ParseInt(s, 10, 64)): 1 and *out, else 0 */
+int kp_ld_i64(const char *s, int64_t *out);
 /* *n = the single integer sql returns (a count) */
 int kp_ld_count(kp_loader *L, const char *sql, int *n);
 /* index of the class with this database id (after kp_snap_load_classes), -1 */
@@ -71,6 +76,8 @@ int kp_ld_sel(kp_loader *L, const char *text, kp_sel *out);
 
 /* snapshot_classes.c: every scheduling class (needs the nodes' resources) */
 int kp_snap_load_classes(kp_loader *L);
+/* snapshot_kube.c: the version-dependent inputs (request variants, declared features) */
+int kp_snap_load_kube(kp_loader *L);
 
 /* snapshot_storage.c: the volumes (storage.h) into s->st, or nothing */
 int kp_snap_load_storage(kp_loader *L);

@@ -15,6 +15,7 @@
 #include "snapshot_int.h"
 #include "scores.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,27 @@ int kp_ld_prepare(kp_loader *L, const char *sql, sqlite3_stmt **st)
 	if (sqlite3_prepare_v2(L->db, sql, -1, st, NULL) != SQLITE_OK)
 		return kp_ld_db_fail(L, "the cluster");
 	return KP_OK;
+}
+
+int kp_ld_i64(const char *s, int64_t *out)
+{
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int kp_ld_has_sql(kp_loader *L, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int ok = sqlite3_prepare_v2(L->db, sql, -1, &st, NULL) == SQLITE_OK;
+	sqlite3_finalize(st);
+	return ok;
 }
 
 int kp_ld_count(kp_loader *L, const char *sql, int *n)
@@ -358,6 +380,7 @@ static int load_node_taints(kp_loader *L)
 		kp_taint *t = &s->taints[ni][s->ntaints[ni]++];
 		t->key = kp_ld_intern(L, sqlite3_column_text(st, 1));
 		t->value = kp_ld_intern(L, sqlite3_column_text(st, 2));
+		t->num_ok = (uint8_t)kp_ld_i64(kp_ld_col(st, 2), &t->num);
 		int e = kp_ld_effect(kp_ld_col(st, 3));
 		t->effect = (uint8_t)(e < 0 ? KP_EFFECT_NOSCHEDULE : e);
 	}
@@ -748,6 +771,8 @@ int kp_snap_load(sqlite3 *db, kp_snap *s, const kp_kube *kube, kp_err *err)
 		rc = load_node_images(&L);
 	if (!rc)
 		rc = kp_snap_load_classes(&L);
+	if (!rc)
+		rc = kp_snap_load_kube(&L);
 	if (!rc)
 		rc = load_pods(&L);
 	if (!rc)

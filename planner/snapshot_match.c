@@ -8,6 +8,7 @@
  * matchers cannot fail.
  */
 #include "snapshot_int.h"
+#include "scores.h"   /* kp_tolerates_cmp */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -158,6 +159,8 @@ int kp_sel_match(const kp_sel *s, const kp_labels *l, const kp_strtab *strs)
 
 int kp_tolerates(const kp_tol *t, const kp_taint *x)
 {
+	if (t->cmp == KP_TOL_NEVER)
+		return 0;
 	if (t->effect != KP_EFFECT_ANY && t->effect != x->effect)
 		return 0;
 	if (t->key >= 0 && t->key != x->key)
@@ -166,5 +169,7 @@ int kp_tolerates(const kp_tol *t, const kp_taint *x)
 		return 0;
 	if (t->exists)
 		return 1;
+	if (t->cmp)
+		return t->num_ok && x->num_ok && kp_tolerates_cmp(t->cmp, t->num, x->num);
 	return t->value == x->value;
 }

@@ -127,6 +127,10 @@ int kp_static_filters(sqlite3 *db, kp_snap *s, const kp_profile *pf, kp_err *err
 			rc = kp_err_set(err, KP_IO, "static filter %s: %s", kp_plugin_names[plugin], sqlite3_errmsg(db));
 			break;
 		}
+		if (plugin == KP_P_TAINT_TOLERATION) {   /* taint_toleration.sql: the version's rules */
+			sqlite3_bind_int(st, 1, kp_kube_on(&s->kube, KP_FG_TAINT_TOLERATION_COMPARISON_OPERATORS));
+			sqlite3_bind_int(st, 2, s->kube.minor >= 35);
+		}
 		int step, last_r = -1;
 		char *last_msg = NULL;   /* the reason of the previous row: rows of one reason come in runs */
 		while ((step = sqlite3_step(st)) == SQLITE_ROW) {

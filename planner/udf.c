@@ -76,20 +76,22 @@ static void fn_quantity(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int64(ctx, v);
 }
 
-/* kplan_tolerates(tol_key, tol_operator, tol_value, tol_effect, taint_key, taint_value, taint_effect) */
+/* kplan_tolerates(tol_key, tol_operator, tol_value, tol_effect, taint_key, taint_value, taint_effect
+ * [, comparison_operators]): the 8th argument 1 lets Gt/Lt compare
+ * (TaintTolerationComparisonOperators); without it they tolerate nothing */
 static void fn_tolerates(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	(void)argc;
 	/* NULL toleration fields are empty fields; a NULL taint key is no taint */
 	if (sqlite3_value_type(argv[4]) == SQLITE_NULL || sqlite3_value_type(argv[6]) == SQLITE_NULL)
 		return;
 	const char *op = sqlite3_value_type(argv[1]) == SQLITE_NULL ? "Equal" : text_arg(argv[1]);
-	if (strcmp(op, "Equal") && strcmp(op, "Exists") && op[0]) {
-		sqlite3_result_error(ctx, "kplan_tolerates: operator must be Equal or Exists", -1);
+	if (strcmp(op, "Equal") && strcmp(op, "Exists") && strcmp(op, "Gt") && strcmp(op, "Lt") && op[0]) {
+		sqlite3_result_error(ctx, "kplan_tolerates: operator must be Equal, Exists, Gt or Lt", -1);
 		return;
 	}
+	int cmp = argc > 7 && sqlite3_value_int(argv[7]) != 0;
 	sqlite3_result_int(ctx, kp_tolerates_str(text_arg(argv[0]), op, text_arg(argv[2]), text_arg(argv[3]),
-						 text_arg(argv[4]), text_arg(argv[5]), text_arg(argv[6])));
+						 text_arg(argv[4]), text_arg(argv[5]), text_arg(argv[6]), cmp));
 }
 
 /* kplan_match_expression(operator, label_value_or_NULL, values_json) */
@@ -322,6 +324,7 @@ static const struct {
 	{ "kplan_quantity", 2, fn_quantity },
 	{ "kplan_version", 0, fn_version },
 	{ "kplan_tolerates", 7, fn_tolerates },
+	{ "kplan_tolerates", 8, fn_tolerates },
 	{ "kplan_match_expression", 3, fn_match_expression },
 	{ "kplan_least_allocated", 2, fn_least_allocated },
 	{ "kplan_most_allocated", 2, fn_most_allocated },

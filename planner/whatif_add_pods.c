@@ -38,10 +38,27 @@
 #include <stdio.h>
 #include <string.h>
 
-/* the class tables, pod_class first (keyed by id, the others by class_id) */
+/* the class tables, pod_class first (keyed by id, the others by class_id);
+ * the last KUBE_TABLES are schema.sql's kube section, which a database
+ * imported before it does not have (then the copies go without them) */
 static const char *const class_tables[] = { "pod_class", "class_request", "class_container", "class_node_selector",
 					    "class_toleration", "class_node_term", "class_node_expr", "class_pod_affinity",
-					    "class_spread", "class_port" };
+					    "class_spread", "class_port", "class_request_alt", "class_feature",
+					    "class_kube_input" };
+#define KUBE_TABLES 3
+
+/* 1 when the main schema has table t */
+static int main_has(wctx *c, const char *t)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = ?1", -1, &s, NULL) !=
+	    SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, t, -1, SQLITE_STATIC);
+	int has = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return has;
+}
 
 /* the rows of table t for class_id, from the file's database m into its TEMP copy */
 static int copy_class_rows(wctx *c, sqlite3 *m, size_t t, int64_t class_id)
@@ -85,9 +102,13 @@ static int copy_class(wctx *c, sqlite3 *m, int64_t class_id)
 	if (have)
 		return KP_OK;
 	int rc = KP_OK;
-	for (size_t t = 0; t < sizeof class_tables / sizeof *class_tables && !rc; t++)
+	size_t n = sizeof class_tables / sizeof *class_tables;
+	for (size_t t = 0; t < n && !rc; t++) {
+		if (t >= n - KUBE_TABLES && !main_has(c, class_tables[t]))
+			continue;
 		if (!(rc = wi_shadow_once(c, class_tables[t])))
 			rc = copy_class_rows(c, m, t, class_id);
+	}
 	return rc;
 }
 

@@ -127,7 +127,7 @@ CREATE TABLE class_toleration(
   class_id INTEGER NOT NULL REFERENCES pod_class(id),
   seq      INTEGER NOT NULL,
   key      TEXT NOT NULL DEFAULT '',          -- '' with Exists: every key
-  operator TEXT NOT NULL DEFAULT 'Equal',     -- Equal | Exists
+  operator TEXT NOT NULL DEFAULT 'Equal',     -- Equal | Exists | Gt | Lt (TaintTolerationComparisonOperators)
   value    TEXT NOT NULL DEFAULT '',
   effect   TEXT NOT NULL DEFAULT '',          -- '' = every effect
   seconds  INTEGER,                           -- tolerationSeconds
@@ -185,6 +185,7 @@ CREATE TABLE class_port(
   protocol  TEXT NOT NULL DEFAULT 'TCP',
   host_port INTEGER NOT NULL,
   container_port INTEGER,
+  sidecar   INTEGER NOT NULL DEFAULT 0,         -- a restartable init container's: counted from kube 1.34
   PRIMARY KEY(class_id, seq)
 ) WITHOUT ROWID;
 
@@ -827,3 +828,42 @@ CREATE TABLE IF NOT EXISTS extender_call(
   PRIMARY KEY(run_id, seq)
 ) WITHOUT ROWID;
 -- end of extenders
+
+------------------------------------------------------------------ kube
+-- What kube-scheduler versions 1.31..1.37 read differently (docs/kube-versions.md):
+-- the inputs of the version-dependent rules, applied by the planner at load
+-- (planner/snapshot_kube.c).  This section, from this marker to its end
+-- marker, also runs when `import` opens a database made before it existed
+-- (kp_db_schema_section), hence IF NOT EXISTS.
+CREATE TABLE IF NOT EXISTS node_declared_feature(   -- node.status.declaredFeatures (NodeDeclaredFeatures, 1.35+)
+  node_id INTEGER NOT NULL REFERENCES node(id),
+  feature TEXT NOT NULL,
+  PRIMARY KEY(node_id, feature)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS class_feature(           -- node features the class's pods require (kube's InferForPodScheduling, as kplan infers it)
+  class_id INTEGER NOT NULL REFERENCES pod_class(id),
+  feature  TEXT NOT NULL,
+  PRIMARY KEY(class_id, feature)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS class_kube_input(        -- the version-dependent inputs a class's pods have (run warnings name their gate)
+  class_id INTEGER NOT NULL REFERENCES pod_class(id),
+  input    TEXT NOT NULL,                  -- pod-level-resources (spec.resources) | resize-status (status resources)
+  PRIMARY KEY(class_id, input)
+) WITHOUT ROWID;
+-- class_request holds the requests of kube 1.37's defaults (pod-level
+-- resources and, for a bound pod, its status resources counted); a class whose
+-- requests differ when a gate is off has here every variant:
+--   variant 1: PodLevelResources off (spec.resources ignored; before 1.34),
+--   variant 2: InPlacePodVerticalScaling off (status resources ignored; before 1.33),
+--   variant 3: both off.
+-- nonzero 1: the scoring request (100m / 200Mi per container without a request;
+-- cpu and memory only), 0: the effective request (zero amounts left out).
+CREATE TABLE IF NOT EXISTS class_request_alt(
+  class_id INTEGER NOT NULL REFERENCES pod_class(id),
+  variant  INTEGER NOT NULL,
+  nonzero  INTEGER NOT NULL,
+  resource TEXT NOT NULL,
+  value    INTEGER NOT NULL,
+  PRIMARY KEY(class_id, variant, nonzero, resource)
+) WITHOUT ROWID;
+-- end of kube

@@ -2,41 +2,75 @@
  * balanced_allocation.c — NodeResourcesBalancedAllocation (kube-scheduler-semantics.md §7.5;
  * kubernetes/kubernetes pkg/scheduler/framework/plugins/noderesources/
  * balanced_allocation.go, resource_allocation.go).  Fractions of allocatable
- * requested after placing the pod, with REAL requests (no non-zero
- * defaults), capped at 1; score = (1 - std deviation) * 100, truncated.
- * Resources with allocatable 0, and scalar resources the pod does not
- * request, are left out.  No normalisation.
+ * requested, with REAL requests (no non-zero defaults), capped at 1;
+ * B = (1 - std deviation) * 100, truncated.  Resources with allocatable 0,
+ * and scalar resources the pod does not request, are left out.  No
+ * normalisation.  Per version (docs/kube-versions.md §3):
+ *  - from 1.33 (PR #130260; read in a 1.35 copy) PreScore skips a pod whose
+ *    requests of the configured resources are all 0 (best-effort): the
+ *    plugin adds nothing;
+ *  - up to 1.35 the score is B(node requested + pod);
+ *  - from 1.36 (PR #135573, "score will now take into consideration both
+ *    balance with and without the requested pod") it is
+ *    50 + (50 + B(with the pod) - B(without)) / 2, integer arithmetic.  No
+ *    upstream copy of the 1.36 file was read: the formula is the PR's and
+ *    CHANGELOG-1.36's, as docs/kube-versions.md quotes it.
  */
 #include "../cycle.h"
 
-static int64_t score(kp_cycle *cy, int node)
+static int64_t pod_request(const kp_class *c, int r)
+{
+	for (uint32_t k = 0; k < c->nreq; k++)
+		if (c->req_res[k] == r)
+			return c->req_val[k];
+	return 0;
+}
+
+static int pre_score(kp_cycle *cy)
+{
+	if (cy->s->kube.minor < 33)
+		return KP_OK;
+	for (int i = 0; i < cy->pf->nbal_res; i++)
+		if (cy->bal_res[i] >= 0 && pod_request(cy->c, cy->bal_res[i]) != 0)
+			return KP_OK;
+	return KP_SKIP;   /* isBestEffortPod */
+}
+
+/* B over the node's requested, with the pod's requests when with_pod */
+static int64_t balance(kp_cycle *cy, int node, int with_pod)
 {
 	const kp_snap *s = cy->s;
-	const kp_class *c = cy->c;
 	double f[KP_MAX_RES_WEIGHTS];
 	size_t n = 0;
 	for (int i = 0; i < cy->pf->nbal_res; i++) {
 		int r = cy->bal_res[i];
 		if (r < 0)
 			continue;
-		int64_t pod = 0;
-		for (uint32_t k = 0; k < c->nreq; k++)
-			if (c->req_res[k] == r)
-				pod = c->req_val[k];
+		int64_t pod = pod_request(cy->c, r);
 		if (r > 2 && pod == 0)
 			continue;
 		int64_t alloc = s->alloc[(size_t)node * (size_t)s->nres + (size_t)r];
 		if (alloc == 0)
 			continue;
-		double fr = (double)(s->used[(size_t)node * (size_t)s->nres + (size_t)r] + pod) / (double)alloc;
+		double fr = (double)(s->used[(size_t)node * (size_t)s->nres + (size_t)r] + (with_pod ? pod : 0)) / (double)alloc;
 		f[n++] = fr > 1 ? 1 : fr;
 	}
 	return kp_balanced_allocation(f, n);
+}
+
+static int64_t score(kp_cycle *cy, int node)
+{
+	int64_t with = balance(cy, node, 1);
+	if (cy->s->kube.minor < 36)
+		return with;
+	int64_t without = balance(cy, node, 0);
+	return KP_MAX_NODE_SCORE / 2 + (KP_MAX_NODE_SCORE / 2 + with - without) / 2;
 }
 
 const kp_plugin kp_plugin_balanced_allocation = {
 	.name = "NodeResourcesBalancedAllocation",
 	.weight = 1,
 	.local_score = 1,
+	.pre_score = pre_score,
 	.score = score,
 };

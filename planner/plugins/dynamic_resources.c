@@ -21,6 +21,11 @@
 
 static int pre_filter(kp_cycle *cy)
 {
+	/* DynamicResourceAllocation off (before 1.34): New returns a disabled
+	 * plugin that skips, also when a profile names it; the pod's claims are
+	 * ignored, as kube-scheduler ignores them (plan.c warns) */
+	if (!kp_kube_on(&cy->s->kube, KP_FG_DYNAMIC_RESOURCE_ALLOCATION))
+		return KP_SKIP;
 	const char *msg = NULL;
 	int rc = kp_dra_prefilter(cy, &msg);
 	if (rc == KP_PREFILTER_FAIL) {

@@ -12,5 +12,8 @@ DELETE FROM class_node_expr WHERE class_id IN (SELECT id FROM temp.kp_dead);
 DELETE FROM class_pod_affinity WHERE class_id IN (SELECT id FROM temp.kp_dead);
 DELETE FROM class_spread WHERE class_id IN (SELECT id FROM temp.kp_dead);
 DELETE FROM class_port WHERE class_id IN (SELECT id FROM temp.kp_dead);
+DELETE FROM class_feature WHERE class_id IN (SELECT id FROM temp.kp_dead);
+DELETE FROM class_kube_input WHERE class_id IN (SELECT id FROM temp.kp_dead);
+DELETE FROM class_request_alt WHERE class_id IN (SELECT id FROM temp.kp_dead);
 DELETE FROM pod_class WHERE id IN (SELECT id FROM temp.kp_dead);
 DROP TABLE temp.kp_dead;

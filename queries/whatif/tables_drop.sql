@@ -14,6 +14,7 @@ DROP TABLE IF EXISTS temp.class_pod_affinity; DROP TABLE IF EXISTS temp.class_no
 DROP TABLE IF EXISTS temp.class_node_expr; DROP TABLE IF EXISTS temp.pod_class;
 DROP TABLE IF EXISTS temp.class_request; DROP TABLE IF EXISTS temp.class_container;
 DROP TABLE IF EXISTS temp.class_toleration; DROP TABLE IF EXISTS temp.class_port;
+DROP TABLE IF EXISTS temp.class_request_alt; DROP TABLE IF EXISTS temp.class_feature; DROP TABLE IF EXISTS temp.class_kube_input;
 DROP TABLE IF EXISTS temp.pod_volume; DROP TABLE IF EXISTS temp.pvc; DROP TABLE IF EXISTS temp.workload_volume;
 DROP TABLE IF EXISTS temp.workload_claim_template; DROP TABLE IF EXISTS temp.kp_whatif_spec_volume;
 DROP TABLE IF EXISTS temp.pod_resource_claim; DROP TABLE IF EXISTS temp.resource_claim;

@@ -357,7 +357,7 @@ run "$KPLAN" plan "$vdb"
 is "$(q "$vdb" "SELECT pods FROM run_warning WHERE kind = 'volumes'")" 2 \
 	"plan: the warning counts 2 pods (run_warning.pods)"
 like "$(q "$vdb" "SELECT message FROM run_warning WHERE kind = 'volumes'")" \
-	"2 pending pod(s) use volumes; the four volume plugins judged them; not modelled: VolumeAttachment objects (kube 1.33+ also counts them against CSI attach limits), VolumeBinding's Score (StorageCapacityScoring, on by default from 1.37), VolumeLimitScaling (1.37), CSI migration of vSphere, Azure File and Portworx volumes (docs/limits.md)" \
+	"2 pending pod(s) use volumes; the four volume plugins judged them; not modelled: VolumeAttachment objects (kube 1.33+ also counts them against CSI attach limits), VolumeBinding's Score (StorageCapacityScoring, on by default from 1.37), VolumeLimitScaling (on by default from 1.37), CSI migration of vSphere, Azure File and Portworx volumes (docs/limits.md)" \
 	"plan: the claim and the in-tree disk pods are counted in the warning, the ConfigMap pod is not"
 like "$err" "kplan: warning: volumes: 2 pending pod(s)" "plan: ... and it is printed"
 is "$(ql "$vdb" "SELECT group_concat(pod || ':' || action || ':' || COALESCE(reason, ''), ' | ') FROM (SELECT * FROM plan ORDER BY pod)")" \

@@ -27,11 +27,11 @@ is "$(q "$db" "SELECT action || ' ' || node FROM plan WHERE pod = 'db-0'")" "mov
 	"drain: db-0 moves within zone a, where its PV is (node-b2 is free too)"
 run "$KPLAN" plan -q --drain node-a1 --drain node-a2 "$db"
 like "$(q "$db" "SELECT reason FROM plan WHERE pod = 'db-0' AND run_id = (SELECT max(id) FROM run)")" \
-	"0/4 nodes are available: 2 node(s) had volume node affinity conflict, 2 node(s) were unschedulable." \
+	"0/4 nodes are available: 2 node(s) didn't match PersistentVolume's node affinity, 2 node(s) were unschedulable." \
 	"drain zone a: db-0 has nowhere to go (its PV's node affinity)"
 run "$KPLAN" capacity --survive zone "$db"
 is "$rc" 0 "capacity --survive zone: exit 0 (a verdict)"
-like "$out" "loses default/db-0 (priority 0): pinned to zone a by PV pv-0 (claim data-db-0): 0/2 nodes are available: 2 node(s) had volume node affinity conflict." \
+like "$out" "loses default/db-0 (priority 0): pinned to zone a by PV pv-0 (claim data-db-0): 0/2 nodes are available: 2 node(s) didn't match PersistentVolume's node affinity." \
 	"--survive zone: the lost pod says what pins it"
 like "$out" "does not survive" "--survive zone: the verdict"
 

@@ -34,7 +34,7 @@ is "$(sq "SELECT kplan_tolerates('dedicated','Equal','gpu','NoSchedule', 'dedica
               kplan_tolerates('k', 'Exists', '', 'NoSchedule', 'k','v','NoExecute'),
               kplan_tolerates('k', NULL, '', '', 'k','','PreferNoSchedule')")" "1|0|1|0|1" "kplan_tolerates"
 like "$(sq "SELECT kplan_tolerates('k','Like','v','', 'k','v','NoSchedule')")" \
-	"kplan_tolerates: operator must be Equal or Exists" "kplan_tolerates rejects a bad operator"
+	"kplan_tolerates: operator must be Equal, Exists, Gt or Lt" "kplan_tolerates rejects a bad operator"
 # node selector requirement operators (kube-scheduler-semantics.md §5.4)
 is "$(sq "SELECT kplan_match_expression('In','a','[\"a\",\"b\"]'), kplan_match_expression('NotIn',NULL,'[\"a\"]'),
               kplan_match_expression('Exists',NULL,'[]'), kplan_match_expression('DoesNotExist',NULL,'[]'),

@@ -132,7 +132,7 @@ same_inputs "--scale"
 # --- --mode full: every pod but DaemonSet and static ones planned from scratch
 run "$KPLAN" plan --mode full "$db"
 is "$rc" 0 "--mode full exits 0"
-is "$(rows)" "agent-gq52b bind n2; agent-j76tz bind n3; agent-n1 keep n1; proxy-n1 keep n1; api-7d9f-aaaaa move n2 <n1; api-7d9f-bbbbb move n3 <n1; big unschedulable -; db-0 bind n1; db-1 bind n2; db-2 bind n3; pinned keep n3; web-847cc86ddf-4nzz2 bind n3; web-847cc86ddf-z8w7c bind n1" \
+is "$(rows)" "agent-gq52b bind n2; agent-j76tz bind n3; agent-n1 keep n1; proxy-n1 keep n1; api-7d9f-aaaaa move n2 <n1; api-7d9f-bbbbb move n3 <n1; big unschedulable -; db-0 bind n1; db-1 bind n3; db-2 bind n2; pinned keep n3; web-847cc86ddf-4nzz2 bind n3; web-847cc86ddf-z8w7c bind n1" \
 	"full mode, least allocated: the ReplicaSet's pods spread out (move), the pinned pod keeps its node, pending ones bind"
 is "$(q "$db" "SELECT mode FROM run WHERE id = (SELECT max(id) FROM run)")" full "run.mode is full"
 run "$KPLAN" plan --mode full --strategy most "$db"

@@ -38,7 +38,7 @@ is "$rc" 0 "claim data: exit 0"
 is "$(json 'print(a["fits"], a["tried"], " ".join("%s:%d" % (n["node"], n["replicas"]) for n in a["nodes"]))')" "8 17 za1:4 za2:4" \
 	"claim data (bound to a PV in zone a): 8 fit, all in zone a (4 on za1, 4 on za2), not 16"
 is "$(json 'print(a["next_reason"].split(". preemption")[0])')" \
-	"0/4 nodes are available: 2 Insufficient cpu, 2 node(s) had volume node affinity conflict" \
+	"0/4 nodes are available: 2 Insufficient cpu, 2 node(s) didn't match PersistentVolume's node affinity" \
 	"claim data: the 9th: zone a full, zone b in conflict with the PV's node affinity"
 is "$(pernode "$zdb")" "za1:4 za2:4" "claim data: capacity_node"
 
@@ -72,7 +72,7 @@ is "$(pernode "$zdb")" "za1:1 za2:1 zb1:1 zb2:1" "in-tree EBS disk: one per node
 probe="$D/volumes-probe.yaml"
 reason() { printf '%s\n' "$out" | sed -n 's/^the next one does not fit: 0\/4 nodes are available: 4 \(.*\)\. preemption: .*/\1/p'; }
 run "$KPLAN" capacity "$zdb" --pod "$D/pod-claim.yaml" --config "$probe" --max 4 --no-record
-like "$out" "0/4 nodes are available: 2 node(s) had volume node affinity conflict, 2 volumes data:pvc:data:0 claims -." \
+like "$out" "0/4 nodes are available: 2 node(s) didn't match PersistentVolume's node affinity, 2 volumes data:pvc:data:0 claims -." \
 	"probe, claim data: the copy uses claim data itself (zone b refused before the extender); no claim is made"
 run "$KPLAN" capacity "$zdb" --pod "$D/pod-ephemeral.yaml" --config "$probe" --max 4 --no-record
 is "$(reason)" "volumes scratch:ephemeral:eph-capacity-3-scratch:0 claims eph-capacity-1-scratch:1073741824:ebs:Pod/eph-capacity-1:1:0 eph-capacity-2-scratch:1073741824:ebs:Pod/eph-capacity-2:1:0 eph-capacity-3-scratch:1073741824:ebs:Pod/eph-capacity-3:1:0 eph-capacity-4-scratch:1073741824:ebs:Pod/eph-capacity-4:1:0" \

@@ -104,10 +104,15 @@ static inline int tap_snap_open(tap_snap *t, const char *yaml, const char *confi
 	return tap_snap_open_sql(t, yaml, config, NULL, pod);
 }
 
+/* the kube version the next tap_snap_open plans as (0: the newest) */
+static int tap_snap_kube_minor;
+
 static inline int tap_snap_open_sql(tap_snap *t, const char *yaml, const char *config, const char *sql,
 				    const char *pod)
 {
 	memset(t, 0, sizeof *t);
+	kp_kube kube;
+	kp_kube_init(&kube, tap_snap_kube_minor ? tap_snap_kube_minor : KP_KUBE_NEWEST);
 	kp_import *imp = NULL;
 	int rc = kp_db_open(":memory:", KP_DB_CREATE, &t->db, NULL, &t->err);
 	if (!rc && kp_udf_register(t->db) != SQLITE_OK)
@@ -127,14 +132,15 @@ static inline int tap_snap_open_sql(tap_snap *t, const char *yaml, const char *c
 		kp_sb text;
 		kp_sb_init(&text);
 		kp_sb_printf(&text, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n%s", config);
+		kp_config_set_kube(&t->cfg, &kube);
 		rc = text.buf && !text.failed ? kp_config_parse(text.buf, text.len, "config", &t->cfg, &t->err)
 			      : kp_err_set(&t->err, KP_NOMEM, "out of memory");
 		kp_sb_release(&text);
 	} else
-		kp_config_default(&t->cfg);
+		kp_config_default(&t->cfg, &kube);
 	if (rc || !t->cfg.nprofiles)
 		return rc ? rc : kp_err_set(&t->err, KP_ERROR, "no profile");
-	if ((rc = kp_snap_load(t->db, &t->s, NULL, &t->err)))
+	if ((rc = kp_snap_load(t->db, &t->s, &kube, &t->err)))
 		return rc;
 	t->loaded = 1;
 	char ns[256] = "default";

@@ -4,10 +4,10 @@
  * kubernetes/kubernetes pkg/scheduler/framework/plugins/nodeports/
  * node_ports_test.go, TestNodePorts.  Ports are written as kube's newPod
  * writes them, "PROTOCOL/HOSTIP/HOSTPORT"; the pods of kube's NodeInfo run
- * on node m1 (spec.nodeName), the pod p is pending.  Left out: "TCP hostPort
- * conflict from sidecar initContainer", from a kube later than kplan's
- * v1.28-v1.31, where only regular containers' host ports count (semantics
- * §5.5).
+ * on node m1 (spec.nodeName), the pod p is pending.  "TCP hostPort conflict
+ * from sidecar initContainer" (kube 1.34+, PR #132040: a restartable init
+ * container's host ports count) is checked at 1.37 and, with the answer of
+ * the versions before, at 1.33 (docs/kube-versions.md §3).
  */
 #include "tap.h"
 #include "tap_snap.h"
@@ -21,29 +21,34 @@ typedef struct port_case {
 	const char *want;         /* Filter's verdict on m1, or "skip" for PreFilter's Skip */
 	const char *node;         /* the node filtered instead of m1 */
 	const char *init;         /* the pending pod's ports in a (non-sidecar) init container */
+	int sidecar;              /* init is a sidecar (restartPolicy: Always) */
+	int minor;                /* the kube version, 0: the newest */
 } port_case;
 
 /* TestNodePorts */
 static const port_case cases[] = {
-	{"skip filter", "", NULL, "skip", NULL, NULL},
-	{"other port", "UDP/127.0.0.1/8080", "UDP/127.0.0.1/9090", "", NULL, NULL},
-	{"same udp port", "UDP/127.0.0.1/8080", "UDP/127.0.0.1/8080", REASON, NULL, NULL},
-	{"same tcp port", "TCP/127.0.0.1/8080", "TCP/127.0.0.1/8080", REASON, NULL, NULL},
-	{"different host ip", "TCP/127.0.0.1/8080", "TCP/127.0.0.2/8080", "", NULL, NULL},
-	{"different protocol", "UDP/127.0.0.1/8080", "TCP/127.0.0.1/8080", "", NULL, NULL},
-	{"second udp port conflict", "UDP/127.0.0.1/8000 UDP/127.0.0.1/8080", "UDP/127.0.0.1/8080", REASON, NULL, NULL},
+	{"skip filter", "", NULL, "skip", NULL, NULL, 0, 0},
+	{"other port", "UDP/127.0.0.1/8080", "UDP/127.0.0.1/9090", "", NULL, NULL, 0, 0},
+	{"same udp port", "UDP/127.0.0.1/8080", "UDP/127.0.0.1/8080", REASON, NULL, NULL, 0, 0},
+	{"same tcp port", "TCP/127.0.0.1/8080", "TCP/127.0.0.1/8080", REASON, NULL, NULL, 0, 0},
+	{"different host ip", "TCP/127.0.0.1/8080", "TCP/127.0.0.2/8080", "", NULL, NULL, 0, 0},
+	{"different protocol", "UDP/127.0.0.1/8080", "TCP/127.0.0.1/8080", "", NULL, NULL, 0, 0},
+	{"second udp port conflict", "UDP/127.0.0.1/8000 UDP/127.0.0.1/8080", "UDP/127.0.0.1/8080", REASON, NULL, NULL, 0, 0},
 	{"first tcp port conflict", "TCP/127.0.0.1/8001 UDP/127.0.0.1/8080", "TCP/127.0.0.1/8001 UDP/127.0.0.1/8081",
-	 REASON, NULL, NULL},
-	{"first tcp port conflict due to 0.0.0.0 hostIP", "TCP/0.0.0.0/8001", "TCP/127.0.0.1/8001", REASON, NULL, NULL},
+	 REASON, NULL, NULL, 0, 0},
+	{"first tcp port conflict due to 0.0.0.0 hostIP", "TCP/0.0.0.0/8001", "TCP/127.0.0.1/8001", REASON, NULL, NULL, 0, 0},
 	{"TCP hostPort conflict due to 0.0.0.0 hostIP", "TCP/10.0.10.10/8001 TCP/0.0.0.0/8001", "TCP/127.0.0.1/8001",
-	 REASON, NULL, NULL},
-	{"second tcp port conflict to 0.0.0.0 hostIP", "TCP/127.0.0.1/8001", "TCP/0.0.0.0/8001", REASON, NULL, NULL},
-	{"second different protocol", "UDP/127.0.0.1/8001", "TCP/0.0.0.0/8001", "", NULL, NULL},
+	 REASON, NULL, NULL, 0, 0},
+	{"second tcp port conflict to 0.0.0.0 hostIP", "TCP/127.0.0.1/8001", "TCP/0.0.0.0/8001", REASON, NULL, NULL, 0, 0},
+	{"second different protocol", "UDP/127.0.0.1/8001", "TCP/0.0.0.0/8001", "", NULL, NULL, 0, 0},
 	{"UDP hostPort conflict due to 0.0.0.0 hostIP", "UDP/127.0.0.1/8001", "TCP/0.0.0.0/8001 UDP/0.0.0.0/8001",
-	 REASON, NULL, NULL},
-	{"non-sidecar initContainer using hostPort", "", "TCP/0.0.0.0/8001", "skip", NULL, "TCP/0.0.0.0/8001"},
+	 REASON, NULL, NULL, 0, 0},
+	{"non-sidecar initContainer using hostPort", "", "TCP/0.0.0.0/8001", "skip", NULL, "TCP/0.0.0.0/8001", 0, 0},
+	{"TCP hostPort conflict from sidecar initContainer", "", "TCP/0.0.0.0/8001", REASON, NULL, "TCP/0.0.0.0/8001", 1, 0},
+	{"kplan: 1.33, TCP hostPort conflict from sidecar initContainer ignored", "", "TCP/0.0.0.0/8001", "skip", NULL,
+	 "TCP/0.0.0.0/8001", 1, 33},
 	/* kplan's own: a port in use on one node leaves the others free */
-	{"kplan: the same port in use on another node", "TCP/127.0.0.1/8080", "TCP/127.0.0.1/8080", "", "m2", NULL},
+	{"kplan: the same port in use on another node", "TCP/127.0.0.1/8080", "TCP/127.0.0.1/8080", "", "m2", NULL, 0, 0},
 };
 
 /* kube's newPod(host, "PROTO/IP/PORT"...) as one container's YAML ports */
@@ -73,8 +78,9 @@ static const char *cluster(char *buf, size_t len, const port_case *c)
 	ports_yaml(ports, sizeof ports, c->pod);
 	ports_yaml(init, sizeof init, c->init ? c->init : "");
 	if (w < len)
-		snprintf(buf + w, len - w, "kind: Pod\nmetadata: {name: p}\nspec: {initContainers: [{name: i, image: busybox, "
-			 "ports: %s}], containers: [{name: c, image: nginx, ports: %s}]}\n", init, ports);
+		snprintf(buf + w, len - w, "kind: Pod\nmetadata: {name: p}\nspec: {initContainers: [{name: i, image: busybox, %s"
+			 "ports: %s}], containers: [{name: c, image: nginx, ports: %s}]}\n", c->sidecar ? "restartPolicy: Always, " : "",
+			 init, ports);
 	return buf;
 }
 
@@ -85,6 +91,7 @@ int main(void)
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		const port_case *c = &cases[i];
 		cluster(yaml, sizeof yaml, c);
+		tap_snap_kube_minor = c->minor;
 		if (tap_snap_open(&t, yaml, NULL, "p") != KP_OK) {
 			TAP_OK(0, "%s: open (%s)", c->name, t.err.msg);
 		} else if (!strcmp(c->want, "skip")) {

@@ -45,6 +45,7 @@ static const want_plugin wants[] = {
 	{KP_P_IMAGE_LOCALITY, "ImageLocality", 1, 0, 1, 0, 0, 1},
 	{KP_P_FGD_SCORE, "FGDScore", 0, 0, 0, 0, 0, 0},          /* kplan's own: --strategy fgd */
 	{KP_P_GPU_PACK_SCORE, "GpuPackScore", 0, 0, 0, 0, 0, 0},  /* kplan's own: --strategy gpu-pack */
+	{KP_P_NODE_DECLARED_FEATURES, "NodeDeclaredFeatures", 0, 1, 0, 0, 1, 0},   /* 1.36+ (gate) */
 	{KP_P_SQL_EXTENDER, "SQLExtender", 0, 0, 0, 0, 0, 0},    /* kplan's own: off until configured */
 	{KP_P_HTTP_EXTENDER, "Extender", 0, 0, 0, 0, 0, 0},      /* kube's HTTP extenders' verdicts (framework.ExtenderName) */
 	{KP_P_DEFAULT_BINDER, "DefaultBinder", 0, 0, 0, 0, 0, 0},
@@ -91,7 +92,7 @@ int main(void)
 	}
 
 	kp_profile p;
-	kp_profile_default(&p);
+	kp_profile_default(&p, NULL);
 	for (size_t i = 0; i < sizeof wants / sizeof *wants; i++) {
 		const want_plugin *w = &wants[i];
 		TAP_EQ_I64(p.filter[w->index], w->filter, "default profile: %s at Filter", w->name);
@@ -101,18 +102,52 @@ int main(void)
 	}
 
 	kp_config cfg;
-	kp_config_default(&cfg);
+	kp_config_default(&cfg, NULL);
 	TAP_OK(kp_config_to_json(&cfg) == KP_OK && cfg.json, "default profile as JSON");
 	const char *json = cfg.json ? cfg.json : "";
 	TAP_OK(strstr(json, "\"filter\":[\"NodeUnschedulable\",\"NodeName\",\"TaintToleration\",\"NodeAffinity\","
 			    "\"NodePorts\",\"NodeResourcesFit\",\"VolumeRestrictions\",\"NodeVolumeLimits\",\"VolumeBinding\","
-			    "\"VolumeZone\",\"PodTopologySpread\",\"InterPodAffinity\",\"DynamicResources\"]") != NULL,
+			    "\"VolumeZone\",\"PodTopologySpread\",\"InterPodAffinity\",\"DynamicResources\",\"NodeDeclaredFeatures\"]") != NULL,
 	       "JSON: the filters in kube's order (%s)", json);
 	TAP_OK(strstr(json, "\"score\":{\"TaintToleration\":3,\"NodeAffinity\":2,\"NodeResourcesFit\":1,"
 			    "\"PodTopologySpread\":2,\"InterPodAffinity\":2,\"NodeResourcesBalancedAllocation\":1,"
 			    "\"ImageLocality\":1}") != NULL, "JSON: the scores and weights");
 	TAP_OK(strstr(json, "\"postFilter\":[\"DefaultPreemption\"]") != NULL, "JSON: the post filter");
 	kp_config_release(&cfg);
+
+	/* the default profile per version (default_plugins.go getDefaultPlugins +
+	 * applyFeatureGates; docs/kube-versions.md §1): DynamicResources from
+	 * 1.34 (DynamicResourceAllocation), NodeDeclaredFeatures from 1.36 */
+	for (int minor = KP_KUBE_OLDEST; minor <= KP_KUBE_NEWEST; minor++) {
+		kp_kube k;
+		kp_kube_init(&k, minor);
+		kp_profile_default(&p, &k);
+		TAP_EQ_I64(p.filter[KP_P_DYNAMIC_RESOURCES], minor >= 34, "1.%d: DynamicResources in the default profile", minor);
+		TAP_EQ_I64(p.filter[KP_P_NODE_DECLARED_FEATURES], minor >= 36, "1.%d: NodeDeclaredFeatures in the default profile", minor);
+		TAP_EQ_I64(p.weight[KP_P_BALANCED_ALLOCATION], 1, "1.%d: BalancedAllocation weight 1", minor);
+	}
+	{
+		kp_kube k;
+		kp_kube_init(&k, 33);
+		kp_err e = { 0 };
+		TAP_OK(kp_kube_set_gates(&k, "DynamicResourceAllocation=true", "test", &e) == KP_OK, "1.33: DRA gate on");
+		kp_profile_default(&p, &k);
+		TAP_EQ_I64(p.filter[KP_P_DYNAMIC_RESOURCES], 1, "1.33 with DynamicResourceAllocation=true: DynamicResources inserted");
+		kp_kube_init(&k, 35);
+		TAP_OK(kp_kube_set_gates(&k, "NodeDeclaredFeatures=true", "test", &e) == KP_OK, "1.35: NDF gate on");
+		kp_profile_default(&p, &k);
+		TAP_EQ_I64(p.filter[KP_P_NODE_DECLARED_FEATURES], 1, "1.35 with NodeDeclaredFeatures=true: appended");
+		/* a configuration's profile starts from the version's defaults */
+		kp_kube_init(&k, 33);
+		memset(&cfg, 0, sizeof cfg);
+		kp_config_set_kube(&cfg, &k);
+		const char *t = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+				"profiles:\n- schedulerName: default-scheduler\n";
+		TAP_OK(kp_config_parse(t, strlen(t), "test", &cfg, &e) == KP_OK, "1.33 configuration parsed");
+		TAP_EQ_I64(cfg.nprofiles && !cfg.profiles[0].filter[KP_P_DYNAMIC_RESOURCES], 1,
+			   "1.33 configuration: no DynamicResources from the defaults");
+		kp_config_release(&cfg);
+	}
 
 	for (size_t i = 0; i < sizeof config_cases / sizeof *config_cases; i++) {
 		const config_case *c = &config_cases[i];

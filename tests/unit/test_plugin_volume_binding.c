@@ -23,7 +23,7 @@
 
 #define UU "UnschedulableAndUnresolvable: "
 #define BIND_CONFLICT "node(s) didn't find available persistent volumes to bind"
-#define NODE_CONFLICT "node(s) had volume node affinity conflict"
+#define NODE_CONFLICT "node(s) didn't match PersistentVolume's node affinity"
 #define NO_SPACE "node(s) did not have enough free storage"
 #define PV_NOT_EXIST "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
 #define UNBOUND_IMMEDIATE "PreFilter: pod has unbound immediate PersistentVolumeClaims"

@@ -348,6 +348,81 @@ static void test_nomem(void)
 	TAP_OK(done && !wrong, "every other outcome is KP_OK with the right answer");
 }
 
+/* Pod-level resources and in-place resize per gate (kp_pod_requests'
+ * KP_REQ_* flags; helpers.go PodRequests: pod-level cpu/memory/hugepages
+ * requests replace the containers' aggregate, status resources count
+ * max(spec, status, allocated), status only when the resize is Infeasible).
+ * kplan's cases, after helpers_test.go TestPodRequestsAndLimits (pod-level
+ * cases) and TestPodResizeRequests, whose inputs were not re-read
+ * (docs/kube-versions.md §2). */
+typedef struct vcase {
+	const char *name;
+	const char *spec;              /* the one app container "c"'s requests */
+	const char *pod_req, *pod_lim; /* spec.resources */
+	const char *st_req, *st_alloc; /* its status entry, NULL: none */
+	int infeasible;
+	const char *overhead;
+	int flags;
+	const char *want;
+} vcase;
+
+static const vcase vcases[] = {
+	{"pod-level cpu request replaces the containers'", "cpu=100", "cpu=1500", NULL, NULL, NULL, 0, NULL, 0, "cpu=1500"},
+	{"PodLevelResources off: the containers' request", "cpu=100", "cpu=1500", NULL, NULL, NULL, 0, NULL,
+	 KP_REQ_NO_POD_LEVEL, "cpu=100"},
+	{"pod-level limit without request defaults the request", "cpu=100", NULL, "memory=2048", NULL, NULL, 0, NULL, 0,
+	 "cpu=100,memory=2048"},
+	{"pod-level request for another resource is not supported", "cpu=100", "example.com/x=3", NULL, NULL, NULL, 0, NULL,
+	 0, "cpu=100"},
+	{"overhead after the pod-level request", "cpu=100", "cpu=1500", NULL, NULL, NULL, 0, "cpu=10", 0, "cpu=1510"},
+	{"[nonzero] pod-level cpu replaces the 100m default, memory keeps it", "", "cpu=1500", NULL, NULL, NULL, 0, NULL,
+	 KP_REQ_NONZERO, "cpu=1500,memory=209715200"},
+	{"resize: max(spec, status, allocated)", "cpu=500", NULL, NULL, "cpu=900", "cpu=700", 0, NULL, 0, "cpu=900"},
+	{"resize: allocated above status", "cpu=500", NULL, NULL, "cpu=600", "cpu=700", 0, NULL, 0, "cpu=700"},
+	{"resize: spec above status", "cpu=800", NULL, NULL, "cpu=600", "cpu=700", 0, NULL, 0, "cpu=800"},
+	{"resize Infeasible: status only", "cpu=600", NULL, NULL, "cpu=300", "cpu=300", 1, NULL, 0, "cpu=300"},
+	{"InPlacePodVerticalScaling off: spec only", "cpu=600", NULL, NULL, "cpu=900", "cpu=900", 0, NULL, KP_REQ_NO_STATUS,
+	 "cpu=600"},
+	{"pod-level request replaces a resized container's", "cpu=500", "cpu=1000", NULL, "cpu=900", NULL, 0, NULL, 0,
+	 "cpu=1000"},
+};
+
+static void test_versions(void)
+{
+	for (size_t i = 0; i < sizeof vcases / sizeof *vcases; i++) {
+		const vcase *c = &vcases[i];
+		kp_arena a;
+		kp_arena_init(&a, 1024);
+		kp_container ct;
+		memset(&ct, 0, sizeof ct);
+		ct.name = "c";
+		ct.kind = APP;
+		kp_ctr_status st;
+		memset(&st, 0, sizeof st);
+		st.name = "c";
+		kp_pod_in pod;
+		memset(&pod, 0, sizeof pod);
+		int bad = parse_ress(&a, c->spec, &ct.requests) | parse_ress(&a, c->pod_req, &pod.pod_requests) |
+			  parse_ress(&a, c->pod_lim, &pod.pod_limits) | parse_ress(&a, c->st_req, &st.requests) |
+			  parse_ress(&a, c->st_alloc, &st.allocated) | parse_ress(&a, c->overhead, &pod.overhead);
+		pod.containers = &ct;
+		pod.ncontainers = 1;
+		if (c->st_req || c->st_alloc) {
+			pod.statuses = &st;
+			pod.nstatuses = 1;
+		}
+		pod.resize_infeasible = c->infeasible;
+		kp_ress out;
+		kp_err err;
+		memset(&err, 0, sizeof err);
+		char got[512] = "";
+		if (!bad && kp_pod_requests(&pod, c->flags, &a, &out, &err) == KP_OK)
+			format_ress(&out, got, sizeof got);
+		TAP_EQ_STR(got, c->want, "%s", c->name);
+		kp_arena_release(&a);
+	}
+}
+
 int main(void)
 {
 	TAP_EQ_I64(DCPU, 100, "KP_DEFAULT_MILLI_CPU_REQUEST is 100m (schedutil.DefaultMilliCPURequest)");
@@ -356,5 +431,6 @@ int main(void)
 		run_case(&cases[i]);
 	test_pure();
 	test_nomem();
+	test_versions();
 	return tap_done();
 }

@@ -339,7 +339,8 @@ static const tol_case tol_cases[] = {
 	{"same key and value, different effects, operator Equal", "foo", "Equal", "bar", "NoSchedule",
 	 "foo", "bar", "NoExecute", 0},
 	/* the Gt/Lt cases of the same test (1.35+ operators) whose answer is
-	 * also 1.28-1.31's: an operator other than ""/Equal/Exists never tolerates */
+	 * also 1.28-1.31's: an operator other than ""/Equal/Exists never tolerates;
+	 * check_tolerations runs them with TaintTolerationComparisonOperators on too */
 	{"Gt operator, taint value less than toleration value", "node.kubernetes.io/sla", "Gt", "950", "NoSchedule",
 	 "node.kubernetes.io/sla", "800", "NoSchedule", 0},
 	{"Lt operator, taint value greater than toleration value", "node.kubernetes.io/sla", "Lt", "800", "NoSchedule",
@@ -364,12 +365,36 @@ static const tol_case tol_cases[] = {
 	 "anything", "v", "NoExecute", 1},
 };
 
+/* TaintTolerationComparisonOperators on (toleration.go, 1.35+): Gt
+ * tolerates a taint whose integer value is greater, Lt one whose value is
+ * less (kplan's cases; docs/kube-versions.md §3: Gt 750 vs 950 tolerated) */
+static const tol_case cmp_cases[] = {
+	{"Gt operator, taint value greater than toleration value", "node.kubernetes.io/sla", "Gt", "750", "NoSchedule",
+	 "node.kubernetes.io/sla", "950", "NoSchedule", 1},
+	{"Lt operator, taint value less than toleration value", "node.kubernetes.io/sla", "Lt", "950", "NoSchedule",
+	 "node.kubernetes.io/sla", "800", "NoSchedule", 1},
+	{"Gt operator, other key", "node.kubernetes.io/sla", "Gt", "750", "NoSchedule", "other", "950", "NoSchedule", 0},
+	{"Gt operator, other effect", "node.kubernetes.io/sla", "Gt", "750", "NoSchedule",
+	 "node.kubernetes.io/sla", "950", "NoExecute", 0},
+	{"Lt operator, empty effect, negative values", "k", "Lt", "-5", "", "k", "-10", "PreferNoSchedule", 1},
+	{"Gt operator, toleration value not an integer", "k", "Gt", "1.5", "", "k", "10", "NoSchedule", 0},
+};
+
 static void check_tolerations(void)
 {
 	for (size_t i = 0; i < sizeof tol_cases / sizeof *tol_cases; i++) {
 		const tol_case *c = &tol_cases[i];
-		TAP_EQ_I64(kp_tolerates_str(c->tkey, c->top, c->tvalue, c->teffect, c->key, c->value, c->effect),
+		TAP_EQ_I64(kp_tolerates_str(c->tkey, c->top, c->tvalue, c->teffect, c->key, c->value, c->effect, 0),
 			   c->want, "toleration: %s", c->name);
+		TAP_EQ_I64(kp_tolerates_str(c->tkey, c->top, c->tvalue, c->teffect, c->key, c->value, c->effect, 1),
+			   c->want, "toleration, comparison operators on: %s", c->name);
+	}
+	for (size_t i = 0; i < sizeof cmp_cases / sizeof *cmp_cases; i++) {
+		const tol_case *c = &cmp_cases[i];
+		TAP_EQ_I64(kp_tolerates_str(c->tkey, c->top, c->tvalue, c->teffect, c->key, c->value, c->effect, 1),
+			   c->want, "toleration, comparison operators on: %s", c->name);
+		TAP_EQ_I64(kp_tolerates_str(c->tkey, c->top, c->tvalue, c->teffect, c->key, c->value, c->effect, 0), 0,
+			   "toleration, comparison operators off: %s", c->name);
 	}
 }
 

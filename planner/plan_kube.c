@@ -7,19 +7,8 @@
 #include "plan_int.h"
 #include "scores.h"   /* KP_TOL_NEVER */
 
-#include <stdarg.h>
 #include <stdio.h>
 
-static void warn(kp_plan_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(kp_plan_result *r, const char *fmt, ...)
-{
-	if (r->nwarnings >= 8)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->warnings[r->nwarnings++], sizeof r->warnings[0], fmt, ap);
-	va_end(ap);
-}
 
 static int has_never_toleration(const kp_class *c)
 {
@@ -48,23 +37,23 @@ void kp_plan_kube_warnings(const planner *pl, kp_plan_result *r, long claims)
 			podlevel += (c->kube_inputs & KP_KIN_POD_LEVEL) != 0;
 		}
 	if (gtlt)
-		warn(r, "kube 1.%d: %ld pending pod(s) have Gt/Lt tolerations, which need the "
+		kp_plan_warn(r, "kube 1.%d: %ld pending pod(s) have Gt/Lt tolerations, which need the "
 			"TaintTolerationComparisonOperators feature gate (off): they tolerate no taint, as kube-scheduler "
 			"reads them with the gate off (the API server would refuse such pods; --feature-gates "
 			"TaintTolerationComparisonOperators=true plans them as a cluster with it on)", minor, gtlt);
 	if (podlevel && !kp_kube_on(k, KP_FG_POD_LEVEL_RESOURCES))
-		warn(r, "kube 1.%d: %ld pod(s) set pod-level resources (spec.resources), which need the PodLevelResources "
+		kp_plan_warn(r, "kube 1.%d: %ld pod(s) set pod-level resources (spec.resources), which need the PodLevelResources "
 			"feature gate (off; on from 1.34): their containers' requests were counted", minor, podlevel);
 	if (resized && !kp_kube_on(k, KP_FG_IN_PLACE_POD_VERTICAL_SCALING))
-		warn(r, "kube 1.%d: %ld bound pod(s) report resized resources in status, which need the "
+		kp_plan_warn(r, "kube 1.%d: %ld bound pod(s) report resized resources in status, which need the "
 			"InPlacePodVerticalScaling feature gate (off; on from 1.33): their spec requests were counted", minor,
 		     resized);
 	if (features && !kp_kube_on(k, KP_FG_NODE_DECLARED_FEATURES))
-		warn(r, "kube 1.%d: %ld pending pod(s) require node features (restartPolicyRules action "
+		kp_plan_warn(r, "kube 1.%d: %ld pending pod(s) require node features (restartPolicyRules action "
 			"RestartAllContainers), which the NodeDeclaredFeatures feature gate checks (off; on from 1.36): "
 			"not checked", minor, features);
 	if (claims && !kp_kube_on(k, KP_FG_DYNAMIC_RESOURCE_ALLOCATION))
-		warn(r, "kube 1.%d: %ld pending pod(s) name ResourceClaims, which need the DynamicResourceAllocation "
+		kp_plan_warn(r, "kube 1.%d: %ld pending pod(s) name ResourceClaims, which need the DynamicResourceAllocation "
 			"feature gate (off; on from 1.34): the claims were ignored, as kube-scheduler without the "
 			"DynamicResources plugin ignores them", minor, claims);
 }

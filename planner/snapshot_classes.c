@@ -159,7 +159,7 @@ static int toleration_row(kp_loader *L, kp_class *c, sqlite3_stmt *st)
 	if (!strcmp(op, "Gt") || !strcmp(op, "Lt")) {
 		t->cmp = !kp_kube_on(&L->s->kube, KP_FG_TAINT_TOLERATION_COMPARISON_OPERATORS) ? KP_TOL_NEVER
 			 : op[0] == 'G' ? KP_TOL_GT : KP_TOL_LT;
-		t->num_ok = (uint8_t)kp_ld_i64(kp_ld_col(st, 3), &t->num);
+		t->num_ok = (uint8_t)kp_snap_parse_i64(kp_ld_col(st, 3), &t->num);
 	}
 	int e = kp_ld_effect(kp_ld_col(st, 4));
 	t->effect = (uint8_t)(e < 0 ? KP_EFFECT_ANY : e);

@@ -55,8 +55,6 @@ int kp_ld_prepare(kp_loader *L, const char *sql, sqlite3_stmt **st);
 /* 1 when sql compiles against this database (a table or column an older
  * import did not make: 0, and the caller reads the older form) */
 int kp_ld_has_sql(kp_loader *L, const char *sql);
-/* a base-10 int64 (Go's strconv.ParseInt(s, 10, 64)): 1 and *out, else 0 */
-int kp_ld_i64(const char *s, int64_t *out);
 /* *n = the single integer sql returns (a count) */
 int kp_ld_count(kp_loader *L, const char *sql, int *n);
 /* index of the class with this database id (after kp_snap_load_classes), -1 */

@@ -40,18 +40,6 @@ int kp_ld_prepare(kp_loader *L, const char *sql, sqlite3_stmt **st)
 	return KP_OK;
 }
 
-int kp_ld_i64(const char *s, int64_t *out)
-{
-	if (!s || !*s)
-		return 0;
-	errno = 0;
-	char *end;
-	long long v = strtoll(s, &end, 10);
-	if (errno || *end)
-		return 0;
-	*out = v;
-	return 1;
-}
 
 int kp_ld_has_sql(kp_loader *L, const char *sql)
 {
@@ -380,7 +368,7 @@ static int load_node_taints(kp_loader *L)
 		kp_taint *t = &s->taints[ni][s->ntaints[ni]++];
 		t->key = kp_ld_intern(L, sqlite3_column_text(st, 1));
 		t->value = kp_ld_intern(L, sqlite3_column_text(st, 2));
-		t->num_ok = (uint8_t)kp_ld_i64(kp_ld_col(st, 2), &t->num);
+		t->num_ok = (uint8_t)kp_snap_parse_i64(kp_ld_col(st, 2), &t->num);
 		int e = kp_ld_effect(kp_ld_col(st, 3));
 		t->effect = (uint8_t)(e < 0 ? KP_EFFECT_NOSCHEDULE : e);
 	}

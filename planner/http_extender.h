@@ -4,7 +4,9 @@
  * pkg/scheduler/apis/config types.go Extender; pkg/scheduler/extender.go
  * HTTPExtender).  http_extender_config.c reads and validates the list as
  * kube-scheduler does; plan_extender.c calls the extenders during a plan
- * (Filter after the filter plugins, Prioritize added to the scores).
+ * (Filter after the filter plugins, Prioritize added to the scores),
+ * plan_extender_preempt.c in DefaultPreemption (ProcessPreemption, between
+ * finding the candidates and picking one).
  *
  * kube's extenders belong to the whole configuration, not to one profile:
  * every profile of the document shares one refcounted list (kp_hexts).
@@ -27,7 +29,7 @@
 typedef struct kp_hext {
 	int index;                   /* its place in the configuration's list */
 	char url_prefix[1024];
-	char filter_verb[128], prioritize_verb[128], bind_verb[128];
+	char filter_verb[128], prioritize_verb[128], preempt_verb[128], bind_verb[128];
 	int64_t weight;
 	int enable_https, node_cache_capable, ignorable;
 	int64_t timeout_ms;          /* < 0: no timeout (Go's http.Client with a negative Timeout) */
@@ -49,8 +51,7 @@ typedef struct kp_hexts {
 } kp_hexts;
 
 /* Read and validate `extenders` (a sequence node; NULL or empty: *out NULL)
- * as kube-scheduler would (apis/config/validation validateExtenders, plus
- * what kplan cannot do: preemptVerb).  On an error: KP_PARSE with FILE,
+ * as kube-scheduler would (apis/config/validation validateExtenders).  On an error: KP_PARSE with FILE,
  * LINE, COL in err (source names the file) and why set to a short reason
  * for an imported profile's message.  *out has one reference, the caller's. */
 int kp_hexts_parse(const kp_ynode *list, const char *source, kp_hexts **out, char *why, size_t nwhy, kp_err *err);

@@ -7,6 +7,7 @@
  *   - urlPrefix: http://127.0.0.1:8888/scheduler
  *     filterVerb: filter
  *     prioritizeVerb: prioritize
+ *     preemptVerb: preempt
  *     weight: 2
  *     httpTimeout: 2s
  *     nodeCacheCapable: true
@@ -17,10 +18,10 @@
  * validation.go): weight > 0 when prioritizeVerb is set, at most one
  * bindVerb, managedResources names that are extended resource names and
  * not repeated; its messages are kube's field errors ("extenders[0].weight:
- * Invalid value: 0: must have a positive weight applied to it").  What
- * kplan cannot do is refused, never ignored: preemptVerb (ProcessPreemption
- * is not modelled).  A tlsConfig with insecure and a CA is refused as
- * client-go's TLSConfigFor refuses it.  Every error has FILE:LINE:COL.
+ * Invalid value: 0: must have a positive weight applied to it").  kube
+ * validates nothing about preemptVerb, and neither does kplan (it is called
+ * by plan_extender_preempt.c).  A tlsConfig with insecure and a CA is
+ * refused as client-go's TLSConfigFor refuses it.  Every error has FILE:LINE:COL.
  */
 #include "http_extender.h"
 
@@ -289,6 +290,7 @@ static int read_one(ctx *c, kp_hext *x, const kp_ynode *e, int i, kp_hexts *all)
 	if (get_str(c, e, "urlPrefix", path, x->url_prefix, sizeof x->url_prefix) ||
 	    get_str(c, e, "filterVerb", path, x->filter_verb, sizeof x->filter_verb) ||
 	    get_str(c, e, "prioritizeVerb", path, x->prioritize_verb, sizeof x->prioritize_verb) ||
+	    get_str(c, e, "preemptVerb", path, x->preempt_verb, sizeof x->preempt_verb) ||
 	    get_str(c, e, "bindVerb", path, x->bind_verb, sizeof x->bind_verb) ||
 	    get_bool(c, e, "enableHTTPS", path, &x->enable_https) ||
 	    get_bool(c, e, "nodeCacheCapable", path, &x->node_cache_capable) ||
@@ -304,14 +306,6 @@ static int read_one(ctx *c, kp_hext *x, const kp_ynode *e, int i, kp_hexts *all)
 	if (x->prioritize_verb[0] && x->weight <= 0)
 		return bad(c, v ? v : e, "%s.weight: Invalid value: %lld: must have a positive weight applied to it", path,
 			   (long long)x->weight);
-	const kp_ynode *pv = kp_ymap_get(e, "preemptVerb");
-	if (pv && pv->type == KP_Y_SCALAR && pv->u.str[0]) {
-		if (c->why)
-			snprintf(c->why, c->nwhy, "has an HTTP extender with preemptVerb: kplan does not model extender preemption");
-		return bad(c, pv, "%s.preemptVerb: kplan does not model extender preemption (ProcessPreemption: the "
-			   "extender's say over preemption victims); remove preemptVerb, or plan without this configuration",
-			   path);
-	}
 	if (!x->url_prefix[0])
 		return bad(c, e, "%s.urlPrefix: required: the extender's address", path);
 	if ((v = kp_ymap_get(e, "httpTimeout")) && !kp_ynode_is_null(v)) {
@@ -400,9 +394,9 @@ void kp_hexts_to_json(const kp_hexts *l, kp_sb *sb)
 		const kp_hext *x = &l->v[i];
 		kp_sb_adds(sb, i ? ",{\"urlPrefix\":" : "{\"urlPrefix\":");
 		kp_sb_add_json_str(sb, x->url_prefix);
-		const char *verbs[] = { "filterVerb", x->filter_verb, "prioritizeVerb", x->prioritize_verb, "bindVerb",
-					x->bind_verb };
-		for (int k = 0; k < 6; k += 2)
+		const char *verbs[] = { "filterVerb", x->filter_verb, "prioritizeVerb", x->prioritize_verb, "preemptVerb",
+					x->preempt_verb, "bindVerb", x->bind_verb };
+		for (int k = 0; k < 8; k += 2)
 			if (verbs[k + 1][0]) {
 				kp_sb_printf(sb, ",\"%s\":", verbs[k]);
 				kp_sb_add_json_str(sb, verbs[k + 1]);

@@ -566,6 +566,11 @@ static int no_fit(planner *pl, int32_t pi, int profile_idx, int explaining)
 		kp_preempt_release(&pr);
 		return rc == KP_NOMEM ? kp_plan_nomem(pl) : kp_err_set(pl->err, rc, "preemption failed");
 	}
+	/* the extenders' ProcessPreemption, before the pick (plan_extender_preempt.c) */
+	if (pf->hext && kp_plan_extenders_preempt(pl, &pr)) {
+		kp_preempt_release(&pr);
+		return pl->err->code;
+	}
 	if (explaining)
 		kp_explain_preemption(pl->ex, &pl->cy, &pr);
 	if (pr.chosen < 0) {

@@ -30,10 +30,8 @@
  * during a plan).  No answer is reused across cycles: kube calls again
  * every cycle.  Every call is one extender_call row (queries/plan/).
  */
-#include "plan_int.h"
-#include "http_extender.h"
+#include "plan_extender_int.h"
 #include "static.h"
-#include "../common/json.h"
 #include "../common/db.h"
 #include "kp_queries.h"
 
@@ -47,9 +45,9 @@
 /* the most a reply may hold (a NodeList of every node fits easily) */
 #define MAX_REPLY (64u << 20)
 
-enum { V_FILTER, V_PRIORITIZE };
-enum { O_OK, O_ERROR, O_SKIPPED, O_IGNORED };
-static const char *const verb_names[] = { "filter", "prioritize" };
+enum { V_FILTER = KP_HX_FILTER, V_PRIORITIZE = KP_HX_PRIORITIZE };
+enum { O_OK = KP_HX_OK, O_ERROR = KP_HX_ERROR, O_SKIPPED = KP_HX_SKIPPED, O_IGNORED = KP_HX_IGNORED };
+static const char *const verb_names[] = { "filter", "prioritize", "preempt" };
 static const char *const outcome_names[] = { "ok", "error", "skipped", "ignored" };
 
 typedef struct call_rec {
@@ -74,14 +72,14 @@ struct kp_hext_run {
 	int32_t pod_seq;
 };
 
-static double now_ms(void)
+double kp_hx_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static struct kp_hext_run *run_state(planner *pl)
+struct kp_hext_run *kp_hx_run(planner *pl)
 {
 	if (pl->hx)
 		return pl->hx;
@@ -112,7 +110,7 @@ static struct kp_hext_run *run_state(planner *pl)
 }
 
 /* the node of that name, or -1 */
-static int node_named(planner *pl, const char *name)
+int kp_hx_node_named(planner *pl, const char *name)
 {
 	kp_sid sid = kp_strtab_find(&pl->s.strs, name);
 	const int64_t *v = sid >= 0 ? kp_dmap_get(&pl->hx->node_of, sid) : NULL;
@@ -213,43 +211,62 @@ static char *node_json(planner *pl, int n)
 	return sb.buf;
 }
 
-/* kube's v1.Pod of the cycle's pod: metadata (name, namespace, uid, labels)
- * and the spec of its class (queries/plan/extender_pod_spec.sql) */
-static char *pod_json(planner *pl)
+void kp_hx_pod_uid(planner *pl, int32_t pi, char *out, size_t n)
 {
 	const kp_snap *s = &pl->s;
-	const kp_pod *p = pl->cy.p;
-	const kp_class *c = pl->cy.c;
+	const kp_pod *p = &s->pods[pi];
+	sqlite3_stmt *st;
+	out[0] = 0;
+	if (p->db_id > 0 && sqlite3_prepare_v2(pl->db, "SELECT uid FROM pod WHERE id = ?1 AND uid <> ''", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, p->db_id);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	if (!out[0])
+		snprintf(out, n, "%s/%s", kp_str(&s->strs, p->ns), kp_str(&s->strs, p->name));
+}
+
+/* kube's v1.Pod of pod pi: metadata (name, namespace, uid, labels), the
+ * spec of its class (queries/plan/extender_pod_spec.sql) and, on a node,
+ * spec.nodeName */
+char *kp_hx_pod_json(planner *pl, int32_t pi)
+{
+	const kp_snap *s = &pl->s;
+	const kp_pod *p = &s->pods[pi];
+	const kp_class *c = &s->classes[p->cls];
 	kp_sb sb;
 	kp_sb_init(&sb);
+	char uid[256];
+	kp_hx_pod_uid(pl, pi, uid, sizeof uid);
 	kp_sb_adds(&sb, "{\"metadata\":{\"name\":");
 	kp_sb_add_json_str(&sb, kp_str(&s->strs, p->name));
 	kp_sb_adds(&sb, ",\"namespace\":");
 	kp_sb_add_json_str(&sb, kp_str(&s->strs, p->ns));
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(pl->db, "SELECT uid FROM pod WHERE id = ?1 AND uid IS NOT NULL", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, p->db_id);
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			kp_sb_adds(&sb, ",\"uid\":");
-			kp_sb_add_json_str(&sb, (const char *)sqlite3_column_text(st, 0));
-		}
-		sqlite3_finalize(st);
-	}
+	kp_sb_adds(&sb, ",\"uid\":");
+	kp_sb_add_json_str(&sb, uid);
 	kp_sb_adds(&sb, ",\"labels\":");
 	add_labels(&sb, s, &p->labels);
-	kp_sb_adds(&sb, "},\"spec\":");
+	kp_sb_adds(&sb, "},\"spec\":{");
+	if (p->node >= 0) {
+		kp_sb_adds(&sb, "\"nodeName\":");
+		kp_sb_add_json_str(&sb, kp_str(&s->strs, s->node_name[p->node]));
+	}
 	int have = 0;
+	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(pl->db, kp_sql_plan_extender_pod_spec, -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, c->db_id);
 		sqlite3_bind_int64(st, 2, c->priority);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
-			kp_sb_adds(&sb, (const char *)sqlite3_column_text(st, 0));
+		const char *spec = sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+		if (spec && spec[0] == '{') {   /* the object's members after ours */
+			kp_sb_adds(&sb, p->node >= 0 && spec[1] != '}' ? "," : "");
+			kp_sb_adds(&sb, spec + 1);
 			have = 1;
 		}
 		sqlite3_finalize(st);
 	}
 	if (!have) {   /* a class only the snapshot knows: what it holds */
-		kp_sb_adds(&sb, "{\"schedulerName\":");
+		kp_sb_adds(&sb, p->node >= 0 ? ",\"schedulerName\":" : "\"schedulerName\":");
 		kp_sb_add_json_str(&sb, kp_str(&s->strs, c->sched));
 		kp_sb_printf(&sb, ",\"priority\":%lld}", (long long)c->priority);
 	}
@@ -264,7 +281,7 @@ static char *pod_json(planner *pl)
 /* HTTPExtender.IsInterested: no managedResources, or one of the pod's
  * containers names one in its requests (limits fill requests on import),
  * 0 included; a class only the snapshot knows: its effective requests */
-static int interested(planner *pl, const kp_hext *x)
+int kp_hx_interested(planner *pl, const kp_hext *x)
 {
 	const kp_snap *s = &pl->s;
 	const kp_class *c = pl->cy.c;
@@ -423,20 +440,39 @@ static int post(struct kp_hext_run *h, const kp_hext *x, const char *verb, char 
 	return rc;
 }
 
-/* ExtenderArgs for nodes[0..n) into h->body */
-static int build_args(planner *pl, const kp_hext *x, const int32_t *nodes, int n)
+int kp_hx_post(planner *pl, const kp_hext *x, const char *verb, char *msg, size_t nmsg)
+{
+	return post(pl->hx, x, verb, msg, nmsg);
+}
+
+const char *kp_hx_cycle_pod(planner *pl)
 {
 	struct kp_hext_run *h = pl->hx;
 	if (h->pod_seq != pl->out[pl->cy.pi].seq || !h->pod_json) {
 		kp_free(h->pod_json);
-		if (!(h->pod_json = pod_json(pl)))
-			return KP_NOMEM;
+		if (!(h->pod_json = kp_hx_pod_json(pl, pl->cy.pi)))
+			return NULL;
 		h->pod_seq = pl->out[pl->cy.pi].seq;
 	}
-	kp_sb *b = &h->body;
-	kp_sb_reset(b);
+	return h->pod_json;
+}
+
+kp_sb *kp_hx_body(planner *pl)
+{
+	kp_sb_reset(&pl->hx->body);
+	return &pl->hx->body;
+}
+
+/* ExtenderArgs for nodes[0..n) into h->body */
+static int build_args(planner *pl, const kp_hext *x, const int32_t *nodes, int n)
+{
+	struct kp_hext_run *h = pl->hx;
+	const char *pod = kp_hx_cycle_pod(pl);
+	if (!pod)
+		return KP_NOMEM;
+	kp_sb *b = kp_hx_body(pl);
 	kp_sb_adds(b, "{\"Pod\":");
-	kp_sb_adds(b, h->pod_json);
+	kp_sb_adds(b, pod);
 	kp_sb_adds(b, x->node_cache_capable ? ",\"NodeNames\":[" : ",\"Nodes\":{\"metadata\":{},\"items\":[");
 	for (int i = 0; i < n; i++) {
 		if (i)
@@ -454,7 +490,7 @@ static int build_args(planner *pl, const kp_hext *x, const int32_t *nodes, int n
 }
 
 /* the reply as Go's json.Decoder would take it, or NULL with its error */
-static kp_json *parse_reply(planner *pl, int want_type, const char *go_type, char *msg, size_t nmsg)
+kp_json *kp_hx_reply(planner *pl, int want_type, const char *go_type, char *msg, size_t nmsg)
 {
 	const char *t = kp_sb_str(&pl->hx->reply);
 	while (*t == ' ' || *t == '\n' || *t == '\r' || *t == '\t')
@@ -481,7 +517,7 @@ static kp_json *parse_reply(planner *pl, int want_type, const char *go_type, cha
 }
 
 /* an object's member, its name matched as Go matches struct fields (any case) */
-static const kp_json *member(const kp_json *o, const char *name)
+const kp_json *kp_hx_member(const kp_json *o, const char *name)
 {
 	if (!o || o->type != KP_J_OBJ)
 		return NULL;
@@ -491,14 +527,14 @@ static const kp_json *member(const kp_json *o, const char *name)
 	return NULL;
 }
 
-static int record(planner *pl, const kp_hext *x, int verb, int outcome, int nodes, int passed, double t0,
+int kp_hx_record(planner *pl, const kp_hext *x, int verb, int outcome, int nodes, int passed, double t0,
 		  const char *msg)
 {
 	struct kp_hext_run *h = pl->hx;
 	if (KP_GROW(h->calls, h->ncalls, h->cap_calls, 64))
 		return kp_plan_nomem(pl);
 	call_rec *c = &h->calls[h->ncalls++];
-	*c = (call_rec){ pl->cy.pi, x, (uint8_t)verb, (uint8_t)outcome, nodes, passed, (int64_t)(now_ms() - t0 + 0.5), NULL };
+	*c = (call_rec){ pl->cy.pi, x, (uint8_t)verb, (uint8_t)outcome, nodes, passed, (int64_t)(kp_hx_now_ms() - t0 + 0.5), NULL };
 	if (msg && !(c->msg = kp_strdup(msg)))
 		return kp_plan_nomem(pl);
 	if (outcome == O_SKIPPED || outcome == O_IGNORED || outcome == O_ERROR) {
@@ -527,15 +563,15 @@ static int set_status(planner *pl, int n, const kp_json *msg, int unres)
  * KP_OK, -1 with msg (an error as kube reports it), or an error code */
 static int fold_filter(planner *pl, const kp_hext *x, const kp_json *j, uint8_t *keep, char *msg, size_t nmsg)
 {
-	const kp_json *e = member(j, "Error");
+	const kp_json *e = kp_hx_member(j, "Error");
 	if (e && e->type == KP_J_STR && e->str[0]) {
 		snprintf(msg, nmsg, "%s", e->str);
 		return -1;
 	}
-	const kp_json *names = member(j, "NodeNames"), *nodes = member(j, "Nodes");
+	const kp_json *names = kp_hx_member(j, "NodeNames"), *nodes = kp_hx_member(j, "Nodes");
 	if (x->node_cache_capable && names && names->type == KP_J_ARR) {
 		for (size_t i = 0; i < names->n; i++) {
-			int n = names->items[i]->type == KP_J_STR ? node_named(pl, names->items[i]->str) : -1;
+			int n = names->items[i]->type == KP_J_STR ? kp_hx_node_named(pl, names->items[i]->str) : -1;
 			if (n < 0 || !keep[n]) {
 				snprintf(msg, nmsg, "extender \"%s\" claims a filtered node \"%s\" which is not found in the input "
 					 "node list", x->url_prefix, names->items[i]->type == KP_J_STR ? names->items[i]->str : "");
@@ -544,20 +580,20 @@ static int fold_filter(planner *pl, const kp_hext *x, const kp_json *j, uint8_t 
 			keep[n] = 2;
 		}
 	} else {
-		const kp_json *items = member(nodes, "items");
+		const kp_json *items = kp_hx_member(nodes, "items");
 		for (size_t i = 0; items && items->type == KP_J_ARR && i < items->n; i++) {
-			const kp_json *nm = member(member(items->items[i], "metadata"), "name");
-			int n = nm && nm->type == KP_J_STR ? node_named(pl, nm->str) : -1;
+			const kp_json *nm = kp_hx_member(kp_hx_member(items->items[i], "metadata"), "name");
+			int n = nm && nm->type == KP_J_STR ? kp_hx_node_named(pl, nm->str) : -1;
 			if (n >= 0 && keep[n])   /* a node it was not sent: kplan has no such object to keep */
 				keep[n] = 2;
 		}
 	}
-	const kp_json *fu = member(j, "FailedAndUnresolvableNodes"), *fa = member(j, "FailedNodes");
+	const kp_json *fu = kp_hx_member(j, "FailedAndUnresolvableNodes"), *fa = kp_hx_member(j, "FailedNodes");
 	for (int pass = 0; pass < 2; pass++) {
 		const kp_json *m = pass ? fa : fu;
 		for (size_t i = 0; m && m->type == KP_J_OBJ && i < m->n; i++) {
-			int n = node_named(pl, m->items[2 * i]->str);
-			if (n < 0 || keep[n] == 2 || (pass && member(fu, m->items[2 * i]->str)))
+			int n = kp_hx_node_named(pl, m->items[2 * i]->str);
+			if (n < 0 || keep[n] == 2 || (pass && kp_hx_member(fu, m->items[2 * i]->str)))
 				continue;
 			if (set_status(pl, n, m->items[2 * i + 1], !pass))
 				return pl->err->code;
@@ -574,11 +610,11 @@ int kp_plan_extenders_filter(planner *pl, int32_t *feas, int *nfeas)
 	char msg[2048];
 	for (int k = 0; l && k < l->n && *nfeas; k++) {
 		const kp_hext *x = &l->v[k];
-		if (!x->filter_verb[0] || !interested(pl, x))
+		if (!x->filter_verb[0] || !kp_hx_interested(pl, x))
 			continue;
-		if (!run_state(pl) || build_args(pl, x, feas, *nfeas))
+		if (!kp_hx_run(pl) || build_args(pl, x, feas, *nfeas))
 			return kp_plan_nomem(pl);
-		double t0 = now_ms();
+		double t0 = kp_hx_now_ms();
 		uint8_t *keep = kp_arena_alloc(&cy->arena, (size_t)pl->s.nnodes + 1);
 		if (!keep)
 			return kp_plan_nomem(pl);
@@ -586,13 +622,13 @@ int kp_plan_extenders_filter(planner *pl, int32_t *feas, int *nfeas)
 		for (int i = 0; i < *nfeas; i++)
 			keep[feas[i]] = 1;
 		int rc = post(pl->hx, x, x->filter_verb, msg, sizeof msg);
-		kp_json *j = rc ? NULL : parse_reply(pl, KP_J_OBJ, "v1.ExtenderFilterResult", msg, sizeof msg);
+		kp_json *j = rc ? NULL : kp_hx_reply(pl, KP_J_OBJ, "v1.ExtenderFilterResult", msg, sizeof msg);
 		if (!rc && !j)
 			rc = -1;
 		if (!rc && (rc = fold_filter(pl, x, j, keep, msg, sizeof msg)) > 0)
 			return rc;
 		if (rc) {
-			if (record(pl, x, V_FILTER, x->ignorable ? O_SKIPPED : O_ERROR, *nfeas, 0, t0, msg))
+			if (kp_hx_record(pl, x, V_FILTER, x->ignorable ? O_SKIPPED : O_ERROR, *nfeas, 0, t0, msg))
 				return pl->err->code;
 			if (x->ignorable)
 				continue;   /* "Skipping extender as it returned error and has ignorable flag set" */
@@ -615,7 +651,7 @@ int kp_plan_extenders_filter(planner *pl, int32_t *feas, int *nfeas)
 				cy->rcount[n] = 0;
 			}
 		}
-		if (record(pl, x, V_FILTER, O_OK, *nfeas, m, t0, NULL))
+		if (kp_hx_record(pl, x, V_FILTER, O_OK, *nfeas, m, t0, NULL))
 			return pl->err->code;
 		*nfeas = m;
 	}
@@ -629,15 +665,15 @@ int kp_plan_extenders_score(planner *pl)
 	char msg[2048];
 	for (int k = 0; l && k < l->n; k++) {
 		const kp_hext *x = &l->v[k];
-		if (!x->prioritize_verb[0] || !interested(pl, x))
+		if (!x->prioritize_verb[0] || !kp_hx_interested(pl, x))
 			continue;
-		if (!run_state(pl) || build_args(pl, x, cy->feas, cy->nfeas))
+		if (!kp_hx_run(pl) || build_args(pl, x, cy->feas, cy->nfeas))
 			return kp_plan_nomem(pl);
-		double t0 = now_ms();
+		double t0 = kp_hx_now_ms();
 		int rc = post(pl->hx, x, x->prioritize_verb, msg, sizeof msg);
-		kp_json *j = rc ? NULL : parse_reply(pl, KP_J_ARR, "v1.HostPriorityList", msg, sizeof msg);
+		kp_json *j = rc ? NULL : kp_hx_reply(pl, KP_J_ARR, "v1.HostPriorityList", msg, sizeof msg);
 		for (size_t i = 0; j && j->type == KP_J_ARR && i < j->n && !rc; i++) {
-			const kp_json *sc = member(j->items[i], "Score");
+			const kp_json *sc = kp_hx_member(j->items[i], "Score");
 			if (sc && sc->type != KP_J_NUM && sc->type != KP_J_NULL) {
 				snprintf(msg, sizeof msg, "json: cannot unmarshal %s into Go struct field HostPriority.Score of type int64",
 					 sc->type == KP_J_STR ? "string" : sc->type == KP_J_BOOL ? "bool" : sc->type == KP_J_ARR ? "array" : "object");
@@ -649,7 +685,7 @@ int kp_plan_extenders_score(planner *pl)
 		}
 		if (rc || !j) {
 			/* kube: "Failed to run extender's priority function. No score given by this extender." */
-			if (record(pl, x, V_PRIORITIZE, O_IGNORED, cy->nfeas, 0, t0, msg))
+			if (kp_hx_record(pl, x, V_PRIORITIZE, O_IGNORED, cy->nfeas, 0, t0, msg))
 				return pl->err->code;
 			continue;
 		}
@@ -660,14 +696,14 @@ int kp_plan_extenders_score(planner *pl)
 		for (int i = 0; i < cy->nfeas; i++)
 			feasible[cy->feas[i]] = 1;
 		for (size_t i = 0; j->type == KP_J_ARR && i < j->n; i++) {
-			const kp_json *host = member(j->items[i], "Host"), *sc = member(j->items[i], "Score");
-			int n = host && host->type == KP_J_STR ? node_named(pl, host->str) : -1;
+			const kp_json *host = kp_hx_member(j->items[i], "Host"), *sc = kp_hx_member(j->items[i], "Score");
+			int n = host && host->type == KP_J_STR ? kp_hx_node_named(pl, host->str) : -1;
 			if (n < 0 || !feasible[n] || !sc || sc->type != KP_J_NUM)
 				continue;
 			/* score x weight x (MaxNodeScore / MaxExtenderPriority) */
 			pl->total[n] += (int64_t)strtoll(sc->str, NULL, 10) * x->weight * 10;
 		}
-		if (record(pl, x, V_PRIORITIZE, O_OK, cy->nfeas, cy->nfeas, t0, NULL))
+		if (kp_hx_record(pl, x, V_PRIORITIZE, O_OK, cy->nfeas, cy->nfeas, t0, NULL))
 			return pl->err->code;
 	}
 	return KP_OK;

@@ -181,6 +181,14 @@ int kp_plan_extenders_write(planner *pl, int64_t run_id);
 int kp_plan_extenders_warning(const planner *pl, char *buf, size_t n);
 void kp_plan_extenders_release(planner *pl);
 
+/* plan_extender_preempt.c: callExtenders, between DefaultPreemption's
+ * candidates and its pick (pr from kp_preempt for the cycle's pod): the
+ * extenders with a preemptVerb replace pr's candidates and pr->chosen is
+ * picked again; a non-ignorable extender's error or no candidate left:
+ * pr->chosen -1 with kube's message.  KP_OK or out of memory. */
+struct kp_preempt_result;
+int kp_plan_extenders_preempt(planner *pl, struct kp_preempt_result *pr);
+
 /* plan_write.c */
 /* the run's rows, in the open transaction; r->run_id is set */
 int kp_plan_write_run(planner *pl, kp_plan_result *r, double t0);

@@ -12,7 +12,8 @@ typedef struct kp_candidate {
 	int32_t *victims;            /* pod indexes, most important first */
 	uint8_t *violating;          /* per victim: its eviction breaks a PDB */
 	int nvictims, npdb_violations;
-	int64_t highest, sum, earliest;
+	int64_t highest;             /* priority of victims[0] (kube: Pods[0]) */
+	int64_t sum, earliest;       /* sum of priority + 2^31; earliest start among the highest-priority victims */
 } kp_candidate;
 
 typedef struct kp_preempt_result {
@@ -27,6 +28,11 @@ typedef struct kp_preempt_result {
  * now (s->npdbs entries).  The snapshot is unchanged on return. */
 int kp_preempt(kp_cycle *cy, const int64_t *allowed, kp_preempt_result *out);
 void kp_preempt_release(kp_preempt_result *r);
+
+/* pickOneNodeForPreemption over c[0..n): fewest PDB violations, lowest
+ * highest, smallest sum, fewest victims, latest earliest, then the seeded
+ * hash of (pod_id, node); the index into c */
+int kp_preempt_pick(const kp_candidate *c, int n, uint64_t seed, int64_t pod_id, const kp_snap *s);
 
 /* The PDB covers this pod for preemption (same namespace, non-empty selector
  * matching its labels, not already in status.disruptedPods). */

@@ -819,7 +819,7 @@ CREATE TABLE IF NOT EXISTS extender_call(
   seq      INTEGER NOT NULL,                  -- call order within the run
   pod_id   INTEGER NOT NULL,                  -- the pod of the scheduling cycle
   extender TEXT NOT NULL,                     -- its urlPrefix
-  verb     TEXT NOT NULL,                     -- filter | prioritize
+  verb     TEXT NOT NULL,                     -- filter | prioritize | preempt
   outcome  TEXT NOT NULL,                     -- ok | error (failed the pod's cycle) | skipped (ignorable) | ignored (prioritize)
   nodes    INTEGER NOT NULL,                  -- nodes sent
   passed   INTEGER,                           -- ok: nodes a filter kept (prioritize: nodes sent)

@@ -229,8 +229,8 @@ static int select_victims(kp_cycle *cy, const int64_t *allowed, int node, kp_can
 	return 1;
 }
 
-/* pickOneNodeForPreemption; returns the index into c */
-static int pick(const kp_candidate *c, int n, uint64_t seed, int64_t pod_id, const kp_snap *s)
+/* pickOneNodeForPreemption (preemption.h) */
+int kp_preempt_pick(const kp_candidate *c, int n, uint64_t seed, int64_t pod_id, const kp_snap *s)
 {
 	int best = 0;
 	for (int i = 1; i < n; i++) {
@@ -398,7 +398,7 @@ int kp_preempt(kp_cycle *cy, const int64_t *allowed, kp_preempt_result *out)
 		out->message = histogram(cy);
 		return out->message ? KP_OK : KP_NOMEM;
 	}
-	out->chosen = pick(out->cands, out->ncands, cy->seed, cy->p->db_id, s);
+	out->chosen = kp_preempt_pick(out->cands, out->ncands, cy->seed, cy->p->db_id, s);
 	return KP_OK;
 }
 

@@ -14,10 +14,18 @@
  *     --status N            answer with this HTTP status
  *     --error MSG           filter: answer {"Error": MSG}
  *     --malformed           answer a body that is not JSON
+ *     --preempt-drop NODE   preempt: NODE left out of the candidates
+ *     --preempt-victims NODE=UID,...  preempt: NODE's victims are these
+ *                           (empty: none), NODE added when it was not sent
+ *     --preempt-pdb NODE=N  preempt: NODE's NumPDBViolations is N
  *
  * A path ending in "prioritize" gets a HostPriorityList of the nodes it was
- * sent; any other a filter result: NodeNames when it was sent NodeNames
- * (nodeCacheCapable), else Nodes.items with each kept node's metadata.name.
+ * sent; one ending in "preempt" an ExtenderPreemptionResult: the candidates
+ * it was sent (NodeNameToVictims' pods by metadata.uid, or
+ * NodeNameToMetaVictims' UIDs) as NodeNameToMetaVictims, changed by the
+ * --preempt-* options; any other a filter result: NodeNames when it was
+ * sent NodeNames (nodeCacheCapable), else Nodes.items with each kept
+ * node's metadata.name.
  * The process ends by itself after 10 minutes.
  */
 #define _GNU_SOURCE
@@ -36,9 +44,9 @@
 
 #define MAXOPT 32
 typedef struct opt { const char *node, *msg; } opt;
-static opt rejects[MAXOPT], unres[MAXOPT], scores[MAXOPT];
-static const char *drops[MAXOPT], *claims[MAXOPT];
-static int nrej, nunres, nscores, ndrops, nclaims, sleep_ms, status = 200, malformed;
+static opt rejects[MAXOPT], unres[MAXOPT], scores[MAXOPT], pvictims[MAXOPT], ppdb[MAXOPT];
+static const char *drops[MAXOPT], *claims[MAXOPT], *pdrops[MAXOPT];
+static int nrej, nunres, nscores, ndrops, nclaims, npvictims, nppdb, npdrops, sleep_ms, status = 200, malformed;
 static const char *error_msg, *log_file;
 
 static void add_opt(opt *v, int *n, char *arg)
@@ -94,6 +102,63 @@ static int sent_nodes(const kp_json *args, const char **names, int max, int *as_
 
 static void json_str(kp_sb *sb, const char *s) { kp_sb_add_json_str(sb, s); }
 
+/* one node's victims as MetaVictims: --preempt-victims, else the UIDs sent */
+static void meta_victims(kp_sb *out, const char *node, const kp_json *sent)
+{
+	const char *repl = find(pvictims, npvictims, node), *pdb = find(ppdb, nppdb, node);
+	const kp_json *np = member(sent, "NumPDBViolations"), *pods = member(sent, "Pods");
+	kp_sb_adds(out, "{\"Pods\":[");
+	if (repl) {
+		for (const char *p = repl; *p;) {
+			size_t l = strcspn(p, ",");
+			kp_sb_adds(out, p == repl ? "{\"UID\":" : ",{\"UID\":");
+			char uid[256];
+			snprintf(uid, sizeof uid, "%.*s", (int)l, p);
+			json_str(out, uid);
+			kp_sb_addc(out, '}');
+			p += l + (p[l] == ',');
+		}
+	} else {
+		for (size_t i = 0; pods && pods->type == KP_J_ARR && i < pods->n; i++) {
+			const kp_json *u = member(pods->items[i], "UID");
+			if (!u)
+				u = member(member(pods->items[i], "metadata"), "uid");
+			kp_sb_adds(out, i ? ",{\"UID\":" : "{\"UID\":");
+			json_str(out, u && u->type == KP_J_STR ? u->str : "");
+			kp_sb_addc(out, '}');
+		}
+	}
+	kp_sb_printf(out, "],\"NumPDBViolations\":%s}", pdb ? pdb : np && np->type == KP_J_NUM ? np->str : "0");
+}
+
+/* an ExtenderPreemptionResult for the candidates sent */
+static void answer_preempt(const kp_json *args, kp_sb *out)
+{
+	const kp_json *m = member(args, "NodeNameToMetaVictims");
+	if (!m || m->type != KP_J_OBJ)
+		m = member(args, "NodeNameToVictims");
+	kp_sb_adds(out, "{\"NodeNameToMetaVictims\":{");
+	int k = 0;
+	for (size_t i = 0; m && m->type == KP_J_OBJ && i < m->n; i++) {
+		const char *node = m->items[2 * i]->str;
+		if (listed(pdrops, npdrops, node))
+			continue;
+		kp_sb_adds(out, k++ ? "," : "");
+		json_str(out, node);
+		kp_sb_addc(out, ':');
+		meta_victims(out, node, m->items[2 * i + 1]);
+	}
+	for (int i = 0; i < npvictims; i++) {   /* nodes that were not sent */
+		if (m && m->type == KP_J_OBJ && member(m, pvictims[i].node))
+			continue;
+		kp_sb_adds(out, k++ ? "," : "");
+		json_str(out, pvictims[i].node);
+		kp_sb_addc(out, ':');
+		meta_victims(out, pvictims[i].node, NULL);
+	}
+	kp_sb_adds(out, "}}");
+}
+
 static void answer(const char *path, const char *body, kp_sb *out)
 {
 	if (malformed) {
@@ -106,7 +171,9 @@ static void answer(const char *path, const char *body, kp_sb *out)
 	const char *names[4096];
 	int as_names = 0, n = sent_nodes(args, names, 4096, &as_names);
 	size_t pl = strlen(path);
-	if (pl >= 10 && !strcmp(path + pl - 10, "prioritize")) {
+	if (pl >= 7 && !strcmp(path + pl - 7, "preempt")) {
+		answer_preempt(args, out);
+	} else if (pl >= 10 && !strcmp(path + pl - 10, "prioritize")) {
 		kp_sb_addc(out, '[');
 		for (int i = 0; i < n; i++) {
 			const char *sc = find(scores, nscores, names[i]);
@@ -228,6 +295,12 @@ int main(int argc, char **argv)
 			add_opt(scores, &nscores, v);
 		else if (!strcmp(o, "--drop") && ndrops < MAXOPT)
 			drops[ndrops++] = v;
+		else if (!strcmp(o, "--preempt-victims"))
+			add_opt(pvictims, &npvictims, v);
+		else if (!strcmp(o, "--preempt-pdb"))
+			add_opt(ppdb, &nppdb, v);
+		else if (!strcmp(o, "--preempt-drop") && npdrops < MAXOPT)
+			pdrops[npdrops++] = v;
 		else if (!strcmp(o, "--claim") && nclaims < MAXOPT)
 			claims[nclaims++] = v;
 		else if (!strcmp(o, "--sleep-ms"))

@@ -5,7 +5,9 @@
 # (kubernetes/kubernetes pkg/scheduler): schedule_one_test.go
 # TestFindNodesThatPassExtenders/<case>, TestSchedulerWithExtenders;
 # extender_test.go TestIsInterested; apis/config/validation
-# validation_test.go TestValidateKubeSchedulerConfigurationV1 (extenders).
+# validation_test.go TestValidateKubeSchedulerConfigurationV1 (extenders);
+# preemption: framework/preemption/preemption_test.go TestCallExtenders/<case>,
+# framework/plugins/defaultpreemption/default_preemption_test.go TestPreempt/<case>.
 . "$(dirname "$0")/../lib.sh"
 case $KPLAN in /*) ;; *) KPLAN=$PWD/$KPLAN ;; esac
 D="$TESTS_DIR/data/extender"
@@ -61,11 +63,6 @@ cfg "$c" "- {urlPrefix: http://a/, managedResources: [{name: example.com/foo}]}
 run "$KPLAN" plan --config "$c" "$db"
 like "$err" "extenders[1].managedResources[0].name: Invalid value: \"example.com/foo\": duplicate extender managed resource name" \
 	"a resource managed twice: refused"
-cfg "$c" "- {urlPrefix: http://a/, filterVerb: filter, preemptVerb: preempt}"
-run "$KPLAN" plan --config "$c" "$db"
-is "$rc" 1 "preemptVerb: refused, never ignored"
-like "$err" "bad.yaml:4:59: KubeSchedulerConfiguration: extenders[0].preemptVerb: kplan does not model extender preemption" \
-	"the message names preemptVerb and where it is"
 cfg "$c" "- {urlPrefix: http://a/, filterVerb: filter, httpTimeout: soon}"
 run "$KPLAN" plan --config "$c" "$db"
 like "$err" "extenders[0].httpTimeout: expected a duration such as 30s or 500ms" "a bad httpTimeout: refused"
@@ -239,7 +236,7 @@ a=$(q "$db" "SELECT group_concat(pod || '@' || COALESCE(node, '-'), ' ') FROM pl
 "$KPLAN" plan -q --config "$T/d.yaml" "$db"
 is "$(q "$db" "SELECT group_concat(pod || '@' || COALESCE(node, '-'), ' ') FROM plan")" "$a" "the same extender answers give the same plan"
 
-# ==== an imported configuration with an extender kplan cannot use ====
+# ==== an imported configuration with preemptVerb: planned, its extender called ====
 cat >"$T/imp.yaml" <<'EOF'
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
@@ -252,7 +249,116 @@ db2="$T/y.db"
 run "$KPLAN" plan "$db2"
 is "$rc" 0 "an imported configuration with preemptVerb: the plan runs"
 db=$db2
-like "$(reason_of web)" "not planned: profile 'default-scheduler' has an HTTP extender with preemptVerb: kplan does not model extender preemption (" \
-	"its pods are not planned, and say why"
+like "$(reason_of web)" "Post \"http://127.0.0.1:1/filter\": dial tcp 127.0.0.1:1: connect: connection refused" \
+	"its pods are planned with its extender (kube validates nothing about preemptVerb)"
+
+# ==== preemption: ProcessPreemption between the candidates and the pick ====
+db="$T/pre.db"
+"$KPLAN" import -q "$db" "$D/preempt.yaml" || fail "import preempt.yaml"
+evicted() { q "$db" "SELECT COALESCE(group_concat(p.name, ' '), '-') FROM (SELECT * FROM eviction
+                     WHERE run_id = (SELECT max(id) FROM run) ORDER BY seq) e JOIN pod p ON p.id = e.pod_id"; }
+"$KPLAN" plan -q --config default "$db"
+is "$(node_of big) $(evicted)" "c c-low" "without an extender big preempts c-low on c (the lowest highest-victim priority)"
+cfg "$c" "- {urlPrefix: http://a/, preemptVerb: preempt}"
+run "$KPLAN" plan --config "$c" "$T/x.db"
+is "$rc:$(q "$T/x.db" "SELECT count(*) FROM extender_call WHERE run_id = (SELECT max(id) FROM run)")" "0:0" \
+	"preemptVerb: accepted (validateExtenders checks nothing of it); not called when nothing preempts"
+# TestPreempt/"Scheduler extenders allow only node1, otherwise node3 would have been chosen"
+srv x1 --preempt-drop c
+cfg "$T/x1.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt}"
+run "$KPLAN" plan --config "$T/x1.yaml" "$db"
+is "$(node_of big) $(evicted)" "a a-low" "the extender drops c: a's victim goes and big lands on a"
+is "$(calls)" "preempt:ok:3:2" "one preempt call: 3 candidates sent, 2 returned (extender_call)"
+like "$(cat "$T/x1.log")" '/preempt {"Pod":{"metadata":{"name":"big","namespace":"default","uid":"uid-big"' \
+	"POST urlPrefix/preemptVerb with the pod"
+like "$(cat "$T/x1.log")" '"NodeNameToVictims":{"a":{"Pods":[{"metadata":{"name":"a-low","namespace":"default","uid":"uid-a-low","labels":{}},"spec":{"nodeName":"a",' \
+	"not nodeCacheCapable: NodeNameToVictims, node names sorted, victims as v1.Pod with spec.nodeName"
+like "$(cat "$T/x1.log")" '"NumPDBViolations":0}},"NodeNameToMetaVictims":null}' "NodeNameToMetaVictims null"
+is "$(q "$db" "SELECT json_extract(config, '\$.profiles[0].extenders[0].preemptVerb') FROM run WHERE id = (SELECT max(id) FROM run)")" \
+	preempt "run.config shows preemptVerb"
+cfg "$T/x1c.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt, nodeCacheCapable: true}"
+run "$KPLAN" plan --config "$T/x1c.yaml" "$db"
+like "$(tail -n 1 "$T/x1.log")" '"NodeNameToVictims":null,"NodeNameToMetaVictims":{"a":{"Pods":[{"UID":"uid-a-low"}],"NumPDBViolations":0},"b":{"Pods":[{"UID":"uid-b-low2"},{"UID":"uid-b-low1"}],"NumPDBViolations":0},"c":{"Pods":[{"UID":"default/c-low"}],"NumPDBViolations":0}}}' \
+	"nodeCacheCapable: MetaVictims by UID, most important first; c-low, imported without a uid, as default/c-low"
+is "$(node_of big) $(evicted)" "a a-low" "nodeCacheCapable: the same answer, the same pick"
+# TestPreempt/"Scheduler extenders do not allow any preemption"
+srv x2 --preempt-drop a --preempt-drop b --preempt-drop c
+cfg "$T/x2.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt}"
+run "$KPLAN" plan --config "$T/x2.yaml" "$db"
+is "$(reason_of big)" "0/3 nodes are available: 3 Insufficient cpu. preemption: no candidate node for preemption." \
+	"no candidate left: kube's 'no candidate node for preemption' after the FitError"
+is "$(evicted)" "-" "nothing is evicted"
+is "$(calls)" "preempt:ok:3:0" "extender_call: 3 sent, 0 returned"
+# the extender's NumPDBViolations ranks the candidates (pickOneNodeForPreemption's first criterion)
+srv x3 --preempt-pdb c=1
+cfg "$T/x3.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt}"
+run "$KPLAN" plan --config "$T/x3.yaml" "$db"
+is "$(node_of big) $(evicted)" "a a-low" "c said to violate a PDB: a, with none, wins"
+# the extender's victims replace kplan's (convertToVictims); the next cycle's
+# answer names a pod no longer on b: convertPodUIDToPod's error, not ignorable
+srv x4 --preempt-drop a --preempt-drop c --preempt-victims b=uid-b-low1
+cfg "$T/x4.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt}"
+run "$KPLAN" plan --config "$T/x4.yaml" "$db"
+is "$(evicted)" "b-low1" "only the victim the extender named is evicted (not b-low2)"
+is "$(calls)" "preempt:ok:3:1 preempt:error:3:-" "big preempts again after b-low1 went; the second answer fails"
+is "$(reason_of big)" "0/3 nodes are available: 3 Insufficient cpu. preemption: extender: http://127.0.0.1:$port claims to preempt pod (UID: &{uid-b-low1}) on node: b, but the pod is not found on that node." \
+	"a UID not on that node: HTTPExtender.convertPodUIDToPod's error ends the preemption"
+# a node that does not exist
+srv x6 --preempt-victims zz=uid-a-low
+cfg "$T/x6.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt}"
+run "$KPLAN" plan --config "$T/x6.yaml" "$db"
+like "$(reason_of big)" 'preemption: nodeinfo not found for node name "zz".' "a node not in the cluster: the snapshot's error"
+# TestCallExtenders/"one extender with return no victims" and "... and is ignorable"
+srv x7 --preempt-victims c=
+cfg "$T/x7.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt}"
+run "$KPLAN" plan --config "$T/x7.yaml" "$db"
+like "$(reason_of big)" 'preemption: expected at least one victim pod on node "c".' "a node without victims: an error"
+is "$(evicted)" "-" "the error evicts nothing"
+cfg "$T/x7i.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt, ignorable: true}"
+run "$KPLAN" plan --config "$T/x7i.yaml" "$db"
+is "$(node_of big) $(evicted)" "a a-low" "ignorable: the node without victims is dropped, a wins"
+is "$(calls)" "preempt:ok:3:2" "extender_call: 2 candidates returned"
+# TestCallExtenders/"one extender returns error and is not ignorable"
+srv x8 --status 500
+cfg "$T/x8.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt}"
+run "$KPLAN" plan --config "$T/x8.yaml" "$db"
+is "$(reason_of big)" "0/3 nodes are available: 3 Insufficient cpu. preemption: failed preempt with extender at URL http://127.0.0.1:$port/preempt, code 500." \
+	"HTTP 500: the preemption fails with HTTPExtender.send's error"
+is "$(calls) $(evicted)" "preempt:error:3:- -" "extender_call: outcome error; nothing evicted"
+# TestPreempt/"One scheduler extender allows only node1, the other returns error but ignorable. Only node1 would be chosen"
+p8=$port
+srv x9 --preempt-drop c
+cfg "$T/x9.yaml" "- {urlPrefix: 'http://127.0.0.1:$p8', preemptVerb: preempt, ignorable: true}
+- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt}"
+run "$KPLAN" plan --config "$T/x9.yaml" "$db"
+is "$(node_of big) $(evicted)" "a a-low" "the ignorable extender's error is skipped; the other's answer counts"
+is "$(calls)" "preempt:ok:3:2 preempt:skipped:2:-" "the ignorable one is called last, with the 2 candidates the first returned"
+# two extenders: the second is sent what the first returned, and may add a node
+p9=$port
+srv x10 --preempt-drop a --preempt-drop b --preempt-victims c=default/c-low
+cfg "$T/x10.yaml" "- {urlPrefix: 'http://127.0.0.1:$p9', preemptVerb: preempt, nodeCacheCapable: true}
+- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt}"
+run "$KPLAN" plan --config "$T/x10.yaml" "$db"
+is "$(calls)" "preempt:ok:3:2 preempt:ok:2:1" "the second extender gets the first one's 2 candidates"
+like "$(cat "$T/x10.log")" '"uid":"uid-b-low1"' "the second is sent b"
+unlike "$(cat "$T/x10.log")" '"c":{"Pods"' "not c, which the first dropped"
+is "$(node_of big) $(evicted)" "c c-low" "it adds c back, naming c-low by its stand-in UID: c"
+# malformed, slow
+srv x11 --malformed
+cfg "$T/x11.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt}"
+run "$KPLAN" plan --config "$T/x11.yaml" "$db"
+like "$(reason_of big)" "preemption: invalid character '<' looking for beginning of value." "malformed JSON: encoding/json's error"
+srv x12 --sleep-ms 3000
+cfg "$T/x12.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt, httpTimeout: 300ms}"
+start=$(date +%s)
+run "$KPLAN" plan --config "$T/x12.yaml" "$db"
+like "$(reason_of big)" "preemption: Post \"http://127.0.0.1:$port/preempt\": context deadline exceeded" "past httpTimeout: net/http's timeout"
+ok "$(( $(date +%s) - start < 3 ? 0 : 1 ))" "the plan did not wait for the slow extender"
+# TestPreempt/"One scheduler extender allows only node1, but it is not interested in given pod, ..."
+srv x13 --preempt-drop c
+cfg "$T/x13.yaml" "- {urlPrefix: 'http://127.0.0.1:$port', preemptVerb: preempt, managedResources: [{name: example.com/foo}]}"
+run "$KPLAN" plan --config "$T/x13.yaml" "$db"
+is "$(node_of big) $(evicted)" "c c-low" "an extender not interested in the pod is not called: c, as without it"
+is "$(calls)" "" "no extender_call"
 
 done_testing

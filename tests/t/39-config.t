@@ -170,19 +170,19 @@ kind: KubeSchedulerConfiguration
 extenders:
 - urlPrefix: http://extender:8888
   filterVerb: filter
-  preemptVerb: preempt
+  prioritizeVerb: prioritize
 profiles:
 - schedulerName: batch-scheduler
 EOF
 "$KPLAN" import -q "$db4" cluster/nodes.yaml cluster/apps.yaml "$T/others.yaml" "$T/batch-pod.yaml" || fail "import others"
 run "$KPLAN" plan "$db4"
-is "$rc" 0 "unknown plugin args and an HTTP extender with preemptVerb imported: exit 0"
+is "$rc" 0 "unknown plugin args and an invalid HTTP extender (prioritizeVerb without weight) imported: exit 0"
 is "$(reason "$db4" 1 'batch-%')" \
 	"not planned: profile 'my-scheduler' configures plugin 'Coscheduling' kplan cannot run ($T/others.yaml:6:11)" \
 	"pluginConfig of an unknown plugin: named, with its position"
 is "$(reason "$db4" 1 batch-job)" \
-	"not planned: profile 'batch-scheduler' has an HTTP extender with preemptVerb: kplan does not model extender preemption ($T/others.yaml:14:16)" \
-	"an HTTP extender kplan cannot call (preemptVerb): every profile of that document, with the position"
+	"not planned: profile 'batch-scheduler' has HTTP extenders kplan cannot use ($T/others.yaml:12:3)" \
+	"an HTTP extender kube would refuse: every profile of that document, with the position"
 like "$err" "config: 3 pending pod(s) not planned" "the warning counts both schedulers' pods"
 
 # ==== a database made before scheduler_config.yaml existed ====

@@ -8,6 +8,7 @@
 #include "scores.h"   /* KP_TOL_NEVER */
 
 #include <stdio.h>
+#include <string.h>
 
 
 static int has_never_toleration(const kp_class *c)
@@ -16,6 +17,41 @@ static int has_never_toleration(const kp_class *c)
 		if (c->tols[k].cmp == KP_TOL_NEVER)
 			return 1;
 	return 0;
+}
+
+/* The features nodes declare (status.declaredFeatures) for which kplan
+ * infers no pod requirement: kplan infers only RestartAllContainersOnContainerExits
+ * (importers/k8s_kube.c), so a pod that needs another is planned without
+ * that check.  The first few names into buf; how many nodes declare one. */
+static long uninferred_features(const kp_snap *s, char *buf, size_t size)
+{
+	static const char known[] = "RestartAllContainersOnContainerExits";
+	long nodes = 0;
+	size_t len = 0;
+	int names = 0;
+	buf[0] = 0;
+	if (!s->nnode_features)
+		return 0;
+	for (int n = 0; n < s->nnodes; n++) {
+		int other = 0;
+		for (uint32_t j = 0; j < s->nnode_features[n]; j++) {
+			const char *f = kp_str(&s->strs, s->node_features[n][j]);
+			if (!strcmp(f, known))
+				continue;
+			other = 1;
+			if (strstr(buf, f))
+				continue;
+			if (names == 3 || len + strlen(f) + 8 >= size) {
+				if (!strstr(buf, ", ..."))
+					len += (size_t)snprintf(buf + len, size - len, ", ...");
+				continue;
+			}
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", names ? ", " : "", f);
+			names++;
+		}
+		nodes += other;
+	}
+	return nodes;
 }
 
 void kp_plan_kube_warnings(const planner *pl, kp_plan_result *r, long claims)
@@ -52,6 +88,12 @@ void kp_plan_kube_warnings(const planner *pl, kp_plan_result *r, long claims)
 		kp_plan_warn(r, "kube 1.%d: %ld pending pod(s) require node features (restartPolicyRules action "
 			"RestartAllContainers), which the NodeDeclaredFeatures feature gate checks (off; on from 1.36): "
 			"not checked", minor, features);
+	char names[256];
+	long declaring = kp_kube_on(k, KP_FG_NODE_DECLARED_FEATURES) ? uninferred_features(s, names, sizeof names) : 0;
+	if (declaring)
+		kp_plan_warn(r, "node-features: kube 1.%d: %ld node(s) declare features (%s) for which kplan infers no pod "
+			"requirement (it infers RestartAllContainersOnContainerExits only): a pending pod that needs one is "
+			"planned without NodeDeclaredFeatures' check of it (docs/kube-versions.md)", minor, declaring, names);
 	if (claims && !kp_kube_on(k, KP_FG_DYNAMIC_RESOURCE_ALLOCATION))
 		kp_plan_warn(r, "kube 1.%d: %ld pending pod(s) name ResourceClaims, which need the DynamicResourceAllocation "
 			"feature gate (off; on from 1.34): the claims were ignored, as kube-scheduler without the "

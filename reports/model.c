@@ -170,6 +170,8 @@ static const char probe_rebalance[] = "SELECT 1 FROM rebalance_run WHERE run_id 
 static const char probe_fix[] = "SELECT 1 FROM fix WHERE run_id = ?1 LIMIT 1";
 static const char probe_capacity[] = "SELECT 1 FROM capacity_run LIMIT 1";
 static const char probe_capacity_quality[] = "SELECT 1 FROM capacity_quality LIMIT 1";
+/* runs from before run.kube_version: the column is missing, or NULL */
+static const char probe_kube[] = "SELECT 1 FROM run WHERE id = ?1 AND kube_version IS NOT NULL";
 
 typedef struct spec {
 	const char *id, *title, *note;
@@ -197,6 +199,8 @@ typedef struct spec {
 
 static const spec run_specs[] = {
 	{ "summary", "Summary", NULL, 1, COLS(cols_kv), Q(summary) },
+	{ "kube", "Kube-scheduler", "the version and feature gates the run planned as (docs/kube-versions.md)", 1,
+	  COLS(cols_kv), QP(kube, probe_kube) },
 	{ "scenario", "What-if scenario", "what this run changed in the cluster, for the run only, in the order "
 	  "applied; result: what the plan did with it", 0, COLS(cols_scenario), QP(scenario, probe_scenario) },
 	{ "rebalance", "Rebalance: moves", "--mode rebalance: the proposed moves in order; every wave can run at once "

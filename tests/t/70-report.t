@@ -106,9 +106,9 @@ is "$(json "$T/r.json" 'join ";", map { "$_->{pool}/$_->{resource}=$_->{free}" }
 "$KPLAN" report --format csv "$db" >"$T/r.csv"
 is "$(grep -c '^node_usage,' "$T/r.csv")" "$(q "$db" "SELECT count(*) FROM node_resource WHERE allocatable > 0")" \
 	"csv: grep '^node_usage,' gives the node_usage rows"
-is "$(grep -c '^section,' "$T/r.csv")" 18 "csv: 18 sections, each with a header row"
+is "$(grep -c '^section,' "$T/r.csv")" 19 "csv: 19 sections, each with a header row"
 is "$(cut -d, -f1 "$T/r.csv" | LC_ALL=C sort -u | tr '\n' ' ')" \
-	"batches evictions least_loaded most_loaded moves namespaces node_usage nodes quality resources section stranded summary unschedulable unschedulable_groups unschedulable_reasons workloads zones " \
+	"batches evictions kube least_loaded most_loaded moves namespaces node_usage nodes quality resources section stranded summary unschedulable unschedulable_groups unschedulable_reasons workloads zones " \
 	"csv: every row starts with its section"
 
 # ---- output file, quiet, stdout ----

@@ -148,3 +148,27 @@ void kp_kube_describe(const kp_kube *k, char *buf, size_t size)
 	kp_kube_gates_text(k, gates, sizeof gates);
 	snprintf(buf, size, "kube 1.%d%s%s%s", k->minor, gates[0] ? " (feature gates: " : "", gates, gates[0] ? ")" : "");
 }
+
+/* Read in kubernetes/kubernetes component-helpers/nodedeclaredfeatures
+ * features/<name> (docs/kube-versions.md §3 NodeDeclaredFeatures): the
+ * rules with an InferForScheduling, by the release that registers them. */
+static const struct { const char *name; int minor; } ndf_registry[] = {
+	{ "RestartAllContainersOnContainerExits", 35 },
+	{ "UserNamespacesHostNetworkSupport", 36 },
+	{ "VolumeBindMountOptions", 37 },
+	{ "CgroupOptions", 38 },
+	{ "ContainerUlimits", 38 },
+	{ "DownwardAPIAssignedResources", 38 },
+	{ "PerPodPIDLimit", 38 },
+	{ "PodCertificateMLDSA", 38 },
+	{ "PodDefaultNetworkNone", 38 },
+	{ "SecurityProfileOCI", 38 },
+};
+
+int kp_kube_ndf_minor(const char *feature)
+{
+	for (size_t i = 0; i < sizeof ndf_registry / sizeof *ndf_registry; i++)
+		if (!strcmp(ndf_registry[i].name, feature))
+			return ndf_registry[i].minor;
+	return 0;
+}

@@ -118,4 +118,12 @@ void kp_kube_describe(const kp_kube *k, char *buf, size_t size);
 /* The index of a gate by name, -1 when unknown. */
 int kp_kube_gate_index(const char *name);
 
+/* The node-declared-features registry (component-helpers/nodedeclaredfeatures/
+ * features) as far as kplan infers it for scheduling (importers/k8s_kube.c):
+ * the minor from which kube-scheduler's registry has the feature, 0 when
+ * kplan infers no requirement for it (update-only rules, unknown names).
+ * Features first registered after 1.37 return 38: no --kube-version kplan
+ * plans as checks them. */
+int kp_kube_ndf_minor(const char *feature);
+
 #endif

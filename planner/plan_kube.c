@@ -20,12 +20,13 @@ static int has_never_toleration(const kp_class *c)
 }
 
 /* The features nodes declare (status.declaredFeatures) for which kplan
- * infers no pod requirement: kplan infers only RestartAllContainersOnContainerExits
- * (importers/k8s_kube.c), so a pod that needs another is planned without
- * that check.  The first few names into buf; how many nodes declare one. */
+ * infers no pod requirement: kplan infers the registry's InferForScheduling
+ * rules (importers/k8s_kube.c, common/kube.c kp_kube_ndf_minor), not the
+ * update-only ones nor names it does not know, so a pod that needs another
+ * is planned without that check.  The first few names into buf; how many
+ * nodes declare one. */
 static long uninferred_features(const kp_snap *s, char *buf, size_t size)
 {
-	static const char known[] = "RestartAllContainersOnContainerExits";
 	long nodes = 0;
 	size_t len = 0;
 	int names = 0;
@@ -36,7 +37,7 @@ static long uninferred_features(const kp_snap *s, char *buf, size_t size)
 		int other = 0;
 		for (uint32_t j = 0; j < s->nnode_features[n]; j++) {
 			const char *f = kp_str(&s->strs, s->node_features[n][j]);
-			if (!strcmp(f, known))
+			if (kp_kube_ndf_minor(f))
 				continue;
 			other = 1;
 			if (strstr(buf, f))
@@ -85,14 +86,14 @@ void kp_plan_kube_warnings(const planner *pl, kp_plan_result *r, long claims)
 			"InPlacePodVerticalScaling feature gate (off; on from 1.33): their spec requests were counted", minor,
 		     resized);
 	if (features && !kp_kube_on(k, KP_FG_NODE_DECLARED_FEATURES))
-		kp_plan_warn(r, "kube 1.%d: %ld pending pod(s) require node features (restartPolicyRules action "
+		kp_plan_warn(r, "kube 1.%d: %ld pending pod(s) require node features (e.g. restartPolicyRules action "
 			"RestartAllContainers), which the NodeDeclaredFeatures feature gate checks (off; on from 1.36): "
 			"not checked", minor, features);
 	char names[256];
 	long declaring = kp_kube_on(k, KP_FG_NODE_DECLARED_FEATURES) ? uninferred_features(s, names, sizeof names) : 0;
 	if (declaring)
 		kp_plan_warn(r, "node-features: kube 1.%d: %ld node(s) declare features (%s) for which kplan infers no pod "
-			"requirement (it infers RestartAllContainersOnContainerExits only): a pending pod that needs one is "
+			"requirement (it infers the registry's scheduling rules, not its update-only ones): a pending pod that needs one is "
 			"planned without NodeDeclaredFeatures' check of it (docs/kube-versions.md)", minor, declaring, names);
 	if (claims && !kp_kube_on(k, KP_FG_DYNAMIC_RESOURCE_ALLOCATION))
 		kp_plan_warn(r, "kube 1.%d: %ld pending pod(s) name ResourceClaims, which need the DynamicResourceAllocation "

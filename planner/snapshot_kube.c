@@ -76,7 +76,8 @@ static int load_request_variant(kp_loader *L, int v)
 	return KP_OK;
 }
 
-/* rows (id, feature) sorted by id: per class (is_node 0) or node, the sorted features */
+/* rows (id, feature) sorted by id: per class (is_node 0) or node, the sorted
+ * features; a class keeps those the planned version infers */
 static int load_features(kp_loader *L, const char *sql, int is_node)
 {
 	kp_snap *s = L->s;
@@ -88,6 +89,11 @@ static int load_features(kp_loader *L, const char *sql, int is_node)
 		int64_t id = sqlite3_column_int64(st, 0);
 		int i = is_node ? kp_snap_node_index(s, id) : kp_ld_class(L, id);
 		if (i < 0)
+			continue;
+		/* a pod's requirement the planned version's registry does not have:
+		 * its kube-scheduler does not infer it */
+		int since = is_node ? 0 : kp_kube_ndf_minor((const char *)sqlite3_column_text(st, 1));
+		if (!is_node && (!since || since > s->kube.minor))
 			continue;
 		uint32_t *n = is_node ? &s->nnode_features[i] : &s->classes[i].nfeatures;
 		kp_sid **v = is_node ? &s->node_features[i] : &s->classes[i].features;

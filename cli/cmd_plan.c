@@ -38,6 +38,13 @@ const char cmd_plan_help[] =
 	"                            docs/kube-versions.md)\n"
 	"  --feature-gates LIST      Name=true|false,... as kube takes them, over the\n"
 	"                            version's defaults and the database's setting\n"
+	"  --nodes-to-score all|adaptive|PCT\n"
+	"                            how many feasible nodes each pod's cycle finds\n"
+	"                            before scoring, in every profile: all (kplan's\n"
+	"                            default), adaptive (kube's percentageOfNodesToScore\n"
+	"                            0: 50 - nodes/125 per cent, at least 5 per cent\n"
+	"                            and 100 nodes, from a rotating start), or PCT\n"
+	"                            per cent (1..100)\n"
 	"  --no-preemption           plan without DefaultPreemption\n"
 	"  --fail-on-unschedulable   exit 2 when any pod is left unschedulable (CI gates)\n"
 	"  --reference               no caches: run every plugin on every node for every pod\n"
@@ -173,6 +180,7 @@ static const struct option plan_opts[] = {
 	{ "reference", no_argument, NULL, 'r' },
 	{ "kube-version", required_argument, NULL, 'K' },
 	{ "feature-gates", required_argument, NULL, 'G' },
+	{ "nodes-to-score", required_argument, NULL, 'N' },
 	{ "mode", required_argument, NULL, 'W' },
 	{ "from-run", required_argument, NULL, 'W' },
 	{ "strategy", required_argument, NULL, 'W' },
@@ -254,6 +262,14 @@ static int parse_args(int argc, char **argv, plan_args *a)
 			break;
 		}
 		case 'G': a->o.feature_gates = optarg; break;
+		case 'N': {
+			int pct;
+			kp_err e = { 0 };
+			if (kp_plan_nodes_to_score(optarg, &pct, &e))
+				return kp_cli_usage("plan", "%s", e.msg);
+			a->o.nodes_to_score = optarg;
+			break;
+		}
 		case 'n': a->o.no_preemption = 1; break;
 		case 'f': a->gate = 1; break;
 		case 'r': a->o.reference = 1; break;
@@ -332,6 +348,10 @@ static int run_plan(const char *path, plan_args *a, kp_err *err)
 	if (o->reference)
 		kp_sb_printf(&opt, ",\"reference\":true");
 	kp_cli_kube_options_json(o->kube_version, o->feature_gates, &opt);
+	if (o->nodes_to_score) {
+		kp_sb_printf(&opt, ",\"nodes_to_score\":");
+		kp_sb_add_json_str(&opt, o->nodes_to_score);
+	}
 	kp_whatif_options_json(o->whatif, &opt);
 	kp_rebalance_options_json(o->rebalance, &opt);
 	kp_sb_printf(&opt, "}");

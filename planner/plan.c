@@ -787,6 +787,37 @@ static int plan_pods(planner *pl, kp_plan_result *r, double t0)
 	return KP_OK;
 }
 
+int kp_plan_nodes_to_score(const char *text, int *pct, kp_err *err)
+{
+	if (!strcmp(text, "all")) {
+		*pct = -1;
+		return KP_OK;
+	}
+	if (!strcmp(text, "adaptive")) {
+		*pct = 0;
+		return KP_OK;
+	}
+	char *end;
+	long v = strtol(text, &end, 10);
+	if (end == text || *end || v < 1 || v > 100)
+		return kp_err_set(err, KP_USAGE, "--nodes-to-score: '%s' is not all, adaptive or a percentage 1..100", text);
+	*pct = (int)v;
+	return KP_OK;
+}
+
+/* --nodes-to-score over every profile's percentageOfNodesToScore */
+static int apply_nodes_to_score(const kp_plan_opts *o, kp_config *cfg, kp_err *err)
+{
+	int pct;
+	if (!o->nodes_to_score)
+		return KP_OK;
+	if (kp_plan_nodes_to_score(o->nodes_to_score, &pct, err))
+		return KP_USAGE;
+	for (int i = 0; i < cfg->nprofiles; i++)
+		cfg->profiles[i].pct_nodes_to_score = pct;
+	return KP_OK;
+}
+
 int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *err)
 {
 	planner pl;
@@ -806,7 +837,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	kp_kube kube;
 	if (!(rc = kp_kube_resolve(db, o->kube_version, o->feature_gates, o->kube_exact, &kube, err)) &&
 	    !(rc = kp_config_load(db, o->config_file, &kube, &pl.cfg, err)) && !(rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) &&
-	    !(rc = kp_snap_load(db, &pl.s, &kube, err))) {
+	    !(rc = apply_nodes_to_score(o, &pl.cfg, err)) && !(rc = kp_snap_load(db, &pl.s, &kube, err))) {
 		r->t_load = kp_now() - t0;
 		snprintf(r->config_source, sizeof r->config_source, "%s", pl.cfg.source);
 		r->kube = kube;

@@ -74,6 +74,10 @@ typedef struct kp_plan_opts {
 	 * settings, else the newest version's defaults */
 	const char *kube_version, *feature_gates;
 	int kube_exact;              /* they are the whole answer (a replayed run): no database settings */
+	/* --nodes-to-score: "all", "adaptive" (kube's percentageOfNodesToScore 0)
+	 * or a percentage 1..100, for every profile over its configuration's;
+	 * NULL: as configured (kplan_nodes_to_score checks the text) */
+	const char *nodes_to_score;
 	const char *options_json;    /* recorded in run.options */
 	int dry_run;                 /* explain: plan in memory, write nothing */
 	int reference;               /* no caches: every plugin on every node for every pod (for checking) */
@@ -114,5 +118,9 @@ typedef struct kp_plan_result {
 } kp_plan_result;
 
 int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *err);
+
+/* --nodes-to-score's text as a profile's pct_nodes_to_score: -1 every node,
+ * 0 kube's adaptive percentage, 1..100; KP_USAGE (err says why) otherwise. */
+int kp_plan_nodes_to_score(const char *text, int *pct, kp_err *err);
 
 #endif

@@ -282,27 +282,38 @@ static void emit_workloads_yaml(FILE *f, const opts *o)
 	}
 }
 
-/* kubectl get pods -A -o yaml: every pod spelled out (import benchmark) */
-static void emit_pods_yaml(FILE *f, const opts *o)
+/* every pod of the generated workloads, in order: pod(f, w, replica, n) */
+typedef void (*pod_fn)(FILE *f, const wl *w, long r, long n);
+static void each_pod(FILE *f, const opts *o, pod_fn pod)
 {
-	fprintf(f, "apiVersion: v1\nitems:\n");
 	long left = o->pods, id = 0, n = 0;
 	while (left > 0) {
 		wl w;
 		next_workload(&w, o, id++, left);
-		for (long r = 0; r < w.replicas; r++, n++) {
-			fprintf(f, "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: w%ld-%05ld\n    namespace: ns%ld\n"
-				   "    uid: %08lx-0000-4000-8000-%012lx\n    creationTimestamp: \"2026-01-01T00:%02ld:%02ldZ\"\n"
-				   "    labels: {app: w%ld, tier: %s, pod-template-hash: 5d8f7}\n"
-				   "    ownerReferences:\n    - {apiVersion: apps/v1, kind: ReplicaSet, name: w%ld-5d8f7, controller: true}\n"
-				   "  spec:\n",
-				w.id, r, w.id % 20, (unsigned long)n, (unsigned long)n, (n / 60) % 60, n % 60, w.id, kinds[w.kind], w.id);
-			emit_spec(f, &w, "    ");
-			fprintf(f, "    restartPolicy: Always\n    schedulerName: default-scheduler\n    terminationGracePeriodSeconds: 30\n"
-				   "  status:\n    phase: Pending\n    qosClass: Burstable\n");
-		}
+		for (long r = 0; r < w.replicas; r++, n++)
+			pod(f, &w, r, n);
 		left -= w.replicas;
 	}
+}
+
+/* kubectl get pods -A -o yaml: every pod spelled out (import benchmark) */
+static void pod_yaml(FILE *f, const wl *w, long r, long n)
+{
+	fprintf(f, "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: w%ld-%05ld\n    namespace: ns%ld\n"
+		   "    uid: %08lx-0000-4000-8000-%012lx\n    creationTimestamp: \"2026-01-01T00:%02ld:%02ldZ\"\n"
+		   "    labels: {app: w%ld, tier: %s, pod-template-hash: 5d8f7}\n"
+		   "    ownerReferences:\n    - {apiVersion: apps/v1, kind: ReplicaSet, name: w%ld-5d8f7, controller: true}\n"
+		   "  spec:\n",
+		w->id, r, w->id % 20, (unsigned long)n, (unsigned long)n, (n / 60) % 60, n % 60, w->id, kinds[w->kind], w->id);
+	emit_spec(f, w, "    ");
+	fprintf(f, "    restartPolicy: Always\n    schedulerName: default-scheduler\n    terminationGracePeriodSeconds: 30\n"
+		   "  status:\n    phase: Pending\n    qosClass: Burstable\n");
+}
+
+static void emit_pods_yaml(FILE *f, const opts *o)
+{
+	fprintf(f, "apiVersion: v1\nitems:\n");
+	each_pod(f, o, pod_yaml);
 	fprintf(f, "kind: List\nmetadata:\n  resourceVersion: \"\"\n");
 }
 
@@ -342,33 +353,30 @@ static void emit_spec_json(FILE *f, const wl *w)
 }
 
 /* kubectl get pods -A -o json: the same pods as emit_pods_yaml */
+static void pod_json(FILE *f, const wl *w, long r, long n)
+{
+	fprintf(f, "%s        {\n            \"apiVersion\": \"v1\",\n            \"kind\": \"Pod\",\n"
+		   "            \"metadata\": {\n                \"creationTimestamp\": \"2026-01-01T00:%02ld:%02ldZ\",\n"
+		   "                \"labels\": {\n                    \"app\": \"w%ld\",\n"
+		   "                    \"pod-template-hash\": \"5d8f7\",\n                    \"tier\": \"%s\"\n"
+		   "                },\n                \"name\": \"w%ld-%05ld\",\n                \"namespace\": \"ns%ld\",\n"
+		   "                \"ownerReferences\": [\n                    {\n"
+		   "                        \"apiVersion\": \"apps/v1\",\n                        \"controller\": true,\n"
+		   "                        \"kind\": \"ReplicaSet\",\n                        \"name\": \"w%ld-5d8f7\"\n"
+		   "                    }\n                ],\n"
+		   "                \"uid\": \"%08lx-0000-4000-8000-%012lx\"\n            },\n            \"spec\": {\n",
+		n ? ",\n" : "", (n / 60) % 60, n % 60, w->id, kinds[w->kind], w->id, r, w->id % 20, w->id, (unsigned long)n,
+		(unsigned long)n);
+	emit_spec_json(f, w);
+	fprintf(f, "                \"restartPolicy\": \"Always\",\n                \"schedulerName\": \"default-scheduler\",\n"
+		   "                \"terminationGracePeriodSeconds\": 30\n            },\n            \"status\": {\n"
+		   "                \"phase\": \"Pending\",\n                \"qosClass\": \"Burstable\"\n            }\n        }");
+}
+
 static void emit_pods_json(FILE *f, const opts *o)
 {
 	fprintf(f, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n");
-	long left = o->pods, id = 0, n = 0;
-	while (left > 0) {
-		wl w;
-		next_workload(&w, o, id++, left);
-		for (long r = 0; r < w.replicas; r++, n++) {
-			fprintf(f, "%s        {\n            \"apiVersion\": \"v1\",\n            \"kind\": \"Pod\",\n"
-				   "            \"metadata\": {\n                \"creationTimestamp\": \"2026-01-01T00:%02ld:%02ldZ\",\n"
-				   "                \"labels\": {\n                    \"app\": \"w%ld\",\n"
-				   "                    \"pod-template-hash\": \"5d8f7\",\n                    \"tier\": \"%s\"\n"
-				   "                },\n                \"name\": \"w%ld-%05ld\",\n                \"namespace\": \"ns%ld\",\n"
-				   "                \"ownerReferences\": [\n                    {\n"
-				   "                        \"apiVersion\": \"apps/v1\",\n                        \"controller\": true,\n"
-				   "                        \"kind\": \"ReplicaSet\",\n                        \"name\": \"w%ld-5d8f7\"\n"
-				   "                    }\n                ],\n"
-				   "                \"uid\": \"%08lx-0000-4000-8000-%012lx\"\n            },\n            \"spec\": {\n",
-				n ? ",\n" : "", (n / 60) % 60, n % 60, w.id, kinds[w.kind], w.id, r, w.id % 20, w.id, (unsigned long)n,
-				(unsigned long)n);
-			emit_spec_json(f, &w);
-			fprintf(f, "                \"restartPolicy\": \"Always\",\n                \"schedulerName\": \"default-scheduler\",\n"
-				   "                \"terminationGracePeriodSeconds\": 30\n            },\n            \"status\": {\n"
-				   "                \"phase\": \"Pending\",\n                \"qosClass\": \"Burstable\"\n            }\n        }");
-		}
-		left -= w.replicas;
-	}
+	each_pod(f, o, pod_json);
 	fprintf(f, "\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n");
 }
 

@@ -51,6 +51,8 @@ int cmd_fix(int argc, char **argv);
 extern const char cmd_fix_help[];
 int cmd_settings(int argc, char **argv);
 extern const char cmd_settings_help[];
+/* --kube-version's value checked for command cmd: KP_EXIT_OK, or the usage error */
+int kp_cli_kube_version_arg(const char *cmd, const char *arg);
 /* ,"kube_version":"...","feature_gates":"..." for run.options (what was given) */
 void kp_cli_kube_options_json(const char *version, const char *gates, kp_sb *sb);
 extern const char cmd_init_help[], cmd_import_help[], cmd_query_help[], cmd_plan_help[], cmd_explain_help[];

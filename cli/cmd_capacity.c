@@ -11,7 +11,6 @@
  */
 #include "cli.h"
 #include "../common/db.h"
-#include "../common/kube.h"
 #include "../planner/capacity.h"
 #include "../reports/capacity_text.h"
 #include "whatif_import.h"
@@ -218,14 +217,11 @@ static int parse(int argc, char **argv, kp_capacity_opts *o, int *nodes_needed, 
 			break;
 		}
 		case 'c': o->config = optarg; break;
-		case 'K': {
-			int minor;
-			kp_err e = { 0 };
-			if (kp_kube_parse_version(optarg, &minor, &e))
-				return kp_cli_usage("capacity", "--kube-version: %s", e.msg);
+		case 'K':
+			if (kp_cli_kube_version_arg("capacity", optarg))
+				return KP_EXIT_USAGE;
 			o->kube_version = optarg;
 			break;
-		}
 		case 'G': o->feature_gates = optarg; break;
 		case 'R': o->no_record = 1; break;
 		case 'F': u = parse_count("--from-run", optarg, 1, 1000000000000L, &o->from_run); break;

@@ -253,14 +253,11 @@ static int parse_args(int argc, char **argv, plan_args *a)
 			a->o.seed = v;
 			break;
 		}
-		case 'K': {
-			int minor;
-			kp_err e = { 0 };
-			if (kp_kube_parse_version(optarg, &minor, &e))
-				return kp_cli_usage("plan", "--kube-version: %s", e.msg);
+		case 'K':
+			if (kp_cli_kube_version_arg("plan", optarg))
+				return KP_EXIT_USAGE;
 			a->o.kube_version = optarg;
 			break;
-		}
 		case 'G': a->o.feature_gates = optarg; break;
 		case 'N': {
 			int pct;

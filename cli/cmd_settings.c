@@ -44,6 +44,15 @@ static const struct option settings_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+int kp_cli_kube_version_arg(const char *cmd, const char *arg)
+{
+	int minor;
+	kp_err e = { 0 };
+	if (kp_kube_parse_version(arg, &minor, &e))
+		return kp_cli_usage(cmd, "--kube-version: %s", e.msg);
+	return KP_EXIT_OK;
+}
+
 void kp_cli_kube_options_json(const char *version, const char *gates, kp_sb *sb)
 {
 	if (version) {

@@ -890,6 +890,18 @@ static int is_json_number(const char *s)
 	return *p == 0;
 }
 
+const kp_ynode *kp_ymap_unknown_key(const kp_ynode *m, const char *const *allowed)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const char *const *a = allowed;
+		while (*a && strcmp(*a, m->u.pairs[i].key->u.str))
+			a++;
+		if (!*a)
+			return m->u.pairs[i].key;
+	}
+	return NULL;
+}
+
 const char *kp_ynode_type_name(const kp_ynode *n)
 {
 	if (!n || kp_ynode_is_null(n))

@@ -51,6 +51,9 @@ int kp_yaml_dup_error(kp_err *err, const char *file, const kp_ynode *dup, const 
 
 /* Lookups; NULL when absent. A null scalar counts as absent in kp_ymap_get. */
 kp_ynode *kp_ymap_get(const kp_ynode *map, const char *key);
+/* The first key of mapping m not in allowed (NULL-terminated), NULL when
+ * every key is (the strict-fields checks of the configuration readers). */
+const kp_ynode *kp_ymap_unknown_key(const kp_ynode *m, const char *const *allowed);
 int kp_ynode_is_null(const kp_ynode *n);
 const char *kp_ynode_type_name(const kp_ynode *n);   /* "mapping", "sequence", "string", "null", ... */
 

@@ -150,15 +150,8 @@ static int only_keys(pctx *c, const kp_ynode *m, const char *path, const char *c
 		return KP_OK;
 	if (m->type != KP_Y_MAP)
 		return bad(c, m, "%s: expected a mapping, got a %s", path, kp_ynode_type_name(m));
-	for (size_t i = 0; i < m->n; i++) {
-		const char *k = m->u.pairs[i].key->u.str;
-		int ok = 0;
-		for (const char *const *a = allowed; *a && !ok; a++)
-			ok = strcmp(*a, k) == 0;
-		if (!ok)
-			return bad(c, m->u.pairs[i].key, "%s: unknown field '%s'", path, k);
-	}
-	return KP_OK;
+	const kp_ynode *k = kp_ymap_unknown_key(m, allowed);
+	return k ? bad(c, k, "%s: unknown field '%s'", path, k->u.str) : KP_OK;
 }
 
 static int get_int(pctx *c, const kp_ynode *m, const char *key, const char *path, int64_t *out, int *has)

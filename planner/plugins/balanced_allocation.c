@@ -36,11 +36,12 @@ static int pre_score(kp_cycle *cy)
 	return KP_SKIP;   /* isBestEffortPod */
 }
 
-/* B over the node's requested, with the pod's requests when with_pod */
-static int64_t balance(kp_cycle *cy, int node, int with_pod)
+/* one pass over the resources: B with the pod's requests, and (without
+ * not NULL) B of the node's requested alone */
+static int64_t balance(kp_cycle *cy, int node, int64_t *without)
 {
 	const kp_snap *s = cy->s;
-	double f[KP_MAX_RES_WEIGHTS];
+	double f[KP_MAX_RES_WEIGHTS], g[KP_MAX_RES_WEIGHTS];
 	size_t n = 0;
 	for (int i = 0; i < cy->pf->nbal_res; i++) {
 		int r = cy->bal_res[i];
@@ -49,21 +50,24 @@ static int64_t balance(kp_cycle *cy, int node, int with_pod)
 		int64_t pod = pod_request(cy->c, r);
 		if (r > 2 && pod == 0)
 			continue;
-		int64_t alloc = s->alloc[(size_t)node * (size_t)s->nres + (size_t)r];
-		if (alloc == 0)
+		size_t at = (size_t)node * (size_t)s->nres + (size_t)r;
+		if (s->alloc[at] == 0)
 			continue;
-		double fr = (double)(s->used[(size_t)node * (size_t)s->nres + (size_t)r] + (with_pod ? pod : 0)) / (double)alloc;
-		f[n++] = fr > 1 ? 1 : fr;
+		double with = (double)(s->used[at] + pod) / (double)s->alloc[at];
+		double alone = (double)s->used[at] / (double)s->alloc[at];
+		f[n] = with > 1 ? 1 : with;
+		g[n++] = alone > 1 ? 1 : alone;
 	}
+	if (without)
+		*without = kp_balanced_allocation(g, n);
 	return kp_balanced_allocation(f, n);
 }
 
 static int64_t score(kp_cycle *cy, int node)
 {
-	int64_t with = balance(cy, node, 1);
 	if (cy->s->kube.minor < 36)
-		return with;
-	int64_t without = balance(cy, node, 0);
+		return balance(cy, node, NULL);
+	int64_t without, with = balance(cy, node, &without);
 	return KP_MAX_NODE_SCORE / 2 + (KP_MAX_NODE_SCORE / 2 + with - without) / 2;
 }
 

@@ -39,23 +39,24 @@ static int filter(kp_cycle *cy, int node)
 {
 	kp_snap *s = cy->s;
 	const kp_class *c = cy->c;
-	char msg[1024];
-	size_t len = 0;
-	int missing = 0;
-	if (s->kube.minor < 37)
-		len = (size_t)snprintf(msg, sizeof msg, "node declared features check failed - unsatisfied requirements: ");
-	for (uint32_t i = 0; i < c->nfeatures; i++) {
-		if (declared(s, node, c->features[i]))
-			continue;
-		if (s->kube.minor < 37 && len < sizeof msg)
-			len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s", missing ? ", " : "",
-						kp_str(&s->strs, c->features[i]));
-		missing++;
-	}
-	if (!missing)
+	uint32_t first = 0;
+	while (first < c->nfeatures && declared(s, node, c->features[first]))
+		first++;
+	if (first == c->nfeatures)
 		return 0;
-	if (s->kube.minor >= 37)
+	/* the reason, for a node that fails only */
+	char msg[1024];
+	if (s->kube.minor >= 37) {
 		snprintf(msg, sizeof msg, "node(s) didn't match Pod's required features");
+	} else {
+		size_t len = (size_t)snprintf(msg, sizeof msg, "node declared features check failed - unsatisfied requirements: ");
+		for (uint32_t i = first, missing = 0; i < c->nfeatures; i++) {
+			if (declared(s, node, c->features[i]) || len >= sizeof msg)
+				continue;
+			len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s", missing++ ? ", " : "",
+						kp_str(&s->strs, c->features[i]));
+		}
+	}
 	int r = kp_reason_intern(s, kp_plugin_names[KP_P_NODE_DECLARED_FEATURES], msg, 1);
 	if (r >= 0)
 		kp_cycle_fail(cy, node, KP_P_NODE_DECLARED_FEATURES, r, 1);

@@ -246,10 +246,10 @@ int kp_plan_bind_pod(planner *pl, int32_t pi, int node)
 	return KP_OK;
 }
 
-/* Evict the chosen candidate's victims for preemptor pi: they leave the
- * snapshot, PDB allowances drop, and those a controller re-creates go back
- * to the queue as new pods (created now). */
-static int evict_victims(planner *pl, int32_t pi, const kp_candidate *c)
+/* kp_plan_evict_victims (plan_int.h): the chosen candidate's victims for
+ * preemptor pi leave the snapshot, PDB allowances drop, and those a
+ * controller re-creates go back to the queue as new pods (created now). */
+int kp_plan_evict_victims(planner *pl, int32_t pi, const kp_candidate *c)
 {
 	kp_snap *s = &pl->s;
 	for (int i = 0; i < c->nvictims; i++) {
@@ -420,11 +420,10 @@ static int local_scores(planner *pl, const kp_profile *pf, uint8_t *skipped)
 /* The cycle's state for pod pi under profile pf: a class first seen now
  * gets its static verdicts, the profile's resource names their indexes, and
  * the per-pod fields of the cycle start afresh. */
-static int begin_cycle(planner *pl, int32_t pi, const kp_profile *pf)
+static int setup_cycle(planner *pl, int32_t pi, const kp_profile *pf)
 {
 	kp_snap *s = &pl->s;
 	kp_cycle *cy = &pl->cy;
-	pod_out *po = &pl->out[pi];
 	kp_pod *p = &s->pods[pi];
 	const kp_class *c = &s->classes[p->cls];
 	if (!c->feasible) {
@@ -438,9 +437,6 @@ static int begin_cycle(planner *pl, int32_t pi, const kp_profile *pf)
 		if (rc)
 			return rc;
 	}
-	po->attempts++;
-	po->last_bind_stamp = pl->binds;
-	po->seq = ++pl->seq;
 	kp_arena_reset(&cy->arena);
 	cy->pf = pf;
 	if (cy->res_pf != pf) {
@@ -480,6 +476,31 @@ static int begin_cycle(planner *pl, int32_t pi, const kp_profile *pf)
 	if (kp_plan_added_affinity(pl, pf))
 		return pl->err->code;
 	return KP_OK;
+}
+
+/* an attempt of pod pi: counted, stamped, then the cycle's state */
+static int begin_cycle(planner *pl, int32_t pi, const kp_profile *pf)
+{
+	pod_out *po = &pl->out[pi];
+	po->attempts++;
+	po->last_bind_stamp = pl->binds;
+	po->seq = ++pl->seq;
+	return setup_cycle(pl, pi, pf);
+}
+
+/* kp_plan_fits_node (plan_int.h): PreFilter and Filter of pod pi on node n
+ * with the snapshot as it is, no attempt counted */
+int kp_plan_fits_node(planner *pl, int32_t pi, int profile_idx, int n)
+{
+	int rc = setup_cycle(pl, pi, &pl->cfg.profiles[profile_idx]);
+	if (rc)
+		return rc;
+	int prc = kp_cycle_prefilter(&pl->cy);
+	if (prc == KP_PREFILTER_FAIL)
+		return 0;
+	if (prc < 0)
+		return prc;
+	return kp_cycle_filter_node(&pl->cy, n);
 }
 
 /* After PreFilter: a DaemonSet pod carries required node affinity to its
@@ -578,7 +599,7 @@ static int no_fit(planner *pl, int32_t pi, int profile_idx, int explaining)
 	}
 	/* victims go; the preemptor is re-queued with its nominated node */
 	const kp_candidate *cand = &pr.cands[pr.chosen];
-	rc = evict_victims(pl, pi, cand);
+	rc = kp_plan_evict_victims(pl, pi, cand);
 	po->nominated = cand->node;
 	kp_preempt_release(&pr);
 	if (!rc && kp_plan_heap_push(pl, pi))

@@ -90,6 +90,9 @@ static int load_row(planner *pl, sqlite3_stmt *st, int *cap)
 		/* 1: no PodGroup (1.35: no Workload), 2: 1.35's Workload lacks the pod group */
 		g->missing = sqlite3_column_int(st, 7) ? 0 : wl && sqlite3_column_int(st, 10) ? 2 : 1;
 		g->disrupt_all = !strcmp((const char *)sqlite3_column_text(st, 9), "All");
+		g->priority = sqlite3_column_int64(st, 11);
+		g->prio_set = (uint8_t)sqlite3_column_int(st, 12);
+		g->topology = (uint8_t)sqlite3_column_int(st, 13);
 		g->size = 0;
 	} else {
 		kp_sb_release(&key);
@@ -240,6 +243,9 @@ int kp_gang_setup(planner *pl, kp_plan_result *r)
 	kp_gangs *gs = &pl->gangs;
 	kp_snap *s = &pl->s;
 	gs->off_why = gang_off_why(&s->kube, &gs->mode);
+	/* workload-aware preemption (KEP-5710): 1.37's pod-group cycle; 1.36's
+	 * alpha gate WorkloadAwarePreemption is refused (kube.h 'F') */
+	gs->wap = gs->mode == KP_GANG_CYCLE && s->kube.minor >= 37;
 	count_off(pl);
 	if (kp_interrupted)
 		return kp_err_set(pl->err, KP_INTR, "interrupted");
@@ -340,8 +346,9 @@ const char *kp_gang_of(const planner *pl, int32_t pi, int32_t *min_count, int32_
 
 static const char gang_plugin[] = "GangScheduling";
 
-/* pod pi, placed in this run, leaves its node again (a reverted group) */
-static int revert_pod(planner *pl, int32_t pi)
+/* kp_gang_revert_pod (plan_int.h): pod pi, placed in this run, leaves its
+ * node again (a reverted group) */
+int kp_gang_revert_pod(planner *pl, int32_t pi)
 {
 	kp_snap_remove_pod(&pl->s, pi);
 	if (kp_dra_release_owned(&pl->s, pi))
@@ -437,16 +444,23 @@ static int placement_feasible(const kp_gang *g, int scheduled, int remaining, kp
 	return 0;
 }
 
-/* the group failed: its pods placed in this cycle leave again; they and
- * the ones not tried get the group's message, the ones that failed keep
- * their own; none is tried again before another binding */
+/* the group failed: its pods placed in this cycle leave again */
+static int group_revert(planner *pl, const int32_t *take, int tried, const uint8_t *placed)
+{
+	int rc = KP_OK;
+	for (int i = tried - 1; i >= 0 && !rc; i--)
+		if (placed[i])
+			rc = kp_gang_revert_pod(pl, take[i]);
+	return rc;
+}
+
+/* the failed group's pods (reverted) and the ones not tried get the
+ * group's message, the ones that failed keep their own; none is tried
+ * again before another binding */
 static int group_failed(planner *pl, const int32_t *take, int nt, int tried, const uint8_t *placed,
 			const char *msg, int64_t binds0)
 {
 	int rc = KP_OK;
-	for (int i = nt - 1; i >= 0 && !rc; i--)
-		if (i < tried && placed[i])
-			rc = revert_pod(pl, take[i]);
 	for (int i = 0; i < nt && !rc; i++) {
 		pod_out *po = &pl->out[take[i]];
 		if (i >= tried) {
@@ -462,11 +476,71 @@ static int group_failed(planner *pl, const int32_t *take, int nt, int tried, con
 	return rc;
 }
 
+/* kp_gang_try (plan_int.h): podGroupSchedulingDefaultAlgorithm */
+int kp_gang_try(planner *pl, const kp_gang *g, const int32_t *take, int nt, int profile_idx, uint8_t *placed,
+		int *tried, int *ok, kp_sb *msg)
+{
+	const kp_snap *s = &pl->s;
+	int scheduled = 0, any = 0, rc = KP_OK;
+	for (int i = 0; i < g->npods; i++)
+		scheduled += s->pods[g->pods[i]].node >= 0;
+	memset(placed, 0, (size_t)nt);
+	*tried = 0;
+	*ok = 0;
+	if (!placement_feasible(g, scheduled, nt, msg))
+		return KP_OK;
+	int preemption = pl->preemption;
+	pl->preemption = 0;   /* no PostFilter in a pod-group cycle */
+	while (*tried < nt && !rc) {
+		int32_t pi = take[*tried];
+		rc = kp_plan_schedule_one(pl, pi, profile_idx);
+		placed[*tried] = !rc && pl->out[pi].action == A_BIND;
+		scheduled += placed[*tried];
+		any |= placed[*tried];
+		(*tried)++;
+		if (!placement_feasible(g, scheduled, nt - *tried, msg))
+			break;
+	}
+	pl->preemption = preemption;
+	if (rc)
+		return rc;
+	*ok = scheduled >= g->min_count && any;
+	if (!any && scheduled >= g->min_count) {
+		kp_sb_reset(msg);
+		kp_sb_adds(msg, "no pods were schedulable");
+	}
+	return KP_OK;
+}
+
+/* the group failed (reverted): workload-aware preemption when it runs
+ * (1.37); its status is appended to the group's ("MSG, pod group
+ * preemption: WHY"), or the group's pods are back on the queue */
+static int group_preempt(planner *pl, kp_gang *g, const int32_t *take, int nt, int profile_idx, kp_sb *msg,
+			 int *preempted)
+{
+	*preempted = 0;
+	if (!pl->gangs.wap || !pl->preemption || !pl->cfg.profiles[profile_idx].post_filter[KP_P_DEFAULT_PREEMPTION])
+		return KP_OK;
+	kp_sb why;
+	kp_sb_init(&why);
+	int r = kp_gang_preempt(pl, g, take, nt, profile_idx, &why);
+	if (r > 0) {
+		*preempted = 1;
+		pl->gangs.preemptions++;
+	} else if (!r && why.len) {
+		pl->gangs.preempt_failed++;
+		kp_sb_printf(msg, ", pod group preemption: %s", why.buf);
+	}
+	kp_sb_release(&why);
+	if (r < 0)
+		return r == KP_NOMEM ? kp_plan_nomem(pl) : r;
+	return kp_sb_ok(msg) ? KP_OK : kp_plan_nomem(pl);
+}
+
 static int group_cycle(planner *pl, int32_t first, int profile_idx)
 {
 	kp_gangs *gs = &pl->gangs;
-	kp_snap *s = &pl->s;
-	const kp_gang *g = &gs->v[gs->of[first]];
+	kp_gang *g = &gs->v[gs->of[first]];
 	int32_t *take = kp_malloc((size_t)g->npods * sizeof *take);
 	uint8_t *placed = kp_calloc((size_t)g->npods, 1);
 	kp_sb msg;
@@ -476,36 +550,25 @@ static int group_cycle(planner *pl, int32_t first, int profile_idx)
 		kp_free(placed);
 		return kp_plan_nomem(pl);
 	}
-	int nt = take_queued(pl, g, first, take), scheduled = 0, tried = 0, rc = KP_OK, any = 0;
-	for (int i = 0; i < g->npods; i++)
-		scheduled += s->pods[g->pods[i]].node >= 0;
+	int nt = take_queued(pl, g, first, take), tried = 0, rc = KP_OK, ok = 0, preempted = 0;
 	int64_t binds0 = pl->binds;
-	const char *mixed = mixed_schedulers(pl, take, nt, &msg);
-	if (mixed || !placement_feasible(g, scheduled, nt, &msg)) {
+	if (mixed_schedulers(pl, take, nt, &msg)) {
 		rc = group_failed(pl, take, nt, 0, placed, kp_sb_ok(&msg) ? msg.buf : "out of memory", binds0);
 		goto done;
 	}
-	int preemption = pl->preemption;
-	pl->preemption = 0;   /* no PostFilter in a pod-group cycle */
-	for (tried = 0; tried < nt && !rc;) {
-		int32_t pi = take[tried];
-		rc = kp_plan_schedule_one(pl, pi, profile_idx);
-		placed[tried] = !rc && pl->out[pi].action == A_BIND;
-		scheduled += placed[tried];
-		any |= placed[tried];
-		tried++;
-		if (!placement_feasible(g, scheduled, nt - tried, &msg))
-			break;
-	}
-	pl->preemption = preemption;
-	if (rc)
+	rc = kp_gang_try(pl, g, take, nt, profile_idx, placed, &tried, &ok, &msg);
+	if (rc || ok)
 		goto done;
-	if (scheduled < g->min_count || !any) {
-		if (!any && scheduled >= g->min_count) {
-			kp_sb_reset(&msg);
-			kp_sb_adds(&msg, "no pods were schedulable");
-		}
+	rc = group_revert(pl, take, tried, placed);
+	if (!rc)
+		rc = group_preempt(pl, g, take, nt, profile_idx, &msg, &preempted);
+	if (!rc)
 		rc = group_failed(pl, take, nt, tried, placed, kp_sb_ok(&msg) ? msg.buf : "out of memory", binds0);
+	if (!rc && preempted) {
+		/* the evictions are cluster events; the group's pods were queued again */
+		pl->binds++;
+		for (int i = 0; i < nt; i++)
+			pl->out[take[i]].last_bind_stamp = pl->binds;
 	}
 done:
 	kp_sb_release(&msg);
@@ -554,7 +617,7 @@ int kp_gang_pass_end(planner *pl, int *changed)
 			int32_t m = g->pods[i];
 			if (pl->out[m].action != A_BIND || s->pods[m].orig_node >= 0)
 				continue;
-			int rc = revert_pod(pl, m);
+			int rc = kp_gang_revert_pod(pl, m);
 			if (!rc)
 				rc = fail_pod(pl, m, "rejected due to timeout after waiting " PERMIT_TIMEOUT
 						     " at plugin GangScheduling");
@@ -573,7 +636,8 @@ int kp_gang_pass_end(planner *pl, int *changed)
 
 
 /* gangs left short of minCount that a lower-priority bound pod might make
- * room for: workload-aware preemption is not modelled */
+ * room for, where kplan does not model kube's preemption (1.36's inside
+ * the cycle; 1.37's workload-aware preemption is plan_gang_preempt.c) */
 static long gangs_wanting_preemption(const planner *pl)
 {
 	const kp_gangs *gs = &pl->gangs;
@@ -594,6 +658,26 @@ static long gangs_wanting_preemption(const planner *pl)
 				prio = s->classes[s->pods[m].cls].priority;
 		}
 		n += left && prio > minp;
+	}
+	return n;
+}
+
+/* 1.37: groups left short whose PodGroup names no priority while their pods
+ * have a higher one (workload-aware preemption ranks the PodGroup's) */
+static long gangs_without_priority(const planner *pl)
+{
+	const kp_gangs *gs = &pl->gangs;
+	const kp_snap *s = &pl->s;
+	long n = 0;
+	for (int k = 0; k < gs->n; k++) {
+		const kp_gang *g = &gs->v[k];
+		int left = 0, higher = 0;
+		for (int i = 0; i < g->npods && !g->prio_set && !g->missing; i++) {
+			int32_t m = g->pods[i];
+			left |= pl->out[m].action == A_UNSCHED && s->pods[m].node < 0;
+			higher |= s->classes[s->pods[m].cls].priority > g->priority;
+		}
+		n += left && higher;
 	}
 	return n;
 }
@@ -621,14 +705,20 @@ void kp_gang_warnings(const planner *pl, kp_plan_result *r)
 		kp_plan_warn(r, "gang-field: %ld pod(s) name their group with %s, which kube 1.%d drops: planned one by one",
 		     gs->other_form, gs->mode == KP_GANG_PERMIT ? "spec.schedulingGroup (1.36+)" : "spec.workloadRef (1.35)",
 		     pl->s.kube.minor);
-	long pre = pl->preemption ? gangs_wanting_preemption(pl) : 0;
+	long pre = pl->preemption && !gs->wap ? gangs_wanting_preemption(pl) : 0;
 	if (pre)
 		kp_plan_warn(r, "gang-preemption: %ld gang(s) left short of minCount while lower-priority pods run: "
-			"workload-aware preemption (a gang preempting as a whole) is not modelled; kplan's gangs never "
-			"preempt (docs/gangs.md)", pre);
+			"kube 1.%d's preemption for a pod group is not modelled; kplan's gangs preempt only in 1.37 "
+			"(workload-aware preemption; docs/gangs.md)", pre, pl->s.kube.minor);
+	long noprio = pl->preemption && gs->wap ? gangs_without_priority(pl) : 0;
+	if (noprio)
+		kp_plan_warn(r, "gang-priority: %ld gang(s) left short of minCount have a PodGroup without priority or "
+			"priorityClassName while their pods have a higher priority: workload-aware preemption takes the "
+			"PodGroup's (the global default, else 0), as kube does (docs/gangs.md)", noprio);
 	if (gs->disrupt_all)
-		kp_plan_warn(r, "gang-disruption: %ld pod group(s) have disruptionMode All: their pods may still be preempted "
-			"one by one here (docs/gangs.md)", gs->disrupt_all);
+		kp_plan_warn(r, "gang-disruption: %ld pod group(s) have disruptionMode All: %stheir pods may still be preempted "
+			"one by one by a single pod's preemption here (docs/gangs.md)", gs->disrupt_all,
+		     gs->wap ? "a pod group's preemption evicts them whole, but " : "");
 	if (gs->jobs_with_workload)
 		kp_plan_warn(r, "gang-job: %ld Job(s) are the controllerRef of a Workload without a PodGroup: the Job controller's PodGroups "
 			"(WorkloadWithJob, alpha, off) are not modelled; import the PodGroups (docs/gangs.md)",

@@ -47,7 +47,11 @@ typedef struct kp_gang {
 	int32_t min_count;           /* gang.minCount; 1 for basic */
 	uint8_t gang;                /* policy gang */
 	uint8_t missing;             /* 1 no PodGroup (1.35: no Workload), 2 (1.35) no such podGroups entry */
-	uint8_t disrupt_all;         /* disruptionMode All (not modelled: warned) */
+	uint8_t disrupt_all;         /* disruptionMode All: a victim of workload-aware preemption whole */
+	uint8_t prio_set;            /* the PodGroup names a priority or priorityClassName */
+	uint8_t topology;            /* schedulingConstraints.topology (no workload-aware preemption) */
+	uint8_t free_nominations;    /* workload-aware preemptions that found no victim (once at most) */
+	int64_t priority;            /* the PodGroup's priority (plan_gang_preempt.c) */
 	uint8_t permitted;           /* 1.35: minCount reached once, its pods bound */
 	int32_t timeouts;            /* 1.35: Permit timeouts so far */
 	int32_t size;                /* capacity --pod's copies: pods per gang (0: npods) */
@@ -66,6 +70,8 @@ typedef struct kp_gangs {
 	long off_pods, off_groups;   /* gate off: pods with a group and PodGroups / Workloads imported */
 	const char *off_why;         /* why off */
 	long missing_pods, short_pods, failed, need_preempt, jobs_with_workload, disrupt_all, other_form;
+	long preemptions, preempt_failed;   /* workload-aware preemption: groups that evicted / that could not */
+	int wap;                     /* workload-aware preemption runs (1.37, DefaultPreemption on) */
 } kp_gangs;
 
 
@@ -164,6 +170,14 @@ void kp_plan_cycle_release(planner *pl);
 int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx);
 /* the pod is assumed on the node; the next cycle sees it */
 int kp_plan_bind_pod(planner *pl, int32_t pi, int node);
+/* PreFilter and Filter of pod pi (profile profile_idx) on node n with the
+ * snapshot as it is now, without counting an attempt: 1 fits, 0 not, < 0
+ * an error code (a preemption's reprieve check) */
+int kp_plan_fits_node(planner *pl, int32_t pi, int profile_idx, int n);
+/* the victims of candidate c leave for preemptor pi (DefaultPreemption's
+ * eviction: eviction rows, PDB allowances, re-created pods re-queued) */
+struct kp_candidate;
+int kp_plan_evict_victims(planner *pl, int32_t pi, const struct kp_candidate *c);
 /* NodeResourcesFit's filter for class c on node n holding npods pods that
  * request used[] (per resource): 1 when it would pass.  Cannot fail. */
 int kp_plan_requests_fit(const kp_snap *s, const kp_class *c, const kp_profile *pf, int n, const int64_t *used,
@@ -219,6 +233,21 @@ int kp_gang_broken(const planner *pl, int32_t pi, char *why, size_t size);
 const char *kp_gang_of(const planner *pl, int32_t pi, int32_t *min_count, int32_t *size);
 /* the run's gang warnings into r */
 void kp_gang_warnings(const planner *pl, kp_plan_result *r);
+/* the pod-group cycle's algorithm over take[0..nt) of group g (no
+ * PostFilter): placed[i] for the pods it assumed, *tried how many it
+ * tried, *ok 1 when the group succeeds, else the group's status in msg.
+ * KP_OK or an error. */
+int kp_gang_try(planner *pl, const kp_gang *g, const int32_t *take, int nt, int profile_idx, uint8_t *placed,
+		int *tried, int *ok, kp_sb *msg);
+/* pod pi, assumed by a group's cycle, leaves its node again */
+int kp_gang_revert_pod(planner *pl, int32_t pi);
+
+/* plan_gang_preempt.c: workload-aware preemption (KEP-5710, kube 1.37) for
+ * group g whose cycle over take[0..nt) failed and was reverted: 1 when
+ * victims were evicted and the group's pods are back on the queue with
+ * their nominated nodes, 0 when preemption cannot help (why: kube's
+ * status, without the "pod group preemption: " prefix), < 0 an error. */
+int kp_gang_preempt(planner *pl, kp_gang *g, const int32_t *take, int nt, int profile_idx, kp_sb *why);
 /* plan_kube.c: the warnings of the kube version planned as (a gate the
  * input needs is off); claims: the pending pods that name ResourceClaims */
 void kp_plan_kube_warnings(const planner *pl, kp_plan_result *r, long claims);

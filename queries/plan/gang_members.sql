@@ -5,7 +5,19 @@
 SELECT g.pod_id, g.namespace, g.pod_group, g.workload, COALESCE(g.replica_key, ''),
        COALESCE(pg.policy, t.policy, 'basic'), COALESCE(pg.min_count, t.min_count, 1),
        pg.id IS NOT NULL OR t.workload_id IS NOT NULL AS found, g.workload IS NOT NULL AS v135,
-       COALESCE(pg.disruption_mode, t.disruption_mode, 'Single'), w.id IS NOT NULL AS workload_found
+       COALESCE(pg.disruption_mode, t.disruption_mode, 'Single'), w.id IS NOT NULL AS workload_found,
+       -- the group's priority (workload-aware preemption, plan_gang_preempt.c): spec.priority, else
+       -- its priorityClassName's value, else (no class named) the global default, else 0, as the
+       -- priority admission controller fills it; prio_set: the PodGroup named one or the other
+       COALESCE(pg.priority, t.priority,
+                (SELECT value FROM priority_class WHERE name = COALESCE(pg.priority_class, t.priority_class)),
+                CASE COALESCE(pg.priority_class, t.priority_class) WHEN 'system-node-critical' THEN 2000001000
+                     WHEN 'system-cluster-critical' THEN 2000000000 END,
+                CASE WHEN COALESCE(pg.priority_class, t.priority_class) IS NULL
+                     THEN (SELECT value FROM priority_class WHERE global_default ORDER BY value ASC LIMIT 1) END,
+                0) AS priority,
+       COALESCE(pg.priority, t.priority, pg.priority_class, t.priority_class) IS NOT NULL AS prio_set,
+       pg.topology_key IS NOT NULL AS topology
 FROM pod_gang g
 LEFT JOIN pod_group pg ON g.workload IS NULL AND pg.namespace = g.namespace AND pg.name = g.pod_group
 LEFT JOIN sched_workload w ON g.workload IS NOT NULL AND w.namespace = g.namespace AND w.name = g.workload

@@ -239,8 +239,25 @@ is "$(q "$db" "SELECT group_concat(pod || ':' || action, ' ') FROM (SELECT * FRO
 run "$KPLAN" fix "$db"
 is "$(q "$db" "SELECT group_concat(pod || '|' || kind || '|' || victims || '|' || result_node, ' ') FROM (SELECT * FROM fix WHERE rank = 1 ORDER BY pod)" | sed -e 's/^"\(.*\)"$/\1/' -e 's/""/"/g')" \
 	'g1|evict|["default/filler"]|n1 g2|evict|["default/filler"]|n2' "fix: evicting filler places the whole gang (g1 on n1, g2 on n2)"
-like "$(q "$db" "SELECT message FROM run_warning WHERE run_id = 1 AND kind = 'gang-preemption'")" \
-	"1 gang(s) left short of minCount while lower-priority pods run" "fix: the plan warns that gangs do not preempt"
+like "$(q "$db" "SELECT message FROM run_warning WHERE run_id = 1 AND kind = 'gang-priority'")" \
+	"1 gang(s) left short of minCount have a PodGroup without priority or priorityClassName while their pods have a higher priority" \
+	"fix: the plan warns that the PodGroup's priority (0), not the pods' (100), ranks the group for preemption"
+is "$(q "$db" "SELECT count(*) FROM eviction WHERE run_id = 1")" 0 "fix: a group of priority 0 preempts nothing"
+# the same PodGroup with priority 100: workload-aware preemption (1.37) evicts filler and the gang binds whole
+db=$T/fixprio.db
+sed 's/spec: {schedulingPolicy: {gang: {minCount: 2}}}/spec: {priority: 100, schedulingPolicy: {gang: {minCount: 2}}}/' "$D/fix.yaml" > "$T/fixprio.yaml"
+"$KPLAN" import -q "$db" "$T/fixprio.yaml"
+"$KPLAN" plan -q $ON "$db" 2>/dev/null
+is "$(q "$db" "SELECT group_concat(pod || ':' || action || ':' || COALESCE(node, ''), ' ') FROM (SELECT * FROM plan WHERE pod <> 'x' ORDER BY pod)")" \
+	"filler:evict: g1:bind:n1 g2:bind:n2" "PodGroup priority 100: the group preempts filler (KEP-5710) and binds whole"
+is "$(q "$db" "SELECT count(*) FROM run_warning WHERE run_id = 1 AND kind IN ('gang-priority', 'gang-preemption')")" 0 \
+	"PodGroup priority 100: no gang-priority or gang-preemption warning"
+"$KPLAN" plan -q --kube-version 1.36 --feature-gates GenericWorkload=true,GangScheduling=true "$db" 2>/dev/null
+is "$(q "$db" "SELECT count(*) FROM eviction WHERE run_id = 2")" 0 "PodGroup priority 100, kube 1.36: no workload-aware preemption"
+like "$(q "$db" "SELECT message FROM run_warning WHERE run_id = 2 AND kind = 'gang-preemption'")" \
+	"kube 1.36's preemption for a pod group is not modelled" "kube 1.36: the run warns gang-preemption"
+"$KPLAN" plan -q --no-preemption $ON "$db" 2>/dev/null
+is "$(q "$db" "SELECT count(*) FROM eviction WHERE run_id = 3")" 0 "--no-preemption: no workload-aware preemption"
 # --- capacity --pod of a Job in a pod group: its copies come in gangs
 db=$T/cap.db
 "$KPLAN" import -q "$db" "$D/capacity.yaml"

@@ -100,6 +100,26 @@ static int load_row(planner *pl, sqlite3_stmt *st, int *cap)
 	return add_member(pl, &gs->v[gs->n - 1], pi);
 }
 
+/* a gang of copies (key "NS/GROUP (copy N)") takes its PodGroup's priority,
+ * topology flag and disruptionMode (workload-aware preemption) */
+static void copy_group(planner *pl, kp_gang *g)
+{
+	const char *slash = strchr(g->key, '/'), *end = strstr(g->key, " (copy ");
+	sqlite3_stmt *st;
+	if (!slash || !end || end < slash ||
+	    sqlite3_prepare_v2(pl->db, kp_sql_plan_gang_copy_group, -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(st, 1, g->key, (int)(slash - g->key), SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, slash + 1, (int)(end - slash - 1), SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		g->priority = sqlite3_column_int64(st, 0);
+		g->prio_set = (uint8_t)sqlite3_column_int(st, 1);
+		g->topology = (uint8_t)sqlite3_column_int(st, 2);
+		g->disrupt_all = !strcmp((const char *)sqlite3_column_text(st, 3), "All");
+	}
+	sqlite3_finalize(st);
+}
+
 /* the gangs of kplan capacity --pod's copies (whatif_gang.c), one per key */
 static int load_copies(planner *pl, int *cap)
 {
@@ -125,6 +145,7 @@ static int load_copies(planner *pl, int *cap)
 			g->min_count = sqlite3_column_int(st, 2);
 			g->gang = g->min_count > 1;
 			g->size = sqlite3_column_int(st, 3);
+			copy_group(pl, g);
 		}
 		rc = add_member(pl, &gs->v[gs->n - 1], pi);
 	}

@@ -271,6 +271,20 @@ is "$(q "$db" "SELECT json_extract(result, '$.gang.fit') || '/' || json_extract(
 run "$KPLAN" capacity --pod "$D/job.yaml" "$db"
 like "$out" "10 more replicas of $D/job.yaml (requests: cpu 3) fit" "capacity --pod, gate off: one by one, every slot"
 unlike "$out" "in gangs of" "capacity --pod, gate off: no gangs"
+# copies in gangs take their PodGroup's priority for workload-aware preemption (1.37): four low pods
+# fill n01..n04; with priority 1000 the second gang evicts two of them, with none it cannot
+sed 's/spec: {schedulingPolicy: {gang: {minCount: 4}}}/spec: {priority: 1000, schedulingPolicy: {gang: {minCount: 4}}}/' \
+	"$D/capacity.yaml" > "$T/capprio.yaml"
+for i in 1 2 3 4; do
+	printf -- '---\napiVersion: v1\nkind: Pod\nmetadata: {name: low%s, namespace: default}\nspec: {nodeName: n0%s, containers: [{name: c, image: x, resources: {requests: {cpu: "3"}}}]}\nstatus: {phase: Running}\n' "$i" "$i" >> "$T/capprio.yaml"
+done
+"$KPLAN" import -q "$T/capprio.db" "$T/capprio.yaml"
+run "$KPLAN" capacity --pod "$D/job.yaml" $ON "$T/capprio.db"
+like "$out" "in gangs of 4 (minCount 4): 2 whole gangs of 2 tried bound" "capacity --pod, PodGroup priority 1000: the second gang preempts (KEP-5710)"
+sed 's/priority: 1000, //' "$T/capprio.yaml" > "$T/capprio0.yaml"
+"$KPLAN" import -q "$T/capprio0.db" "$T/capprio0.yaml"
+run "$KPLAN" capacity --pod "$D/job.yaml" $ON "$T/capprio0.db"
+like "$out" "pod group preemption: No preemption victims found for incoming preemptor" "capacity --pod, PodGroup priority 0: no victims"
 printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: lone}\nspec: {schedulingGroup: {podGroupName: nope}, containers: [{name: c, image: x}]}\n' > "$T/lone.yaml"
 run "$KPLAN" capacity --pod "$T/lone.yaml" $ON "$db"
 like "$err" "its pods name the pod group default/nope, which was not imported" "capacity --pod: a pod group the cluster lacks is refused"

@@ -79,6 +79,17 @@ for g in revert order early-stop basic; do
 	"$KPLAN" import -q "$db" "$TESTS_DIR/e2e/g-gang-$g.yaml"
 	plan_both "$db" "gang $g" --kube-version 1.37 --feature-gates GenericWorkload=true
 done
+# workload-aware preemption (1.37): dry runs, reprieves and group evictions give the same rows
+for g in evicts-pods victim-gang-all pdb-last; do
+	db=$T/wap-$g.db
+	"$KPLAN" import -q "$db" "$TESTS_DIR/e2e/g-wap-$g.yaml"
+	plan_both "$db" "gang preemption $g" --kube-version 1.37 --feature-gates GenericWorkload=true
+done
+db=$T/wap-mix.db
+"$KPLAN" import -q "$db" "$TESTS_DIR/data/gang/preempt-mix.yaml"
+plan_both "$db" "gang preemption mix" --kube-version 1.37 --feature-gates GenericWorkload=true
+ok "$([ "$(q "$db" "SELECT count(*) FROM eviction e JOIN pod_gang g ON g.pod_id = e.preemptor_pod_id WHERE run_id = 1")" -gt 10 ]; echo $?)" \
+	"gang preemption mix: pod groups evicted pods"
 db=$T/gang-v135.db
 "$KPLAN" import -q "$db" "$TESTS_DIR/e2e/g-gang-v135-timeout.yaml"
 plan_both "$db" "gang 1.35 Permit timeout" --kube-version 1.35 --feature-gates GenericWorkload=true,GangScheduling=true

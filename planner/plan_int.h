@@ -144,6 +144,12 @@ typedef struct planner {
 	int64_t *created0;
 	/* plan_survive.c: per pod, 1 = gone with its node (not counted, not reported); NULL none */
 	const uint8_t *hide;
+	/* plan_survive.c: on_pod is not called for pods kept where they were
+	 * loaded (action keep, not moved): the outcomes that differ only */
+	int report_changed;
+	/* plan_survive.c: on_pod for these pods only (ascending), NULL every pod */
+	const int32_t *report_pods;
+	int nreport_pods;
 } planner;
 
 /* Add a run warning "kind: text" (run_warning, and the CLI's stderr); past

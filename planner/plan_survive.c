@@ -38,6 +38,11 @@ struct kp_survive {
 	int32_t *fixup;                       /* nodes whose pod lists are sorted again after undo */
 	int nfixup;
 	uint8_t *in_fixup;
+	int32_t *hidden;                      /* pods the domain hid, or took off a node and did not queue */
+	int nhidden;
+	int32_t *nominated;                   /* pods with status.nominatedNodeName */
+	int nnominated;
+	uint8_t *seen;                        /* per pod: undone already (undo) */
 };
 
 static int cmp_i32(const void *a, const void *b, void *ctx)
@@ -105,13 +110,16 @@ static int rebase(kp_survive *sv)
 	sv->gone = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), 1);
 	sv->fixup = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof *sv->fixup);
 	sv->in_fixup = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), 1);
+	sv->hidden = kp_malloc((size_t)np * sizeof *sv->hidden);
+	sv->nominated = kp_malloc((size_t)np * sizeof *sv->nominated);
+	sv->seen = kp_calloc((size_t)np, 1);
 	int32_t *q = kp_realloc(pl->queue, ((size_t)np + 16) * sizeof *q);
 	if (q) {
 		pl->queue = q;
 		pl->cap_queue = np + 16;
 	}
 	if (!sv->base_node || !sv->base_orig || !sv->base_action || !sv->base_nominated || !sv->base_hide || !sv->hide ||
-	    !sv->pending || !sv->gone || !sv->fixup || !sv->in_fixup || !q)
+	    !sv->pending || !sv->gone || !sv->fixup || !sv->in_fixup || !sv->hidden || !sv->nominated || !sv->seen || !q)
 		return kp_plan_nomem(pl);
 	for (int i = 0; i < s->npods; i++) {
 		kp_pod *p = &s->pods[i];
@@ -134,6 +142,8 @@ static int rebase(kp_survive *sv)
 		sv->base_orig[i] = p->orig_node;
 		sv->base_action[i] = po->action;
 		sv->base_nominated[i] = p->nominated;
+		if (p->nominated >= 0)
+			sv->nominated[sv->nnominated++] = i;
 	}
 	for (int n = 0; n < s->nnodes; n++)
 		sort_node_pods(s, n);
@@ -182,6 +192,9 @@ void kp_survive_close(kp_survive *sv)
 	kp_free(sv->gone);
 	kp_free(sv->fixup);
 	kp_free(sv->in_fixup);
+	kp_free(sv->hidden);
+	kp_free(sv->nominated);
+	kp_free(sv->seen);
 	kp_free(sv);
 }
 
@@ -195,13 +208,15 @@ static void node_gone(kp_snap *s, int n, int delta)
 			s->image_nodes[s->image_names[n][k]] += delta;
 }
 
-static int queue_pod(planner *pl, int32_t pi)
+static int queue_pod(kp_survive *sv, int32_t pi)
 {
+	planner *pl = sv->pl;
 	kp_snap *s = &pl->s;
 	const kp_class *c = &s->classes[s->pods[pi].cls];
 	if (pl->prof_of_class[s->pods[pi].cls] < 0 || c->gated) {
 		/* as triage: a scheduler kplan does not run, or scheduling gates */
 		fresh_out(&pl->out[pi], c->gated ? A_GATED : A_IGNORED);
+		sv->hidden[sv->nhidden++] = pi;   /* for undo */
 		pl->out[pi].message = kp_strdup(c->gated ? "SchedulingGated: the pod has scheduling gates and is not scheduled"
 							 : "not planned: its schedulerName matches no profile kplan runs");
 		return pl->out[pi].message ? KP_OK : kp_plan_nomem(pl);
@@ -234,24 +249,25 @@ static int take_nodes(kp_survive *sv)
 			kp_snap_remove_pod(s, pi);
 			if (owned_by_node(s, p) || p->terminating) {
 				sv->hide[pi] = 1;   /* goes with its node */
+				sv->hidden[sv->nhidden++] = pi;
 				continue;
 			}
 			p->orig_node = -1;
 			p->moved_from = s->node_db_id[n];
-			rc = queue_pod(pl, pi);
+			rc = queue_pod(sv, pi);
 		}
 	}
 	for (int k = 0; k < sv->npending && !rc; k++) {
 		int32_t pi = sv->pending[k];
-		if (s->pods[pi].daemon_node >= 0 && s->gone[s->pods[pi].daemon_node])
+		if (s->pods[pi].daemon_node >= 0 && s->gone[s->pods[pi].daemon_node]) {
 			sv->hide[pi] = 1;   /* a pending DaemonSet pod made for a gone node */
-		else
-			rc = queue_pod(pl, pi);
+			sv->hidden[sv->nhidden++] = pi;
+		} else {
+			rc = queue_pod(sv, pi);
+		}
 	}
-	for (int i = 0; i < s->npods; i++) {
-		kp_pod *p = &s->pods[i];
-		if (p->nominated < 0)
-			continue;
+	for (int k = 0; k < sv->nnominated; k++) {
+		kp_pod *p = &s->pods[sv->nominated[k]];
 		for (int n = 0; n < s->nnodes; n++)
 			if (s->gone[n] && s->node_name[n] == p->nominated)
 				p->nominated = -1;   /* what-if remove-nodes clears it */
@@ -289,35 +305,77 @@ static void fixup_node(kp_survive *sv, int n)
 	}
 }
 
-/* the rebased state again */
-static int undo(kp_survive *sv)
+/* pod pi as in the rebased state, but where it is */
+static void undo_pod(kp_survive *sv, int32_t pi)
+{
+	planner *pl = sv->pl;
+	kp_pod *p = &pl->s.pods[pi];
+	p->orig_node = sv->base_orig[pi];
+	p->moved_from = 0;
+	p->created = pl->created0[pi];
+	p->evictions = 0;
+	p->no_victim = 0;
+	sv->hide[pi] = sv->base_hide[pi];
+	pod_out *po = &pl->out[pi];
+	if (po->action != sv->base_action[pi] || po->node >= 0)
+		fresh_out(po, sv->base_action[pi]);
+}
+
+/* The pods the run may have changed, once each, ascending, in
+ * pl->queue[0..*n): those it queued (the lost domain's, the pending ones,
+ * victims re-created), evicted (pl->ev), hid or set aside.  The others were
+ * not touched. */
+static int touched(kp_survive *sv, int *n)
+{
+	planner *pl = sv->pl;
+	int nv = pl->nqueue;
+	for (int k = 0; k < pl->nev + sv->nhidden; k++) {
+		int32_t pi = k < pl->nev ? pl->ev[k].pod : sv->hidden[k - pl->nev];
+		if (nv == pl->cap_queue) {
+			int32_t *q = kp_realloc(pl->queue, ((size_t)pl->cap_queue * 2 + 16) * sizeof *q);
+			if (!q)
+				return kp_plan_nomem(pl);
+			pl->queue = q;
+			pl->cap_queue = pl->cap_queue * 2 + 16;
+		}
+		pl->queue[nv++] = pi;
+	}
+	int m = 0;
+	for (int k = 0; k < nv; k++)
+		if (!sv->seen[pl->queue[k]]) {
+			sv->seen[pl->queue[k]] = 1;
+			pl->queue[m++] = pl->queue[k];
+		}
+	for (int k = 0; k < m; k++)
+		sv->seen[pl->queue[k]] = 0;
+	kp_sort(pl->queue, (size_t)m, sizeof *pl->queue, cmp_i32, NULL);
+	pl->nqueue = *n = m;
+	return KP_OK;
+}
+
+/* the rebased state again over the nv touched pods v */
+static int undo(kp_survive *sv, const int32_t *v, int nv)
 {
 	planner *pl = sv->pl;
 	kp_snap *s = &pl->s;
 	for (int k = 0; k < pl->nev; k++)
 		kp_free(pl->ev[k].pdbs);
 	pl->nev = 0;
-	for (int i = 0; i < s->npods; i++)
-		if (s->pods[i].node >= 0 && s->pods[i].node != sv->base_node[i])
-			kp_snap_remove_pod(s, i);
-	for (int i = 0; i < s->npods; i++) {
-		kp_pod *p = &s->pods[i];
-		if (p->node != sv->base_node[i] && sv->base_node[i] >= 0) {
-			if (kp_snap_add_pod(s, i, sv->base_node[i]))
-				return kp_plan_nomem(pl);
-			fixup_node(sv, sv->base_node[i]);
-		}
-		p->orig_node = sv->base_orig[i];
-		p->moved_from = 0;
-		p->created = pl->created0[i];
-		p->evictions = 0;
-		p->no_victim = 0;
-		p->nominated = sv->base_nominated[i];
-		sv->hide[i] = sv->base_hide[i];
-		pod_out *po = &pl->out[i];
-		if (po->action != sv->base_action[i] || po->node >= 0)
-			fresh_out(po, sv->base_action[i]);
+	sv->nhidden = 0;
+	for (int k = 0; k < nv; k++)
+		if (s->pods[v[k]].node >= 0 && s->pods[v[k]].node != sv->base_node[v[k]])
+			kp_snap_remove_pod(s, v[k]);
+	for (int k = 0; k < nv; k++) {
+		int32_t pi = v[k];
+		if (s->pods[pi].node != sv->base_node[pi] && sv->base_node[pi] >= 0 && kp_snap_add_pod(s, pi, sv->base_node[pi]))
+			return kp_plan_nomem(pl);
+		if (sv->base_node[pi] >= 0)
+			fixup_node(sv, sv->base_node[pi]);   /* added again, or evicted and bound there again: at the end */
+		undo_pod(sv, pi);
 	}
+	pl->nqueue = 0;
+	for (int k = 0; k < sv->nnominated; k++)
+		s->pods[sv->nominated[k]].nominated = sv->base_nominated[sv->nominated[k]];
 	for (int k = 0; k < sv->nfixup; k++) {
 		sort_node_pods(s, sv->fixup[k]);
 		sv->in_fixup[sv->fixup[k]] = 0;
@@ -377,21 +435,29 @@ int kp_survive_eval(kp_survive *sv, const char *label, const char *value, int wa
 			(*nodes)++;
 		}
 	pl->hide = sv->hide;
+	pl->report_changed = 1;
 	int rc = take_nodes(sv);
 	if (!rc)
 		rc = start_run(sv);
 	if (!rc)
 		rc = kp_plan_run_passes(pl, r);
+	int nv = 0;
+	if (!rc)
+		rc = touched(sv, &nv);
 	if (!rc) {
-		kp_plan_count_outcomes(pl, r);
 		snprintf(r->config_source, sizeof r->config_source, "%s", pl->cfg.source);
 		r->kube = s->kube;
 		r->t_schedule = kp_now() - t0;
+		pl->report_pods = pl->queue;
+		pl->nreport_pods = nv;
 		rc = kp_plan_report_results(pl);
+		pl->report_pods = NULL;
 	}
-	if (!rc && want_quality && on_quality)
+	if (!rc && want_quality && on_quality) {
+		kp_plan_count_outcomes(pl, r);   /* the run row's counts (every pod: only here) */
 		rc = quality(sv, r, t0, on_quality);
-	int urc = undo(sv);
+	}
+	int urc = undo(sv, pl->queue, nv);
 	r->elapsed = kp_now() - t0;
 	return rc ? rc : urc;
 }

@@ -546,11 +546,13 @@ int kp_plan_report_results(planner *pl)
 			nds++;
 		}
 	}
-	for (int i = 0; o->on_pod && i < s->npods; i++) {
+	int npods = pl->report_pods ? pl->nreport_pods : s->npods;
+	for (int k = 0; o->on_pod && k < npods; k++) {
+		int i = pl->report_pods ? pl->report_pods[k] : k;
 		const kp_pod *p = &s->pods[i];
 		const pod_out *po = &pl->out[i];
-		if (pl->hide && pl->hide[i])
-			continue;   /* gone with its node (plan_survive.c) */
+		if ((pl->hide && pl->hide[i]) || (pl->report_changed && po->action == A_KEEP && p->node == p->orig_node))
+			continue;   /* gone with its node; kept (plan_survive.c) */
 		int was_bound = p->orig_node >= 0;
 		char gang_why[600];
 		kp_plan_pod r = { .pod_id = p->db_id, .class_id = s->classes[p->cls].db_id,

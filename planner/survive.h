@@ -36,10 +36,12 @@ typedef struct kp_survive kp_survive;
 int kp_survive_open(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_survive **out, const char **why,
 		    kp_err *err);
 /* The plan without the nodes whose label (NULL: the node named value)
- * has value: its outcomes to o->on_pod / on_node (the pods gone with the
- * nodes are not reported), and with quality to on_quality (its rows written
- * to the dry-run tables as kp_plan_run would); the baseline state is back
- * after.  *nodes: the nodes removed. */
+ * has value: its outcomes to o->on_pod (only the pods whose outcome is not
+ * 'keep' where the baseline left them: a pod kept, or gone with the nodes,
+ * is not reported) and on_node (the nodes left); with quality, r's counts
+ * and on_quality (its rows written to the dry-run tables as kp_plan_run
+ * would, without the nodes).  The baseline state is back after.  *nodes:
+ * the nodes removed. */
 int kp_survive_eval(kp_survive *sv, const char *label, const char *value, int quality,
 		    int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id), kp_plan_result *r, long *nodes);
 void kp_survive_close(kp_survive *sv);   /* NULL ok */

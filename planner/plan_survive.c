@@ -42,6 +42,8 @@ struct kp_survive {
 	int nhidden;
 	int32_t *nominated;                   /* pods with status.nominatedNodeName */
 	int nnominated;
+	int32_t *gated;                       /* pods with scheduling gates: reported (unschedulable) every time */
+	int ngated;
 	uint8_t *seen;                        /* per pod: undone already (undo) */
 };
 
@@ -112,6 +114,7 @@ static int rebase(kp_survive *sv)
 	sv->in_fixup = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), 1);
 	sv->hidden = kp_malloc((size_t)np * sizeof *sv->hidden);
 	sv->nominated = kp_malloc((size_t)np * sizeof *sv->nominated);
+	sv->gated = kp_malloc((size_t)np * sizeof *sv->gated);
 	sv->seen = kp_calloc((size_t)np, 1);
 	int32_t *q = kp_realloc(pl->queue, ((size_t)np + 16) * sizeof *q);
 	if (q) {
@@ -119,7 +122,8 @@ static int rebase(kp_survive *sv)
 		pl->cap_queue = np + 16;
 	}
 	if (!sv->base_node || !sv->base_orig || !sv->base_action || !sv->base_nominated || !sv->base_hide || !sv->hide ||
-	    !sv->pending || !sv->gone || !sv->fixup || !sv->in_fixup || !sv->hidden || !sv->nominated || !sv->seen || !q)
+	    !sv->pending || !sv->gone || !sv->fixup || !sv->in_fixup || !sv->hidden || !sv->nominated || !sv->gated || !sv->seen ||
+	    !q)
 		return kp_plan_nomem(pl);
 	for (int i = 0; i < s->npods; i++) {
 		kp_pod *p = &s->pods[i];
@@ -137,6 +141,8 @@ static int rebase(kp_survive *sv)
 			sv->base_hide[i] = sv->hide[i] = 1;   /* a victim no controller re-creates: gone */
 		} else if (po->action == A_KEEP) {
 			fresh_out(po, A_KEEP);
+		} else if (po->action == A_GATED) {
+			sv->gated[sv->ngated++] = i;
 		}
 		sv->base_node[i] = p->node;
 		sv->base_orig[i] = p->orig_node;
@@ -194,6 +200,7 @@ void kp_survive_close(kp_survive *sv)
 	kp_free(sv->in_fixup);
 	kp_free(sv->hidden);
 	kp_free(sv->nominated);
+	kp_free(sv->gated);
 	kp_free(sv->seen);
 	kp_free(sv);
 }
@@ -323,14 +330,16 @@ static void undo_pod(kp_survive *sv, int32_t pi)
 
 /* The pods the run may have changed, once each, ascending, in
  * pl->queue[0..*n): those it queued (the lost domain's, the pending ones,
- * victims re-created), evicted (pl->ev), hid or set aside.  The others were
- * not touched. */
+ * victims re-created), evicted (pl->ev), hid or set aside; with the gated
+ * pods, the pods without a node that are reported.  The others were not
+ * touched, and are kept where they were. */
 static int touched(kp_survive *sv, int *n)
 {
 	planner *pl = sv->pl;
 	int nv = pl->nqueue;
-	for (int k = 0; k < pl->nev + sv->nhidden; k++) {
-		int32_t pi = k < pl->nev ? pl->ev[k].pod : sv->hidden[k - pl->nev];
+	for (int k = 0; k < pl->nev + sv->nhidden + sv->ngated; k++) {
+		int32_t pi = k < pl->nev ? pl->ev[k].pod : k < pl->nev + sv->nhidden ? sv->hidden[k - pl->nev]
+						  : sv->gated[k - pl->nev - sv->nhidden];
 		if (nv == pl->cap_queue) {
 			int32_t *q = kp_realloc(pl->queue, ((size_t)pl->cap_queue * 2 + 16) * sizeof *q);
 			if (!q)

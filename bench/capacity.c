@@ -3,6 +3,7 @@
  * for benchmarks: the database is opened read-only and nothing is recorded.
  *
  *   build/bench/capacity DB survive node|zone|LABEL [LIMIT]
+ *   build/bench/capacity DB survive-replan node|zone|LABEL [LIMIT]   (--survive-replan)
  *   build/bench/capacity DB nodes-needed TEMPLATE...
  *   build/bench/capacity DB pod FILE
  *
@@ -22,16 +23,18 @@
 int main(int argc, char **argv)
 {
 	kp_capacity_opts o = { .no_record = 1, .importer = &kp_cli_whatif_importer };
-	if (argc >= 4 && !strcmp(argv[2], "survive")) {
+	if (argc >= 4 && (!strcmp(argv[2], "survive") || !strcmp(argv[2], "survive-replan"))) {
 		o.survive = argv[3];
 		o.limit = argc > 4 ? atol(argv[4]) : 0;
+		o.survive_replan = !strcmp(argv[2], "survive-replan");
 	} else if (argc >= 4 && !strcmp(argv[2], "nodes-needed")) {
 		for (int i = 3; i < argc && o.ntemplates < KP_CAPACITY_MAX_TEMPLATES; i++)
 			o.templates[o.ntemplates++] = argv[i];
 	} else if (argc == 4 && !strcmp(argv[2], "pod")) {
 		o.pod_file = argv[3];
 	} else {
-		fprintf(stderr, "usage: capacity DB survive node|zone|LABEL [LIMIT] | nodes-needed TEMPLATE... | pod FILE\n");
+		fprintf(stderr, "usage: capacity DB survive|survive-replan node|zone|LABEL [LIMIT] | nodes-needed TEMPLATE... | "
+				"pod FILE\n");
 		return 64;
 	}
 	kp_err err = { 0 };

@@ -9,7 +9,11 @@
 #   3. the openb trace ($KP_SHARED_DATA/openb): every pod list against the GPU
 #      nodes (skipped, and said so, when the data is absent);
 #   4. peak RSS of each (GNU time's %M);
-#   5. BENCH_SCALE=1: 50,000 nodes / 1,500,000 pods, plain mix, once.
+#   5. BENCH_SCALE=1: 50,000 nodes / 1,500,000 pods, plain mix, once;
+#   6. capacity --survive node on 2,500 nodes / 75,000 pods (plain mix): every
+#      node lost in turn (bench/capacity.c, once), against one plan of the same
+#      cluster (median), and --survive-replan (the whole cluster planned again
+#      per node) on the SURVIVE_REPLAN_LIMIT most loaded nodes (default 3).
 # BENCH_QUICK=1 checks the script itself on small inputs (one openb list) and
 # writes $BUILD/bench/work/RESULTS-quick.md instead.  BENCH_SCALE_ONLY=1 runs
 # only the scale case and replaces the "Scale" section of an existing
@@ -39,6 +43,9 @@ if [ -n "$QUICK" ]; then
 	DUMP_NODES=200 DUMP_PODS=6000
 	OUT=$B/bench/work/RESULTS-quick.md
 fi
+SURVIVE_NODES=2500 SURVIVE_PODS=75000 SURVIVE_REPLAN_LIMIT=${SURVIVE_REPLAN_LIMIT:-3}
+[ -z "$QUICK" ] || { SURVIVE_NODES=100; SURVIVE_PODS=3000; }
+C=$B/bench/capacity
 TIME=/usr/bin/time
 mkdir -p "$W"
 ROWS=$W/rows.md
@@ -222,6 +229,33 @@ else
 	say "openb: $OPENB_NOTE"
 fi
 
+# ---- 6. capacity --survive node ----
+# seconds of "capacity: S s, ..." (bench/capacity.c) in $W/out.txt
+cap_s() { sed -n 's/^capacity: \([0-9.]*\) s, .*/\1/p' "$W/out.txt"; }
+gen_case $SURVIVE_NODES $SURVIVE_PODS plain
+sdb=$W/gen-$SURVIVE_NODES-$SURVIVE_PODS-plain.db
+: > "$W/t.txt"
+i=0
+while [ $i -lt "$RUNS" ]; do
+	copydb "$sdb" "$W/run.db"
+	timed $K plan -q "$W/run.db"
+	i=$((i + 1))
+done
+sp_s=$(cut -d' ' -f1 "$W/t.txt" | median)
+: > "$W/t.txt"
+timed $C "$sdb" survive node
+sv_s=$(cut -d' ' -f1 "$W/t.txt" | median)
+sv_rss=$(cut -d' ' -f2 "$W/t.txt" | median)
+sv_ans=$(sed -n 's/^capacity: [0-9.]* s, \([0-9]*\) plans; \(.*\)/\1 plans, \2/p' "$W/out.txt")
+: > "$W/t.txt"
+timed $C "$sdb" survive-replan node "$SURVIVE_REPLAN_LIMIT"
+rp_s=$(cut -d' ' -f1 "$W/t.txt" | median)
+SURVIVE_ROW=$(awk -v n="$SURVIVE_NODES" -v p="$SURVIVE_PODS" -v sv="$sv_s" -v sp="$sp_s" -v rp="$rp_s" \
+	-v k="$SURVIVE_REPLAN_LIMIT" -v rss="$sv_rss" -v ans="$sv_ans" 'BEGIN {
+	printf "| %d nodes / %d pods, plain | %d | %s s (%s) | %.1f ms | %s s | %.1f | %s s for %d nodes (%.2f s per plan) | %d MB |",
+		n, p, n, sv, ans, 1000 * sv / n, sp, sv / sp, rp, k, rp / (k + 1), rss / 1024 }')
+say "capacity --survive node: $sv_s s, one plan $sp_s s"
+
 fi   # not SCALE_ONLY
 
 # ---- 5. scale ----
@@ -295,6 +329,18 @@ fi
 	if [ -n "${R_s4:-}" ] && [ -n "${R_s7:-}" ]; then
 		echo "Cost of the volumes at the largest size: $(awk -v a="$R_s4" -v b="$R_s7" 'BEGIN { printf "%+.0f %%", 100 * (b - a) / a }') against the full mix without them."
 	fi
+	echo
+	echo "## capacity --survive node (issue 20)"
+	echo
+	echo "Every node lost in turn (\`build/bench/capacity DB survive node\`: kp_capacity_run as library code, the database"
+	echo "read-only, once), each from the baseline kept in memory (the time includes the baseline); per node: that time /"
+	echo "nodes.  One plan is \`kplan plan\` of the same cluster (median, with its write).  --survive-replan plans the whole"
+	echo "cluster again per node, on the most loaded ones only (\`build/bench/capacity DB survive-replan node"
+	echo "$SURVIVE_REPLAN_LIMIT\`, once; per plan: that time / (nodes + 1, the baseline))."
+	echo
+	echo "| case | nodes lost | capacity --survive node | per node | one plan (median) | survive / plan | --survive-replan | peak RSS |"
+	echo "|---|---|---|---|---|---|---|---|"
+	echo "$SURVIVE_ROW"
 	echo
 	echo "## openb (../shared/data/openb, 1,213 GPU nodes, default profile)"
 	echo

@@ -54,11 +54,15 @@ const char cmd_capacity_help[] =
 	"  --node-template FILE      a Node manifest (exactly one Node); repeat it for an answer\n"
 	"                            per template and the smallest\n"
 	"  --max-nodes N             search up to N added nodes (default 1000)\n"
-	"  --survive node|zone|LABEL re-plan without each node (zone: the nodes of each value of\n"
+	"  --survive node|zone|LABEL lose each node (zone: the nodes of each value of\n"
 	"                            topology.kubernetes.io/zone; LABEL: of each value of that\n"
-	"                            node label): survived when every pod placed in the\n"
-	"                            baseline is placed again; the pods that lose their node\n"
-	"                            and those that gain one; the headroom; the worst one\n"
+	"                            node label): the baseline's pods elsewhere stay, the lost\n"
+	"                            nodes' pods are scheduled again with the pending ones;\n"
+	"                            survived when every pod placed in the baseline is placed\n"
+	"                            again; the pods that lose their node and those that gain\n"
+	"                            one; the headroom; the worst one\n"
+	"  --survive-replan          --survive: plan the whole cluster again without each\n"
+	"                            domain (every pending pod too): the method before issue 20\n"
 	"  --limit K                 --survive: only the K most loaded nodes (or domains)\n"
 	"  --no-preemption           plan without DefaultPreemption (the baseline too)\n"
 	"  --preemption              with DefaultPreemption: the default, as for `kplan plan`\n"
@@ -163,6 +167,7 @@ static int parse(int argc, char **argv, kp_capacity_opts *o, int *nodes_needed, 
 		{ "max-nodes", required_argument, NULL, 'M' },
 		{ "survive", required_argument, NULL, 'S' },
 		{ "limit", required_argument, NULL, 'l' },
+		{ "survive-replan", no_argument, NULL, 'r' },
 		{ "preemption", no_argument, NULL, 'P' },
 		{ "no-preemption", no_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
@@ -205,6 +210,7 @@ static int parse(int argc, char **argv, kp_capacity_opts *o, int *nodes_needed, 
 			o->survive = optarg;
 			break;
 		case 'l': u = parse_count("--limit", optarg, 1, 100000000, &o->limit); have_limit = 1; break;
+		case 'r': o->survive_replan = 1; break;
 		case 'P': o->no_preemption = 0; break;   /* the default; kept for scripts written before it was */
 		case 'n': o->no_preemption = 1; break;
 		case 's': {
@@ -265,6 +271,8 @@ static int parse(int argc, char **argv, kp_capacity_opts *o, int *nodes_needed, 
 		return kp_cli_usage("capacity", "--max-nodes goes with --nodes-needed");
 	if (have_limit && !o->survive)
 		return kp_cli_usage("capacity", "--limit goes with --survive");
+	if (o->survive_replan && !o->survive)
+		return kp_cli_usage("capacity", "--survive-replan goes with --survive");
 	return KP_EXIT_OK;
 }
 

@@ -317,6 +317,35 @@ static int on_quality(void *ctx, sqlite3 *db, int64_t run_id)
 	return KP_OK;
 }
 
+void cap_plan_opts(cap *c, kp_plan_opts *po)
+{
+	*po = (kp_plan_opts){ .seed = c->seed, .no_preemption = c->o->no_preemption, .config_file = c->o->config,
+			      .kube_version = c->o->kube_version, .feature_gates = c->o->feature_gates, .dry_run = 1,
+			      .on_pod = on_pod, .on_node = on_node, .result_ctx = c, .pool_label = c->pool_label };
+}
+
+int cap_survive_open(cap *c, outcome *base, kp_survive **out, const char **why)
+{
+	memset(base, 0, sizeof *base);
+	cap_plan_opts(c, &c->survive_opts);
+	c->cur = base;
+	int rc = kp_survive_open(c->db, &c->survive_opts, &base->r, out, why, c->err);
+	c->cur = NULL;
+	c->a->plans++;
+	return rc;
+}
+
+int cap_survive_eval(cap *c, kp_survive *sv, const char *label, const char *value, outcome *o)
+{
+	memset(o, 0, sizeof *o);
+	long nodes;
+	c->cur = o;
+	int rc = kp_survive_eval(sv, label, value, c->want_quality, on_quality, &o->r, &nodes);
+	c->cur = NULL;
+	c->a->plans++;
+	return rc;
+}
+
 /* One dry plan run of the scenario given as (option, value) pairs; *o holds what it says. */
 int cap_plan_once(cap *c, const char *const *wopts, int nw, outcome *o)
 {
@@ -338,9 +367,10 @@ int cap_plan_once(cap *c, const char *const *wopts, int nw, outcome *o)
 			kp_whatif_free(w);
 			return c->err->code;
 		}
-	kp_plan_opts po = { .seed = c->seed, .no_preemption = c->o->no_preemption, .config_file = c->o->config,
-			    .kube_version = c->o->kube_version, .feature_gates = c->o->feature_gates, .dry_run = 1, .whatif = w, .on_pod = on_pod, .on_node = on_node, .result_ctx = c,
-			    .on_quality = c->want_quality ? on_quality : NULL, .pool_label = c->pool_label };
+	kp_plan_opts po;
+	cap_plan_opts(c, &po);
+	po.whatif = w;
+	po.on_quality = c->want_quality ? on_quality : NULL;
 	c->cur = o;
 	int rc = kp_plan_run(c->db, &po, &o->r, c->err);
 	c->cur = NULL;

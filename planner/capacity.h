@@ -40,6 +40,8 @@ typedef struct kp_capacity_opts {
 	long max_nodes;              /* 0: 1000 */
 	const char *survive;         /* "node", "zone" (topology.kubernetes.io/zone) or a node label key */
 	long limit;                  /* --survive: the most loaded K domains; 0 all */
+	int survive_replan;          /* --survive-replan: every pod planned again per domain (the baseline's
+	                              * placements not kept; docs/capacity-planning.md) */
 	/* the baseline, as `kplan plan` takes it */
 	uint64_t seed;               /* 0: KP_DEFAULT_SEED */
 	int no_preemption;

@@ -10,6 +10,7 @@
 #include "kp_queries.h"   /* the SQL of queries/, embedded at build time */
 #include "capacity.h"
 #include "plan.h"
+#include "survive.h"
 
 #include <stdint.h>
 #include <stddef.h>
@@ -129,11 +130,18 @@ typedef struct cap {
 	int step;                             /* capacity_search.step */
 	qual q;                               /* the certificate of the plan that gives the answer */
 	char q_of[1200];                      /* which plan that is; "" none */
+	kp_plan_opts survive_opts;            /* --survive: the kept baseline's options (survive.h) */
 } cap;
 
 /* capacity.c */
 int cap_plan_once(cap *c, const char *const *wopts, int nw, outcome *o);
 void cap_outcome_release(outcome *o);
+/* the options of a dry plan run reporting to c (no what-if, no on_quality) */
+void cap_plan_opts(cap *c, kp_plan_opts *po);
+/* --survive (survive.h): the baseline kept in memory (*why: NULL, or what
+ * the incremental evaluation does not model), and one domain's plan from it */
+int cap_survive_open(cap *c, outcome *base, kp_survive **out, const char **why);
+int cap_survive_eval(cap *c, kp_survive *sv, const char *label, const char *value, outcome *o);
 /* the last gang of copies counted (before reading gangs, gangs_placed) */
 void cap_gang_close(outcome *o);
 void cap_pods_release(cap_pod *v, int n);

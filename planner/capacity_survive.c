@@ -4,9 +4,17 @@
  * (topology.kubernetes.io/zone) or the nodes with one value of LABEL
  * (docs/capacity-planning.md).
  *
- * The baseline (every imported pod, placed or not), then per domain a plan
- * with its nodes removed (what-if remove-nodes); the domain survives only
- * when every pod placed in the baseline is placed again.  Pods placed in the
+ * The baseline (every imported pod, placed or not), then per domain the
+ * plan of the state the baseline leaves with the domain's nodes removed
+ * (`plan --from-run BASE --remove-nodes DOMAIN`): the pods placed elsewhere
+ * stay, the domain's pods are scheduled again with the pods still pending,
+ * as kube-scheduler would when the nodes fail — evaluated from the baseline
+ * kept in memory (survive.h), scheduling only those pods.  With
+ * --survive-replan, --from-run, or a cluster the incremental evaluation does
+ * not model (survive.h), each domain is instead a plan of the cluster as
+ * imported without its nodes (what-if remove-nodes), every pending pod
+ * planned again ("method": "replan").  The domain survives only when every
+ * pod placed in the baseline is placed again.  Pods placed in the
  * baseline that are left without a node are named (lost), and so, apart,
  * are pods without a node in the baseline that find one (gained); DaemonSet
  * and static pods that go with their node are neither.  The overall verdict
@@ -77,6 +85,7 @@ typedef struct surv {
 	long failing;
 	qual worst_q;
 	char worst_text[1024];
+	kp_survive *ks;               /* the kept baseline; NULL: re-plan per domain */
 } surv;
 
 /* the headroom over the nodes left: its text (for the worst), rows; *minfrac the least cpu/memory free fraction */
@@ -162,30 +171,74 @@ static void progress(cap *c, const char *unit, long done, long total)
 		c->h->progress(c->h->ctx, unit, done, total);
 }
 
-/* the domains: each planned without its nodes */
+/* one domain's plan: from the kept baseline, or re-planned without its nodes */
+static int plan_domain(surv *sv, const domain *d, outcome *o)
+{
+	cap *c = sv->c;
+	if (sv->ks)
+		return cap_survive_eval(c, sv->ks, sv->label, d->name, o);
+	char sel[1400];
+	if (sv->label)
+		snprintf(sel, sizeof sel, "%s=%s", sv->label, d->name);
+	else
+		snprintf(sel, sizeof sel, "%s", d->name);
+	const char *wo[2] = { "remove-nodes", sel };
+	return cap_plan_once(c, wo, 1, o);
+}
+
+/* the domains: each planned without its nodes.  Re-planned, each plan's
+ * certificate is read as it runs; from the kept baseline, only the worst
+ * domain's, planned once more at the end (its rows are written for it) */
 static int evaluate(surv *sv, const domain *d, int neval)
 {
 	cap *c = sv->c;
 	int rc = KP_OK;
 	c->track = 1;
 	for (int i = 0; i < neval && !rc; i++) {
-		char sel[1400];
-		if (sv->label)
-			snprintf(sel, sizeof sel, "%s=%s", sv->label, d[i].name);
-		else
-			snprintf(sel, sizeof sel, "%s", d[i].name);
-		const char *wo[2] = { "remove-nodes", sel };
 		outcome o;
 		progress(c, sv->what, i, neval);
-		c->want_quality = 1;
-		rc = cap_plan_once(c, wo, 1, &o);
+		c->want_quality = !sv->ks;
+		rc = plan_domain(sv, &d[i], &o);
 		c->want_quality = 0;
 		if (!rc)
 			rc = domain_result(sv, i, &d[i], &o);
 		cap_outcome_release(&o);
 	}
+	if (!rc && sv->ks && sv->worst >= 0) {
+		outcome o;
+		c->want_quality = 1;
+		rc = plan_domain(sv, &d[sv->worst], &o);
+		c->want_quality = 0;
+		if (!rc)
+			cap_qual_take(&sv->worst_q, &o.q);
+		cap_outcome_release(&o);
+	}
 	c->track = 0;
 	progress(c, sv->what, neval, neval);
+	return rc;
+}
+
+/* the baseline: every imported pod, and whether it has a node; kept in
+ * memory unless re-planning (*why: why re-planned, NULL not) */
+static int baseline(cap *c, surv *sv, const char **why)
+{
+	const kp_capacity_opts *o = c->o;
+	outcome base;
+	int rc;
+	*why = o->survive_replan ? "--survive-replan" : o->from_run > 0 ? "--from-run" : NULL;
+	c->collect = 1;
+	if (*why) {
+		rc = cap_plan_once(c, NULL, 0, &base);
+	} else {
+		rc = cap_survive_open(c, &base, &sv->ks, why);
+		if (!rc && *why) {
+			kp_survive_close(sv->ks);   /* what it does not model: re-planned */
+			sv->ks = NULL;
+		}
+	}
+	c->collect = 0;
+	c->base_r = base.r;
+	cap_outcome_release(&base);
 	return rc;
 }
 
@@ -201,16 +254,8 @@ int cap_survive(cap *c)
 	snprintf(a->subject, sizeof a->subject, "%s", o->survive);
 	domain *d = NULL;
 	int nd = 0, rc = load_domains(c, sv.label, &d, &nd);
-	/* the baseline: every imported pod, and whether it has a node */
-	outcome base;
-	memset(&base, 0, sizeof base);
-	c->collect = 1;
-	if (!rc)
-		rc = cap_plan_once(c, NULL, 0, &base);
-	c->collect = 0;
-	c->base_r = base.r;
-	cap_outcome_release(&base);
-	if (rc)
+	const char *why = NULL;
+	if (rc || (rc = baseline(c, &sv, &why)))
 		goto out;
 	cap_sort_base(c);
 	int neval = o->limit > 0 && o->limit < nd ? (int)o->limit : nd;
@@ -220,7 +265,13 @@ int cap_survive(cap *c)
 	kp_sb_add_json_str(j, a->kind);
 	kp_sb_adds(j, ",\"label\":");
 	kp_sb_add_json_str(j, sv.label);
-	kp_sb_printf(j, ",\"domains\":%d,\"evaluated\":%d,\"baseline_unschedulable\":%ld,\"results\":[", nd, neval, bu);
+	kp_sb_printf(j, ",\"domains\":%d,\"evaluated\":%d,\"baseline_unschedulable\":%ld,\"method\":\"%s\"", nd, neval, bu,
+		     why ? "replan" : "incremental");
+	if (why) {
+		kp_sb_adds(j, ",\"replan_why\":");
+		kp_sb_add_json_str(j, why);
+	}
+	kp_sb_adds(j, ",\"results\":[");
 	if ((rc = evaluate(&sv, d, neval)))
 		goto out;
 	kp_sb_adds(j, "],\"worst\":");
@@ -240,6 +291,7 @@ int cap_survive(cap *c)
 	}
 	kp_sb_printf(j, ",\"survives\":%s,\"failing\":%ld}", sv.failing ? "false" : "true", sv.failing);
 out:
+	kp_survive_close(sv.ks);
 	cap_qual_release(&sv.worst_q);
 	for (int i = 0; i < nd; i++)
 		kp_free(d[i].name);

@@ -160,7 +160,7 @@ int kp_plan_added_affinity(planner *pl, const kp_profile *pf)
 
 /* PrioritySort for the initial order (kp_sort): DaemonSet pods first, then
  * priority (high first), creation time, import order */
-static int queue_less(const void *a, const void *b, void *ctx)
+int kp_plan_queue_less(const void *a, const void *b, void *ctx)
 {
 	const planner *sort_pl = ctx;
 	const kp_snap *s = &sort_pl->s;
@@ -383,6 +383,7 @@ static void teardown(planner *pl)
 	kp_free(pl->ev);
 	kp_free(pl->prof_of_class);
 	kp_free(pl->next_start);
+	kp_free(pl->created0);
 	kp_snap_release(&pl->s);
 	kp_config_release(&pl->cfg);
 }
@@ -574,7 +575,7 @@ static int run_extenders(planner *pl)
 static int fill_queue(planner *pl)
 {
 	kp_snap *s = &pl->s;
-	kp_sort(pl->queue, (size_t)pl->nqueue, sizeof *pl->queue, queue_less, (void *)pl);
+	kp_sort(pl->queue, (size_t)pl->nqueue, sizeof *pl->queue, kp_plan_queue_less, (void *)pl);
 	pl->cap_queue = pl->nqueue;
 	pl->order = kp_malloc((size_t)(s->npods ? s->npods : 1) * sizeof *pl->order);
 	pl->pdb_allowed = kp_malloc((size_t)(s->npdbs ? s->npdbs : 1) * sizeof *pl->pdb_allowed);
@@ -595,7 +596,7 @@ static int fill_queue(planner *pl)
 /* Pass 1 is the whole queue (and the replacements of evicted pods, as they
  * come); each later pass is every failed pod that failed before some later
  * binding or eviction, in queue order. */
-static int run_passes(planner *pl, kp_plan_result *r)
+int kp_plan_run_passes(planner *pl, kp_plan_result *r)
 {
 	const kp_plan_opts *o = pl->o;
 	kp_snap *s = &pl->s;
@@ -638,12 +639,14 @@ static int run_passes(planner *pl, kp_plan_result *r)
 }
 
 /* the run's counts of outcomes */
-static void count_outcomes(const planner *pl, kp_plan_result *r)
+void kp_plan_count_outcomes(const planner *pl, kp_plan_result *r)
 {
 	const kp_snap *s = &pl->s;
-	r->nodes = s->nnodes;
+	r->nodes = kp_snap_nlive(s);
 	for (int i = 0; i < s->npods; i++) {
 		const pod_out *po = &pl->out[i];
+		if (pl->hide && pl->hide[i])
+			continue;
 		int was_bound = s->pods[i].orig_node >= 0;
 		if (po->action == A_KEEP)   /* the 'keep' rows: not victims, not moved by rebalance */
 			r->kept++;
@@ -776,11 +779,11 @@ static int plan_pods(planner *pl, kp_plan_result *r, double t0)
 		return rc;
 	r->t_static = kp_now() - t0 - r->t_load;
 	if ((rc = kp_plan_cycle_setup(pl)) || (rc = run_extenders(pl)) || (rc = fill_queue(pl)) ||
-	    (rc = run_passes(pl, r)))
+	    (rc = kp_plan_run_passes(pl, r)))
 		return rc;
 	if (o->rebalance && !o->io_floor && (rc = run_rebalance(pl)))   /* --mode rebalance */
 		return rc;
-	count_outcomes(pl, r);
+	kp_plan_count_outcomes(pl, r);
 	add_warnings(pl, r, &n);
 	kp_gang_warnings(pl, r);
 	r->t_schedule = kp_now() - t0 - r->t_load - r->t_static;
@@ -855,4 +858,58 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 		rc = kp_db_commit(db, err);
 	teardown(&pl);
 	return rc;
+}
+
+/* kp_plan_open (plan_int.h): kp_plan_run's dry run without what-if, whose
+ * planner stays (in its read transaction) for kp_plan_close */
+int kp_plan_open(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, planner **out, kp_err *err)
+{
+	*out = NULL;
+	memset(r, 0, sizeof *r);
+	if (!o->dry_run || o->whatif || o->rebalance || o->on_quality)
+		return kp_err_set(err, KP_ERROR, "internal error: kp_plan_open takes a plain dry run");
+	planner *pl = kp_calloc(1, sizeof *pl);
+	if (!pl)
+		return kp_err_set(err, KP_NOMEM, "out of memory");
+	pl->db = db;
+	pl->o = o;
+	pl->err = err;
+	double t0 = kp_now();
+	int rc = kp_db_begin_read(db, err);
+	if (rc) {
+		kp_free(pl);
+		return rc;
+	}
+	kp_kube kube;
+	if (!(rc = kp_kube_resolve(db, o->kube_version, o->feature_gates, o->kube_exact, &kube, err)) &&
+	    !(rc = kp_config_load(db, o->config_file, &kube, &pl->cfg, err)) && !(rc = apply_nodes_to_score(o, &pl->cfg, err)) &&
+	    !(rc = kp_snap_load(db, &pl->s, &kube, err))) {
+		r->t_load = kp_now() - t0;
+		snprintf(r->config_source, sizeof r->config_source, "%s", pl->cfg.source);
+		r->kube = kube;
+		pl->created0 = kp_malloc((size_t)(pl->s.npods ? pl->s.npods : 1) * sizeof *pl->created0);
+		if (!pl->created0)
+			rc = kp_plan_nomem(pl);
+		for (int i = 0; !rc && i < pl->s.npods; i++)
+			pl->created0[i] = pl->s.pods[i].created;
+		if (!rc)
+			rc = plan_pods(pl, r, t0);
+		if (!rc)
+			rc = finish_run(pl, r, t0);
+	}
+	if (rc) {
+		kp_plan_close(pl);
+		return rc;
+	}
+	*out = pl;
+	return KP_OK;
+}
+
+void kp_plan_close(planner *pl)
+{
+	if (!pl)
+		return;
+	kp_db_rollback(pl->db);
+	teardown(pl);
+	kp_free(pl);
 }

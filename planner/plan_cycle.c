@@ -88,16 +88,16 @@ static int fit_error(planner *pl, pod_out *po)
 	kp_sb_init(&sb);
 	if (ok) {
 		kp_sort(items, (size_t)po->nfails, sizeof *items, kp_cmp_str, NULL);
-		if (!s->nnodes)
+		if (!kp_snap_nlive(s))
 			kp_sb_adds(&sb, "no nodes available to schedule pods");
 		else
-			kp_sb_printf(&sb, "0/%d nodes are available: ", s->nnodes);
+			kp_sb_printf(&sb, "0/%d nodes are available: ", kp_snap_nlive(s));
 		for (int i = 0; i < po->nfails; i++) {
 			if (i)
 				kp_sb_adds(&sb, ", ");
 			kp_sb_adds(&sb, items[i]);
 		}
-		if (s->nnodes)
+		if (kp_snap_nlive(s))
 			kp_sb_addc(&sb, '.');
 	}
 	for (int i = 0; i < po->nfails && ok; i++)
@@ -171,7 +171,7 @@ static int fail_everywhere(planner *pl, pod_out *po, int plugin, const char *msg
 	po->message = message;
 	if (*r < 0 || !po->fails || !po->message)
 		return kp_plan_nomem(pl);
-	po->fails[0] = (fail_item){ *r, s->nnodes };
+	po->fails[0] = (fail_item){ *r, kp_snap_nlive(s) };
 	po->nfails = 1;
 	return KP_OK;
 }
@@ -183,12 +183,13 @@ static int prefilter_failed(planner *pl, pod_out *po, int profile_idx, int expla
 	kp_cycle *cy = &pl->cy;
 	char *message = kp_malloc(strlen(cy->prefilter_msg) + 64);
 	if (message)
-		sprintf(message, "0/%d nodes are available: %s.", s->nnodes, cy->prefilter_msg);
+		sprintf(message, "0/%d nodes are available: %s.", kp_snap_nlive(s), cy->prefilter_msg);
 	int r;
 	if (fail_everywhere(pl, po, cy->prefilter_plugin, cy->prefilter_msg, message, &r))
 		return pl->err->code;
 	for (int n = 0; n < s->nnodes; n++)
-		kp_cycle_fail(cy, n, cy->prefilter_plugin, r, 1);
+		if (!kp_snap_gone(s, n))
+			kp_cycle_fail(cy, n, cy->prefilter_plugin, r, 1);
 	if (explaining) {
 		explain_capture(pl, profile_idx, -1, 0, NULL, NULL);
 		snprintf(pl->ex->message, sizeof pl->ex->message, "%s", po->message);
@@ -339,7 +340,7 @@ static void filter_cached(planner *pl)
 		cy->fail[n] = -1;
 		/* the pod's own restriction (a PreFilterResult: VolumeBinding's
 		 * local PVs are the pod's claims') is not its class's: not cached */
-		if (cy->restrict_nodes && !cy->allowed[n])
+		if ((cy->restrict_nodes && !cy->allowed[n]) || kp_snap_gone(s, n))
 			continue;
 		if (pl->fstamp[n] != st) {
 			int ok = 1;
@@ -553,6 +554,8 @@ static void filter_nodes(planner *pl, int profile_idx, int fast)
 	int start = pf->pct_nodes_to_score >= 0 ? pl->next_start[profile_idx] : 0, processed = 0;
 	for (int i = 0; i < s->nnodes && cy->nfeas < want && !(fast && cy->nfeas); i++) {
 		int n = (start + i) % s->nnodes;
+		if (kp_snap_gone(s, n))
+			continue;   /* kplan survive: only with every node scored (no rotation) */
 		processed++;
 		int passed = kp_cycle_filter_node(cy, n);
 		if (passed)

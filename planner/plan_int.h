@@ -146,6 +146,16 @@ typedef struct planner {
 	/* HTTP extenders (plan_extender.c): the client, nodes' JSON, the calls; NULL until one is called */
 	struct kp_hext_run *hx;
 	kp_gangs gangs;              /* gang scheduling (plan_int.h) */
+	/* kp_plan_open: each pod's creationTimestamp as loaded */
+	int64_t *created0;
+	/* plan_survive.c: per pod, 1 = gone with its node (not counted, not reported); NULL none */
+	const uint8_t *hide;
+	/* plan_survive.c: on_pod is not called for pods kept where they were
+	 * loaded (action keep, not moved): the outcomes that differ only */
+	int report_changed;
+	/* plan_survive.c: on_pod for these pods only (ascending), NULL every pod */
+	const int32_t *report_pods;
+	int nreport_pods;
 } planner;
 
 /* Add a run warning "kind: text" (run_warning, and the CLI's stderr); past
@@ -154,6 +164,17 @@ void kp_plan_warn(kp_plan_result *r, const char *fmt, ...) __attribute__((format
 static inline int kp_plan_nomem(planner *pl) { return kp_err_set(pl->err, KP_NOMEM, "out of memory while planning"); }
 
 /* plan.c */
+/* PrioritySort's order of the initial queue (kp_sort, ctx the planner) */
+int kp_plan_queue_less(const void *a, const void *b, void *ctx);
+/* the passes over the heap (batch retry) until one binds nothing */
+int kp_plan_run_passes(planner *pl, kp_plan_result *r);
+/* r's counts of outcomes (pods pl->hide marks left out) */
+void kp_plan_count_outcomes(const planner *pl, kp_plan_result *r);
+/* A dry run (no what-if, rebalance or on_quality) as kp_plan_run, its
+ * outcomes to o->on_pod / on_node, whose planner is kept, in its read
+ * transaction, until kp_plan_close (plan_survive.c) */
+int kp_plan_open(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, planner **out, kp_err *err);
+void kp_plan_close(planner *pl);
 /* put pod pi on the queue's heap; KP_OK or KP_NOMEM (nothing set) */
 int kp_plan_heap_push(planner *pl, int32_t pi);
 /* the profile's NodeAffinityArgs.addedAffinity into the cycle

@@ -189,6 +189,8 @@ static int write_placements(planner *pl, int64_t run_id)
 		const kp_pod *p = &s->pods[i];
 		const pod_out *po = &pl->out[i];
 		placement_row row;
+		if (pl->hide && pl->hide[i])
+			continue;   /* gone with its node (plan_survive.c) */
 		if ((rc = placement_of(pl, i, &row)))
 			break;
 		sqlite3_reset(st);
@@ -544,9 +546,13 @@ int kp_plan_report_results(planner *pl)
 			nds++;
 		}
 	}
-	for (int i = 0; o->on_pod && i < s->npods; i++) {
+	int npods = pl->report_pods ? pl->nreport_pods : s->npods;
+	for (int k = 0; o->on_pod && k < npods; k++) {
+		int i = pl->report_pods ? pl->report_pods[k] : k;
 		const kp_pod *p = &s->pods[i];
 		const pod_out *po = &pl->out[i];
+		if ((pl->hide && pl->hide[i]) || (pl->report_changed && po->action == A_KEEP && p->node == p->orig_node))
+			continue;   /* gone with its node; kept (plan_survive.c) */
 		int was_bound = p->orig_node >= 0;
 		char gang_why[600];
 		kp_plan_pod r = { .pod_id = p->db_id, .class_id = s->classes[p->cls].db_id,
@@ -596,7 +602,7 @@ int kp_plan_report_results(planner *pl)
 	}
 	kp_free(over);
 	for (int n = 0; o->on_node && n < s->nnodes; n++)
-		for (int k = 0; k < s->nres; k++) {
+		for (int k = 0; k < s->nres && !kp_snap_gone(s, n); k++) {
 			kp_plan_node r = { .node_id = s->node_db_id[n], .node = kp_str(&s->strs, s->node_name[n]),
 					   .resource = kp_str(&s->strs, s->res_name[k]), .allocatable = s->alloc[n * s->nres + k],
 					   .requested = k == 3 ? s->node_npods[n] : s->used[n * s->nres + k] };

@@ -172,6 +172,7 @@ typedef struct kp_pdb {
 	kp_sel sel;
 	int64_t allowed;
 	uint8_t from_status;
+	kp_sid min_avail, max_unavail;   /* spec.minAvailable, maxUnavailable as given; -1 none */
 	uint32_t ndisrupted;
 	kp_sid *disrupted;           /* status.disruptedPods: already counted */
 } kp_pdb;
@@ -244,6 +245,10 @@ typedef struct kp_snap {
 	/* per node: bumped by every kp_snap_add_pod / kp_snap_remove_pod there
 	 * (the planner's per-node cache of node-local verdicts keys on it) */
 	uint32_t *node_ver;
+	/* nodes gone for a moment (planner/plan_survive.c): never filtered,
+	 * counted nowhere; NULL none */
+	uint8_t *gone;
+	int32_t ngone;
 	/* volumes (storage.h), NULL when no pod has one and no CSINode was imported */
 	struct kp_storage *st;
 	/* Dynamic Resource Allocation (dra.h), NULL when no pod names a claim and no slice was imported */
@@ -260,6 +265,14 @@ int kp_snap_load(sqlite3 *db, kp_snap *s, const kp_kube *kube, kp_err *err);
 /* Evaluate the static predicates (queries/filters) for the classes of pending pods. */
 int kp_snap_static_filters(sqlite3 *db, kp_snap *s, kp_err *err);
 void kp_snap_release(kp_snap *s);
+
+/* a PDB's allowance as the disruption controller computes it from the pods
+ * now (bound: orig_node; pods hide marks left out, NULL none) */
+int64_t kp_snap_pdb_computed(const kp_snap *s, const kp_pdb *d, const uint8_t *hide);
+
+/* the nodes not gone (kp_snap.gone): kube's numAllNodes */
+static inline int kp_snap_nlive(const kp_snap *s) { return s->nnodes - s->ngone; }
+static inline int kp_snap_gone(const kp_snap *s, int n) { return s->gone && s->gone[n]; }
 
 /* Index of the node / pod with this database id, or -1. */
 int kp_snap_node_index(const kp_snap *s, int64_t db_id);

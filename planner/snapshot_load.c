@@ -678,6 +678,37 @@ static int64_t scaled(const char *v, int64_t total)
 	return x;
 }
 
+/* kp_snap_pdb_computed (snapshot.h): the disruption controller's
+ * allowance, healthy matching pods (bound, not terminating) minus the
+ * desired healthy */
+int64_t kp_snap_pdb_computed(const kp_snap *s, const kp_pdb *d, const uint8_t *hide)
+{
+	int64_t expected = 0, healthy = 0;
+	int naked = 0;
+	for (int i = 0; i < s->npods; i++) {
+		const kp_pod *p = &s->pods[i];
+		if (p->ignored || (hide && hide[i]) || p->ns != d->ns || !d->sel.n || !kp_sel_match(&d->sel, &p->labels, &s->strs))
+			continue;
+		expected++;
+		healthy += p->orig_node >= 0 && !p->terminating;
+		naked |= p->owner_kind < 0;
+	}
+	const char *min = d->min_avail >= 0 ? kp_str(&s->strs, d->min_avail) : NULL;
+	const char *max = d->max_unavail >= 0 ? kp_str(&s->strs, d->max_unavail) : NULL;
+	int64_t desired = expected;
+	if (min)
+		desired = scaled(min, expected);
+	else if (max)
+		desired = expected - scaled(max, expected);
+	int64_t allowed = healthy - desired > 0 ? healthy - desired : 0;
+	/* getExpectedPodCount: a percentage minAvailable or any maxUnavailable
+	 * needs the pods' controllers' scale; pods without one leave the
+	 * budget at 0 disruptions (disruption.go, TestNakedPod) */
+	if (naked && ((min && strchr(min, '%')) || max))
+		allowed = 0;
+	return allowed;
+}
+
 static int load_pdbs(kp_loader *L)
 {
 	kp_snap *s = L->s;
@@ -701,34 +732,13 @@ static int load_pdbs(kp_loader *L)
 			rc = kp_ld_strs(L, kp_ld_col(st, 8), &d->disrupted, &d->ndisrupted);
 		if (rc)
 			break;
+		d->min_avail = sqlite3_column_type(st, 6) != SQLITE_NULL ? kp_ld_intern(L, sqlite3_column_text(st, 6)) : -1;
+		d->max_unavail = sqlite3_column_type(st, 7) != SQLITE_NULL ? kp_ld_intern(L, sqlite3_column_text(st, 7)) : -1;
 		if (sqlite3_column_int(st, 4)) {
 			d->from_status = 1;
 			d->allowed = sqlite3_column_int64(st, 5);
 		} else {
-			/* the disruption controller: healthy matching pods minus the desired healthy */
-			int64_t expected = 0, healthy = 0;
-			int naked = 0;
-			for (int i = 0; i < s->npods; i++) {
-				const kp_pod *p = &s->pods[i];
-				if (p->ignored || p->ns != d->ns || !d->sel.n || !kp_sel_match(&d->sel, &p->labels, &s->strs))
-					continue;
-				expected++;
-				healthy += p->orig_node >= 0 && !p->terminating;
-				naked |= p->owner_kind < 0;
-			}
-			const char *min = sqlite3_column_type(st, 6) != SQLITE_NULL ? kp_ld_col(st, 6) : NULL;
-			const char *max = sqlite3_column_type(st, 7) != SQLITE_NULL ? kp_ld_col(st, 7) : NULL;
-			int64_t desired = expected;
-			if (min)
-				desired = scaled(min, expected);
-			else if (max)
-				desired = expected - scaled(max, expected);
-			d->allowed = healthy - desired > 0 ? healthy - desired : 0;
-			/* getExpectedPodCount: a percentage minAvailable or any maxUnavailable
-			 * needs the pods' controllers' scale; pods without one leave the
-			 * budget at 0 disruptions (disruption.go, TestNakedPod) */
-			if (naked && ((min && strchr(min, '%')) || max))
-				d->allowed = 0;
+			d->allowed = kp_snap_pdb_computed(s, d, NULL);
 		}
 		s->npdbs++;
 	}

@@ -293,6 +293,9 @@ static void survive(kp_sb *t, const kp_json *j, const char *what, const char *re
 	kp_sb_printf(t, "losing one %s: %lld of %lld %ss evaluated%s; without a failure %lld pod%s %s unschedulable\n", what, ne,
 		     nd, what, ne < nd ? " (the most loaded, --limit)" : "", bu, s_(bu), bu == 1 ? "is" : "are");
 	baseline(t, get(j, "baseline"));
+	if (str(j, "replan_why"))
+		kp_sb_printf(t, "re-planned: every pod planned again without each %s, the baseline's placements not kept (%s)\n",
+			     what, str(j, "replan_why"));
 	kp_sb_printf(t, "%-28s %5s %9s %5s %13s %-8s %s\n", what, "nodes", "displaced", "lost", "unschedulable", "survives",
 		     "headroom after re-placement (free of allocatable)");
 	for (size_t i = 0; i < len(j, "results"); i++) {

@@ -281,7 +281,7 @@ static char *histogram(kp_cycle *cy)
 				items[m++] = tmp.buf;
 			}
 		kp_sort(items, (size_t)m, sizeof *items, kp_cmp_str, NULL);
-		kp_sb_printf(&sb, "0/%d nodes are available: ", s->nnodes);
+		kp_sb_printf(&sb, "0/%d nodes are available: ", kp_snap_nlive(s));
 		for (int i = 0; i < m; i++) {
 			kp_sb_adds(&sb, i ? ", " : "");
 			kp_sb_adds(&sb, items[i] ? items[i] : "");

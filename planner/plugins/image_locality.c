@@ -33,7 +33,7 @@ static int64_t score(kp_cycle *cy, int node)
 		if (size < 0)
 			continue;
 		int32_t spread = img < s->image_nodes_len ? s->image_nodes[img] : 0;
-		sum += (int64_t)((double)size * ((double)spread / (double)s->nnodes));
+		sum += (int64_t)((double)size * ((double)spread / (double)kp_snap_nlive(s)));
 	}
 	return kp_image_locality(sum, c->ncontainers);
 }

@@ -208,6 +208,8 @@ static int pre_filter(kp_cycle *cy)
 		c->dsize = 0;
 	}
 	for (int n = 0; n < s->nnodes; n++) {
+		if (kp_snap_gone(s, n))
+			continue;
 		int has_all = 1;
 		for (int k = 0; k < cy->ncs && has_all; k++)
 			if (cy->cs[k].hard && cy->cs[k].tv[n] < 0)
@@ -322,7 +324,7 @@ static int pre_score(kp_cycle *cy)
 		const int32_t *per_node = cy->s->counters.v[c->counter].per_node;
 		for (int n = 0; n < s->nnodes; n++) {
 			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
-			if (!c->dpres[d] || !per_node[n] || !inclusion_ok(cy, c, n))
+			if (!c->dpres[d] || !per_node[n] || kp_snap_gone(s, n) || !inclusion_ok(cy, c, n))
 				continue;
 			if (require_all) {
 				int has_all = 1;

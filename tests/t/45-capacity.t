@@ -371,9 +371,9 @@ if [ -x "$ROOT/build/bench/gen" ]; then
 	"$KPLAN" plan -q --scale "$w=$((cur + fits + 1))" "$gdb"
 	is "$(q "$gdb" "SELECT count(*) FROM plan WHERE action = 'unschedulable'")" "$((base + 1))" \
 		"generated: one more replica leaves one unschedulable"
-	# SIGINT during --survive node (100 plan runs): 130, nothing written
+	# SIGINT during --survive node --survive-replan (100 plans of 2,000 pods): 130, nothing written
 	gbefore=$(sqlite3 "$gdb" .dump | sha256sum)
-	"$KPLAN" capacity "$gdb" --survive node >/dev/null 2>"$T/int.err" &
+	"$KPLAN" capacity "$gdb" --survive node --survive-replan >/dev/null 2>"$T/int.err" &
 	pid=$!
 	sleep 0.5
 	kill -INT "$pid"

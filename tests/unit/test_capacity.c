@@ -83,7 +83,7 @@ int main(void)
 	       "survive zone: the JSON names api-1 as lost");
 	TAP_OK(strstr(kp_sb_str(&a.result), "{\"namespace\":\"shop\",\"pod\":\"trainer\",\"priority\":1000") != NULL,
 	       "survive zone: the JSON names the trainer");
-	TAP_EQ_I64(a.plans, 2, "survive zone: 2 plans (the baseline, zone a)");
+	TAP_EQ_I64(a.plans, 3, "survive zone: 3 plans (the baseline, zone a, zone a again for its certificate)");
 	TAP_EQ_I64(commits, 1, "survive zone: before_commit called once");
 	TAP_OK(progresses >= 1, "survive zone: progress called");
 	TAP_EQ_I64(tap_count(db, "SELECT count(*) FROM capacity_run"), 0, "no_record: no capacity_run row");

@@ -167,10 +167,39 @@ int kp_static_filter(kp_cycle *cy, int node, int plugin)
 	return 1;
 }
 
+/* kp_hash64 (kp.c) of the 16 bytes { pod, node } in two steps: FNV-1a over
+ * the pod's 8 bytes once per pod, then the node's and the finaliser */
+uint64_t kp_tiebreak_pod(uint64_t seed, int64_t pod)
+{
+	unsigned char b[8];
+	memcpy(b, &pod, sizeof b);
+	uint64_t h = 0xcbf29ce484222325ULL ^ (seed * 0x9e3779b97f4a7c15ULL);
+	for (int i = 0; i < 8; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+uint32_t kp_tiebreak_node(uint64_t h, int64_t node)
+{
+	unsigned char b[8];
+	memcpy(b, &node, sizeof b);
+	for (int i = 0; i < 8; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 31;
+	return (uint32_t)(h >> 32);
+}
+
 uint32_t kp_tiebreak(uint64_t seed, int64_t pod, int64_t node)
 {
-	int64_t k[2] = { pod, node };
-	return (uint32_t)(kp_hash64(k, sizeof k, seed) >> 32);
+	return kp_tiebreak_node(kp_tiebreak_pod(seed, pod), node);
 }
 
 void kp_default_normalize(kp_cycle *cy, int64_t *scores, int reverse)

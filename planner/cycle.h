@@ -155,6 +155,9 @@ int kp_static_filter(kp_cycle *cy, int node, int plugin);
 /* The seeded hash that breaks ties between equal totals (kube-scheduler-semantics.md §8):
  * the highest wins. */
 uint32_t kp_tiebreak(uint64_t seed, int64_t pod, int64_t node);
+/* the same in two steps, the pod's part once: kp_tiebreak_node(kp_tiebreak_pod(seed, pod), node) */
+uint64_t kp_tiebreak_pod(uint64_t seed, int64_t pod);
+uint32_t kp_tiebreak_node(uint64_t h, int64_t node);
 
 /* kube's DefaultNormalizeScore(MaxNodeScore, reverse) over the feasible nodes */
 void kp_default_normalize(kp_cycle *cy, int64_t *scores, int reverse);
@@ -170,6 +173,17 @@ int kp_nterm_matches(const kp_snap *s, const kp_nterm *t, int n);
 int kp_ipa_add_pod(kp_cycle *cy, int32_t pi);
 void kp_ipa_release(kp_cycle *cy);
 
+/* PodTopologySpread for the node buckets (plan_bucket.c): prepare the
+ * constraints (KP_OK: soft ones exist, KP_SKIP: none, KP_NOMEM); a node's
+ * matching pods; what node n adds to soft constraint k's domain count
+ * (*dom: the domain index, ndom for no label); PreScore from a summary of
+ * the feasible nodes, reps[i] standing for mult[i] nodes (total in all),
+ * zsum[k] the contributions summed per domain.  pod_topology_spread.c. */
+int kp_spread_prepare(kp_cycle *cy);
+int64_t kp_spread_count(const kp_cycle *cy, const kp_cstate *c, int node);
+int64_t kp_spread_contrib(const kp_cycle *cy, int k, int n, int32_t *dom);
+int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t *mult, int nreps, int64_t total,
+				int64_t *const *zsum);
 /* NodeResourcesFit: resource name is one the profile's ignoredResources or
  * ignoredResourceGroups leave unchecked */
 int kp_fit_ignored(const kp_profile *pf, const char *name);

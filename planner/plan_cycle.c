@@ -502,6 +502,22 @@ static void restrict_nodes(planner *pl, const kp_pod *p)
 	}
 }
 
+/* the node-local cache now serves this class and profile: a new epoch
+ * when either changed */
+static void cache_for(planner *pl, int profile_idx)
+{
+	kp_snap *s = &pl->s;
+	if (pl->cache_cls == pl->cy.p->cls && pl->cache_profile == profile_idx)
+		return;
+	if (++pl->epoch == 0) {
+		memset(pl->fstamp, 0, (size_t)s->nnodes * sizeof *pl->fstamp);
+		memset(pl->sstamp, 0, (size_t)s->nnodes * sizeof *pl->sstamp);
+		pl->epoch = 1;
+	}
+	pl->cache_cls = pl->cy.p->cls;
+	pl->cache_profile = profile_idx;
+}
+
 /* Filter, node by node, into cy->feas; every node unless
  * percentageOfNodesToScore says otherwise.  fast: with the node-local cache,
  * the nodes' cached verdicts first; when no node passes, every node again
@@ -511,15 +527,6 @@ static void filter_nodes(planner *pl, int profile_idx, int fast)
 	kp_snap *s = &pl->s;
 	kp_cycle *cy = &pl->cy;
 	const kp_profile *pf = &pl->cfg.profiles[profile_idx];
-	if (fast && (pl->cache_cls != cy->p->cls || pl->cache_profile != profile_idx)) {
-		if (++pl->epoch == 0) {
-			memset(pl->fstamp, 0, (size_t)s->nnodes * sizeof *pl->fstamp);
-			memset(pl->sstamp, 0, (size_t)s->nnodes * sizeof *pl->sstamp);
-			pl->epoch = 1;
-		}
-		pl->cache_cls = cy->p->cls;
-		pl->cache_profile = profile_idx;
-	}
 	if (fast) {
 		filter_cached(pl);
 		if (cy->nfeas == 0) {
@@ -662,6 +669,7 @@ static int best_node(const planner *pl, const kp_pod *p)
 	int best = cy->feas[0];
 	uint32_t best_tb = 0;
 	int best_tb_valid = 0;
+	uint64_t ph = kp_tiebreak_pod(cy->seed, p->db_id);
 	for (int i = 1; i < cy->nfeas; i++) {
 		int n = cy->feas[i];
 		if (pl->total[n] > pl->total[best]) {
@@ -669,10 +677,10 @@ static int best_node(const planner *pl, const kp_pod *p)
 			best_tb_valid = 0;
 		} else if (pl->total[n] == pl->total[best]) {
 			if (!best_tb_valid) {
-				best_tb = kp_tiebreak(cy->seed, p->db_id, s->node_db_id[best]);
+				best_tb = kp_tiebreak_node(ph, s->node_db_id[best]);
 				best_tb_valid = 1;
 			}
-			uint32_t tb = kp_tiebreak(cy->seed, p->db_id, s->node_db_id[n]);
+			uint32_t tb = kp_tiebreak_node(ph, s->node_db_id[n]);
 			if (tb > best_tb) {
 				best = n;
 				best_tb = tb;
@@ -726,6 +734,21 @@ int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
 	/* Filter; with HTTP extenders, every node's verdict is needed when the
 	 * extenders leave none: no node-local cache */
 	int fast = pl->cache && !explaining && pf->pct_nodes_to_score < 0 && p->daemon_node < 0 && !pl->avoid && !pf->hext;
+	if (fast) {
+		cache_for(pl, profile_idx);
+		/* the node buckets decide when the cycle allows (plan_bucket.c) */
+		int nfeas;
+		int64_t total;
+		int best;
+		if ((rc = kp_plan_bucket_choose(pl, profile_idx, &best, &nfeas, &total)) < 0)
+			return rc;
+		if (rc == 1) {
+			po->feasible = nfeas;
+			po->has_score = nfeas > 1;
+			po->score = nfeas > 1 ? total : 0;
+			return kp_plan_bind_pod(pl, pi, best);
+		}
+	}
 	filter_nodes(pl, profile_idx, fast);
 	if (!cy->abort_msg && pf->hext && (rc = kp_plan_extenders_filter(pl, cy->feas, &cy->nfeas)))
 		return rc;
@@ -789,6 +812,10 @@ int kp_plan_cycle_setup(planner *pl)
 			if (local_score(k) && kp_plugins[k] && kp_plugins[k]->normalize &&
 			    !(pl->lraw[k] = kp_calloc((size_t)n, sizeof(int64_t))))
 				return kp_plan_nomem(pl);
+		/* KPLAN_BUCKETS=0: the node-local cache without the buckets (to measure them) */
+		const char *nb = getenv("KPLAN_BUCKETS");
+		if (!(nb && !strcmp(nb, "0")) && kp_plan_bucket_setup(pl))
+			return pl->err->code;
 	}
 	return KP_OK;
 }
@@ -796,6 +823,7 @@ int kp_plan_cycle_setup(planner *pl)
 void kp_plan_cycle_release(planner *pl)
 {
 	kp_plan_extenders_release(pl);
+	kp_plan_bucket_release(pl);
 	kp_free(pl->fstamp);
 	kp_free(pl->fpass);
 	kp_free(pl->sstamp);

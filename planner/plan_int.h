@@ -136,6 +136,7 @@ typedef struct planner {
 	uint64_t *sstamp;            /* per node: when lsum / lraw were computed */
 	int64_t *lsum;               /* per node: weighted sum of the node-local scores without NormalizeScore */
 	int64_t *lraw[KP_P_COUNT];   /* per node: raw node-local scores that are normalised */
+	struct kp_bstate *bs;        /* node buckets (plan_bucket.c); NULL with --reference */
 	const uint8_t *avoid;        /* rebalance: per node, 1 = the pod may not land there; NULL none */
 	/* HTTP extenders (plan_extender.c): the client, nodes' JSON, the calls; NULL until one is called */
 	struct kp_hext_run *hx;
@@ -168,6 +169,18 @@ int kp_plan_bind_pod(planner *pl, int32_t pi, int node);
  * request used[] (per resource): 1 when it would pass.  Cannot fail. */
 int kp_plan_requests_fit(const kp_snap *s, const kp_class *c, const kp_profile *pf, int n, const int64_t *used,
 			 int64_t npods);
+
+/* plan_bucket.c: the node buckets, the choice of node that visits the
+ * buckets and the ties instead of every node.  Setup/release pair (release
+ * also after a failed setup). */
+typedef struct kp_bstate kp_bstate;
+int kp_plan_bucket_setup(planner *pl);
+void kp_plan_bucket_release(planner *pl);
+/* After PreFilter, for a cycle on the node-local cache: 1 when the buckets
+ * decided (*best the node, *nfeas the feasible nodes, *score the winner's
+ * total when *nfeas > 1), 0 when the cycle needs the node-by-node path,
+ * or an error code (pl->err set). */
+int kp_plan_bucket_choose(planner *pl, int profile_idx, int *best, int *nfeas, int64_t *score);
 
 /* plan_extender.c: kube's HTTP extenders (http_extender.h) */
 /* findNodesThatPassExtenders over feas[0..*nfeas) (shrunk in place); a

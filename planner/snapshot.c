@@ -92,7 +92,7 @@ int kp_snap_add_pod(kp_snap *s, int32_t pi, int32_t node)
 	if (s->st && kp_snap_volumes_moved(s, pi, node, 1))
 		return KP_NOMEM;
 	kp_counters_update(s, pi, node, 1);
-	s->node_ver[node]++;
+	kp_snap_touch(s, node);
 	return KP_OK;
 }
 
@@ -105,7 +105,7 @@ void kp_snap_remove_pod(kp_snap *s, int32_t pi)
 	kp_counters_update(s, pi, node, -1);
 	if (s->st)
 		kp_snap_volumes_moved(s, pi, node, -1);   /* no allocation going down */
-	s->node_ver[node]++;
+	kp_snap_touch(s, node);
 	const kp_class *c = &s->classes[p->cls];
 	size_t base = (size_t)node * (size_t)s->nres;
 	for (uint32_t k = 0; k < c->nreq; k++)

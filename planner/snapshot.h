@@ -244,6 +244,12 @@ typedef struct kp_snap {
 	/* per node: bumped by every kp_snap_add_pod / kp_snap_remove_pod there
 	 * (the planner's per-node cache of node-local verdicts keys on it) */
 	uint32_t *node_ver;
+	/* the change log: the nodes whose node_ver moved since the planner's
+	 * node buckets (plan_bucket.c) last read it; chg_lost when it overflowed.
+	 * NULL when nobody reads it. */
+	int32_t *chg;
+	int nchg, cap_chg;
+	uint8_t chg_lost;
 	/* volumes (storage.h), NULL when no pod has one and no CSINode was imported */
 	struct kp_storage *st;
 	/* Dynamic Resource Allocation (dra.h), NULL when no pod names a claim and no slice was imported */
@@ -268,6 +274,17 @@ int kp_snap_pod_index(const kp_snap *s, int64_t db_id);
 /* Place / remove a pod on a node: resources, ports, pod lists.  May allocate
  * (the per-node lists grow geometrically); returns KP_OK or KP_NOMEM. */
 int kp_snap_add_pod(kp_snap *s, int32_t pod, int32_t node);
+/* node's state changed: node_ver moves, and the change log (when kept) names it */
+static inline void kp_snap_touch(kp_snap *s, int32_t node)
+{
+	s->node_ver[node]++;
+	if (s->chg) {
+		if (s->nchg < s->cap_chg)
+			s->chg[s->nchg++] = node;
+		else
+			s->chg_lost = 1;
+	}
+}
 void kp_snap_remove_pod(kp_snap *s, int32_t pod);
 
 /* storage.c: pod pi came to (delta 1) or left (delta -1) node n — its

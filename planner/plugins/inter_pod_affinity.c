@@ -199,6 +199,10 @@ static int pre_filter(kp_cycle *cy)
 	for (int i = 0; i < cy->nagroup_always; i++)
 		if (existing_group(cy, cy->agroup_always[i]))
 			return KP_NOMEM;
+	/* no required term of its own and no placed pod's anti-affinity
+	 * against it: the filter passes every node */
+	if (!c->has_req_aff && !c->has_req_anti && !cy->existing_anti.n)
+		return KP_SKIP;
 	cy->self_matches_all = 1;
 	for (uint32_t k = 0; k < c->npterms; k++)
 		if (c->pterms[k].required && !c->pterms[k].anti && !kp_term_matches(s, &c->pterms[k], cy->p, cy->p))

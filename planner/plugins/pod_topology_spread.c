@@ -389,6 +389,101 @@ static void normalize(kp_cycle *cy, int64_t *scores)
 	}
 }
 
+/* ---- the node buckets' view (plan_bucket.c; cycle.h) ---- */
+
+int kp_spread_prepare(kp_cycle *cy)
+{
+	if (build(cy))
+		return KP_NOMEM;
+	for (int k = 0; k < cy->ncs; k++)
+		if (!cy->cs[k].hard)
+			return KP_OK;
+	return KP_SKIP;
+}
+
+int64_t kp_spread_count(const kp_cycle *cy, const kp_cstate *c, int node)
+{
+	return count_on_node(cy, node, c);
+}
+
+static int require_all_soft(const kp_cycle *cy)
+{
+	return cy->c->nspreads > 0 || !cy->pf->spread_system_defaults;
+}
+
+static int has_all_soft(const kp_cycle *cy, int n)
+{
+	for (int j = 0; j < cy->ncs; j++)
+		if (!cy->cs[j].hard && cy->cs[j].tv[n] < 0)
+			return 0;
+	return 1;
+}
+
+/* what node n adds to the matching pods of soft constraint k's domain in
+ * pre_score's count over every node, and that domain */
+int64_t kp_spread_contrib(const kp_cycle *cy, int k, int n, int32_t *dom)
+{
+	const kp_cstate *c = &cy->cs[k];
+	*dom = c->dom[n] < 0 ? c->ndom : c->dom[n];
+	int64_t cnt = count_on_node(cy, n, c);
+	if (!cnt || !inclusion_ok(cy, c, n) || (require_all_soft(cy) && !has_all_soft(cy, n)))
+		return 0;
+	return cnt;
+}
+
+/* pre_score over a summary of the feasible nodes: reps[i] stands for
+ * mult[i] nodes of the same domains (total in all), zsum[k] holds
+ * kp_spread_contrib summed per domain over every node */
+int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t *mult, int nreps, int64_t total,
+				int64_t *const *zsum)
+{
+	if (build(cy))
+		return KP_NOMEM;
+	int nsoft = 0;
+	for (int k = 0; k < cy->ncs; k++)
+		nsoft += !cy->cs[k].hard;
+	if (!nsoft || !total)
+		return KP_SKIP;
+	int require_all = require_all_soft(cy);
+	for (int k = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (c->hard || c->is_host)
+			continue;
+		memset(c->dpres, 0, (size_t)c->ndom + 1);
+		c->dsize = 0;
+	}
+	int64_t nignored = 0;
+	for (int i = 0; i < nreps; i++) {
+		int n = reps[i];
+		cy->spread_ignored[n] = (uint8_t)(require_all && !has_all_soft(cy, n));
+		if (cy->spread_ignored[n]) {
+			nignored += mult[i];
+			continue;
+		}
+		for (int k = 0; k < cy->ncs; k++) {
+			kp_cstate *c = &cy->cs[k];
+			if (c->hard || c->is_host)
+				continue;
+			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
+			if (!c->dpres[d]) {
+				c->dpres[d] = 1;
+				c->dsize++;
+			}
+		}
+	}
+	for (int k = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (c->hard)
+			continue;
+		c->weight = log((double)((c->is_host ? total - nignored : c->dsize) + 2));
+		if (c->is_host)
+			continue;
+		for (int32_t d = 0; d <= c->ndom; d++)
+			c->dcnt[d] = c->dpres[d] ? zsum[k][d] : 0;
+	}
+	return KP_OK;
+}
+
 const kp_plugin kp_plugin_pod_topology_spread = {
 	.name = "PodTopologySpread",
 	.weight = 2,

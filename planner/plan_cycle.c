@@ -697,6 +697,7 @@ int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
 	pod_out *po = &pl->out[pi];
 	const kp_pod *p = &pl->s.pods[pi];
 	int explaining = pl->ex && pl->ex->pod_db_id == p->db_id;
+	pl->ncycles++;
 	int rc = begin_cycle(pl, pi, pf);
 	if (rc)
 		return rc;
@@ -743,6 +744,7 @@ int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
 		if ((rc = kp_plan_bucket_choose(pl, profile_idx, &best, &nfeas, &total)) < 0)
 			return rc;
 		if (rc == 1) {
+			pl->nbucket++;
 			po->feasible = nfeas;
 			po->has_score = nfeas > 1;
 			po->score = nfeas > 1 ? total : 0;

@@ -137,6 +137,7 @@ typedef struct planner {
 	int64_t *lsum;               /* per node: weighted sum of the node-local scores without NormalizeScore */
 	int64_t *lraw[KP_P_COUNT];   /* per node: raw node-local scores that are normalised */
 	struct kp_bstate *bs;        /* node buckets (plan_bucket.c); NULL with --reference */
+	long ncycles, nbucket;       /* cycles run; decided by the buckets */
 	const uint8_t *avoid;        /* rebalance: per node, 1 = the pod may not land there; NULL none */
 	/* HTTP extenders (plan_extender.c): the client, nodes' JSON, the calls; NULL until one is called */
 	struct kp_hext_run *hx;

@@ -291,7 +291,13 @@ int kp_cycle_add_affinity_pod(kp_cycle *cy, int32_t pi)
 			return KP_NOMEM;
 		cy->listed[pi] |= 1;
 	}
-	if (c->npterms && !(cy->listed[pi] & 2)) {
+	/* scoring reads only the terms that score: preferred ones and required
+	 * affinity (hardPodAffinityWeight); a pod with required anti-affinity
+	 * alone never adds to a node's score */
+	int scores = 0;
+	for (uint32_t k = 0; k < c->npterms && !scores; k++)
+		scores = !(c->pterms[k].required && c->pterms[k].anti);
+	if (scores && !(cy->listed[pi] & 2)) {
 		if (push_pod(&cy->aff_pods, &cy->naff_pods, &cy->cap_aff_pods, pi))
 			return KP_NOMEM;
 		cy->listed[pi] |= 2;

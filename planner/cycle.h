@@ -107,7 +107,7 @@ typedef struct kp_cycle {
 	 * may be victims, valid while min_prio_stamp[n] == node_ver[n] + 1 */
 	int64_t *min_prio;
 	uint64_t *min_prio_stamp;
-	int32_t *aff_pods;       /* placed pods with any (anti-)affinity term (kube's PodsWithAffinity) */
+	int32_t *aff_pods;       /* placed pods with a term that scores (kube's PodsWithAffinity less those with only required anti-affinity) */
 	int naff_pods, cap_aff_pods;
 	/* NodeAffinity addedAffinity (profile), parsed once */
 	kp_nterm *added_req, *added_pref;

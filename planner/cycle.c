@@ -365,6 +365,7 @@ int kp_cycle_init(kp_cycle *cy, kp_snap *s, uint64_t seed)
 	cy->rcount = kp_calloc(n, sizeof *cy->rcount);
 	cy->raw = kp_calloc(n, sizeof *cy->raw);
 	cy->spread_ignored = kp_calloc(n, 1);
+	cy->elig_cls = -1;
 	cy->allowed = kp_calloc(n, 1);
 	cy->min_prio = kp_calloc(n, sizeof *cy->min_prio);
 	cy->min_prio_stamp = kp_calloc(n, sizeof *cy->min_prio_stamp);
@@ -397,6 +398,8 @@ void kp_cycle_release(kp_cycle *cy)
 	kp_free(cy->rbuf);
 	kp_free(cy->raw);
 	kp_free(cy->spread_ignored);
+	for (int k = 0; k < KP_SPREAD_ELIG_MAX; k++)
+		kp_free(cy->elig[k]);
 	kp_free(cy->allowed);
 	kp_free(cy->r_insufficient);
 	kp_free(cy->anti_pods);

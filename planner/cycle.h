@@ -87,6 +87,13 @@ typedef struct kp_cycle {
 	int ncs, cap_cs, nhard;
 	uint8_t spread_built;    /* constraints prepared this cycle (the plan loop resets it) */
 	uint8_t *spread_ignored; /* per node (score) */
+	/* the nodes each hard constraint counts (every hard key, its inclusion
+	 * policies): fixed for a class and profile, listed once for them */
+#define KP_SPREAD_ELIG_MAX 4
+	int32_t elig_cls;        /* class index, -1 none */
+	const kp_profile *elig_pf;
+	int32_t *elig[KP_SPREAD_ELIG_MAX];
+	int32_t nelig[KP_SPREAD_ELIG_MAX];
 	/* InterPodAffinity */
 	kp_dmap aff_counts, anti_counts, existing_anti, topo_score;
 	kp_dmap anti_memo;       /* (class, namespace) of a placed pod -> which of its terms match the incoming pod */

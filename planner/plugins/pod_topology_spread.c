@@ -188,6 +188,45 @@ static int inclusion_ok(const kp_cycle *cy, const kp_cstate *c, int node)
 	return 1;
 }
 
+static int has_all_hard(const kp_cycle *cy, int n)
+{
+	for (int k = 0; k < cy->ncs; k++)
+		if (cy->cs[k].hard && cy->cs[k].tv[n] < 0)
+			return 0;
+	return 1;
+}
+
+/* cy->elig: per hard constraint (in order) the nodes pre_filter counts:
+ * they carry every hard key and pass the constraint's inclusion policies.
+ * These depend on the class and the profile only (the nodes' labels and
+ * the class's static verdicts), so they are listed once per class and
+ * profile.  1 listed, 0 too many hard constraints (count node by node),
+ * KP_NOMEM. */
+static int list_eligible(kp_cycle *cy)
+{
+	const kp_snap *s = cy->s;
+	if (cy->nhard > KP_SPREAD_ELIG_MAX)
+		return 0;
+	if (cy->elig_cls == cy->p->cls && cy->elig_pf == cy->pf)
+		return 1;
+	cy->elig_cls = -1;
+	for (int k = 0, j = 0; k < cy->ncs; k++) {
+		const kp_cstate *c = &cy->cs[k];
+		if (!c->hard)
+			continue;
+		if (!cy->elig[j] && !(cy->elig[j] = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof(int32_t))))
+			return KP_NOMEM;
+		int32_t ne = 0;
+		for (int n = 0; n < s->nnodes; n++)
+			if (has_all_hard(cy, n) && inclusion_ok(cy, c, n))
+				cy->elig[j][ne++] = n;
+		cy->nelig[j++] = ne;
+	}
+	cy->elig_cls = cy->p->cls;
+	cy->elig_pf = cy->pf;
+	return 1;
+}
+
 static int pre_filter(kp_cycle *cy)
 {
 	if (build(cy))
@@ -207,12 +246,11 @@ static int pre_filter(kp_cycle *cy)
 		memset(c->dpres, 0, (size_t)c->dcap);
 		c->dsize = 0;
 	}
-	for (int n = 0; n < s->nnodes; n++) {
-		int has_all = 1;
-		for (int k = 0; k < cy->ncs && has_all; k++)
-			if (cy->cs[k].hard && cy->cs[k].tv[n] < 0)
-				has_all = 0;
-		if (!has_all)
+	int listed = list_eligible(cy);
+	if (listed < 0)
+		return KP_NOMEM;
+	for (int n = 0; n < s->nnodes && !listed; n++) {
+		if (!has_all_hard(cy, n))
 			continue;
 		for (int k = 0; k < cy->ncs; k++) {
 			kp_cstate *c = &cy->cs[k];
@@ -225,6 +263,22 @@ static int pre_filter(kp_cycle *cy)
 			}
 			c->dcnt[d] += count_on_node(cy, n, c);
 		}
+	}
+	/* the same from the class's lists of the nodes each constraint counts */
+	for (int k = 0, j = 0; k < cy->ncs && listed; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (!c->hard)
+			continue;
+		const int32_t *el = cy->elig[j];
+		for (int32_t i = 0, ne = cy->nelig[j]; i < ne; i++) {
+			int32_t n = el[i], d = c->dom[n];
+			if (!c->dpres[d]) {
+				c->dpres[d] = 1;
+				c->dsize++;
+			}
+			c->dcnt[d] += count_on_node(cy, n, c);
+		}
+		j++;
 	}
 	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];

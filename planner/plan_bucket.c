@@ -56,12 +56,13 @@ struct kp_bstate {
 	int lsum_k[KP_P_COUNT], nlsum;
 	int key_k[KP_P_COUNT], nkey_k;
 	uint8_t skipped[KP_P_COUNT];
-	/* the spread constraints the structure was built for */
-	int spread_on;
+	/* the spread constraints the structure was built for (keyed: soft ones
+	 * scored, or hard ones filtered) */
+	int keyed;
 	int ncs;
 	int32_t cs_counter[MAX_KEY];
 	kp_sid cs_topo[MAX_KEY];
-	uint8_t cs_host[MAX_KEY];
+	uint8_t cs_host[MAX_KEY], cs_hard[MAX_KEY];
 	int64_t *zsum[MAX_KEY];      /* per soft non-hostname constraint: matching pods per domain */
 	int32_t zcap[MAX_KEY];
 	int64_t *contrib[MAX_KEY];   /* per node: its part of zsum */
@@ -246,13 +247,11 @@ static int place_node(planner *pl, int n)
 	int nk = 0;
 	for (int j = 0; j < bs->nkey_k; j++)
 		key[nk++] = kp_plugins[bs->key_k[j]]->score(cy, n);
-	for (int k = 0; k < bs->ncs && bs->spread_on; k++) {
+	for (int k = 0; k < bs->ncs; k++) {
 		const kp_cstate *c = &cy->cs[k];
-		if (c->hard)
-			continue;
 		if (c->tv[n] < 0)
 			key[nk++] = INT64_MIN;
-		else if (c->is_host)
+		else if (c->is_host && !c->hard)
 			key[nk++] = kp_spread_count(cy, c, n);
 		else
 			key[nk++] = c->dom[n];
@@ -286,21 +285,22 @@ static void reset(kp_bstate *bs)
 }
 
 /* the spread constraints of this cycle equal those the structure holds */
-static int same_spread(const kp_bstate *bs, const kp_cycle *cy, int spread_on)
+static int same_spread(const kp_bstate *bs, const kp_cycle *cy, int keyed)
 {
-	if (spread_on != bs->spread_on)
+	if (keyed != bs->keyed)
 		return 0;
-	if (!spread_on)
+	if (!keyed)
 		return 1;
 	if (cy->ncs != bs->ncs)
 		return 0;
 	for (int k = 0; k < cy->ncs; k++)
-		if (cy->cs[k].counter != bs->cs_counter[k] || cy->cs[k].topo != bs->cs_topo[k] || cy->cs[k].hard)
+		if (cy->cs[k].counter != bs->cs_counter[k] || cy->cs[k].topo != bs->cs_topo[k] ||
+		    cy->cs[k].hard != bs->cs_hard[k])
 			return 0;
 	return 1;
 }
 
-static int build(planner *pl, int profile_idx, int spread_on, const uint8_t *skipped)
+static int build(planner *pl, int profile_idx, int keyed, const uint8_t *skipped)
 {
 	kp_bstate *bs = pl->bs;
 	kp_cycle *cy = &pl->cy;
@@ -310,16 +310,17 @@ static int build(planner *pl, int profile_idx, int spread_on, const uint8_t *ski
 	bs->profile = profile_idx;
 	bs->epoch = pl->epoch;
 	memcpy(bs->skipped, skipped, sizeof bs->skipped);
-	bs->spread_on = spread_on;
-	bs->ncs = spread_on ? cy->ncs : 0;
+	bs->keyed = keyed;
+	bs->ncs = keyed ? cy->ncs : 0;
 	bs->nkey = bs->nkey_k;
 	for (int k = 0; k < bs->ncs; k++) {
 		const kp_cstate *c = &cy->cs[k];
 		bs->cs_counter[k] = c->counter;
 		bs->cs_topo[k] = c->topo;
 		bs->cs_host[k] = c->is_host;
+		bs->cs_hard[k] = c->hard;
 		bs->nkey++;
-		if (c->is_host)
+		if (c->is_host || c->hard)
 			continue;
 		bs->zsum[k] = kp_calloc((size_t)c->ndom + 1, sizeof *bs->zsum[k]);
 		bs->contrib[k] = kp_calloc((size_t)s->nnodes, sizeof *bs->contrib[k]);
@@ -356,8 +357,10 @@ static int sync(planner *pl)
 /* ---- eligibility ---- */
 
 /* the plugins of this pod's cycle, sorted for the structure; 0 when the
- * cycle needs the node-by-node path */
-static int classify(planner *pl, uint8_t *skipped, int *spread_on)
+ * cycle needs the node-by-node path.  *spread_on: soft spread constraints
+ * are scored; *hard_on: PodTopologySpread filters (hard constraints, none
+ * by hostname: their verdict is one per domain). */
+static int classify(planner *pl, uint8_t *skipped, int *spread_on, int *hard_on)
 {
 	kp_bstate *bs = pl->bs;
 	kp_cycle *cy = &pl->cy;
@@ -365,10 +368,18 @@ static int classify(planner *pl, uint8_t *skipped, int *spread_on)
 	if (cy->restrict_nodes)
 		return 0;
 	bs->nloc = bs->nlsum = bs->nkey_k = 0;
+	*hard_on = 0;
 	for (int k = 0; k < KP_P_COUNT; k++) {
 		const kp_plugin *pg = kp_plugins[k];
 		if (!pf->filter[k] || !pg || !pg->filter || cy->skip[k])
 			continue;
+		if (k == KP_P_POD_TOPOLOGY_SPREAD) {
+			for (int j = 0; j < cy->ncs; j++)
+				if (cy->cs[j].hard && cy->cs[j].is_host)
+					return 0;
+			*hard_on = 1;
+			continue;
+		}
 		if (!pg->local_filter)
 			return 0;
 		bs->loc[bs->nloc++] = k;
@@ -395,8 +406,8 @@ static int classify(planner *pl, uint8_t *skipped, int *spread_on)
 			if (rc < 0)
 				return rc;
 			*spread_on = rc == KP_OK;
-			/* hard constraints scored off (the filter disabled): not in the keys */
-			for (int j = 0; j < cy->ncs && *spread_on; j++)
+			/* hard constraints not filtered (the filter disabled): keep it simple */
+			for (int j = 0; j < cy->ncs && *spread_on && !*hard_on; j++)
 				if (cy->cs[j].hard)
 					return 0;
 		} else if (k == KP_P_INTER_POD_AFFINITY) {
@@ -424,15 +435,15 @@ int kp_plan_bucket_choose(planner *pl, int profile_idx, int *best, int *nfeas, i
 		return 0;
 	kp_bstate *bs = pl->bs;
 	uint8_t skipped[KP_P_COUNT];
-	int spread_on = 0;
-	int rc = classify(pl, skipped, &spread_on);
+	int spread_on = 0, hard_on = 0;
+	int rc = classify(pl, skipped, &spread_on, &hard_on);
 	if (rc <= 0) {
 		bs->valid = rc < 0 ? 0 : bs->valid;
 		return rc < 0 ? (rc == KP_NOMEM ? kp_plan_nomem(pl) : kp_err_set(pl->err, rc, "pre-score failed")) : 0;
 	}
 	if (!bs->valid || bs->cls != p->cls || bs->profile != profile_idx || bs->epoch != pl->epoch ||
-	    pl->s.chg_lost || memcmp(skipped, bs->skipped, sizeof skipped) || !same_spread(bs, cy, spread_on)) {
-		rc = build(pl, profile_idx, spread_on, skipped);
+	    pl->s.chg_lost || memcmp(skipped, bs->skipped, sizeof skipped) || !same_spread(bs, cy, spread_on || hard_on)) {
+		rc = build(pl, profile_idx, spread_on || hard_on, skipped);
 	} else {
 		rc = sync(pl);
 	}
@@ -442,18 +453,29 @@ int kp_plan_bucket_choose(planner *pl, int profile_idx, int *best, int *nfeas, i
 	}
 	if (bs->total == 0)
 		return 0;   /* FitError: the reasons come from the node-by-node path */
-	/* one node per bucket with feasible nodes, at the top of its L */
+	/* one node per bucket with feasible nodes, at the top of its L; the
+	 * hard spread constraints pass or fail a whole bucket (its domains) */
 	int nr = 0;
+	int64_t total = 0;
+	const kp_plugin *sp = kp_plugins[KP_P_POD_TOPOLOGY_SPREAD];
 	for (int32_t bi = 0; bi < bs->nbk; bi++) {
 		if (!bs->b[bi].nfeas)
 			continue;
-		int32_t gi = top_group(bs, &bs->b[bi]);
-		cy->feas[nr] = bs->g[gi].head;
+		int32_t rep = bs->g[top_group(bs, &bs->b[bi])].head;
+		if (hard_on && sp->filter(cy, rep)) {
+			cy->fail[rep] = -1;
+			cy->unres[rep] = 0;
+			continue;
+		}
+		cy->feas[nr] = rep;
 		bs->mult[nr] = bs->b[bi].nfeas;
+		total += bs->b[bi].nfeas;
 		nr++;
 	}
-	*nfeas = (int)bs->total;
-	if (bs->total == 1) {
+	if (total == 0)
+		return 0;   /* FitError: the reasons come from the node-by-node path */
+	*nfeas = (int)total;
+	if (total == 1) {
 		*best = cy->feas[0];
 		cy->nfeas = 0;
 		return 1;
@@ -474,7 +496,7 @@ int kp_plan_bucket_choose(planner *pl, int profile_idx, int *best, int *nfeas, i
 	}
 	if (spread_on) {
 		const kp_plugin *pg = kp_plugins[KP_P_POD_TOPOLOGY_SPREAD];
-		rc = kp_spread_pre_score_summary(cy, cy->feas, bs->mult, nr, bs->total, bs->zsum);
+		rc = kp_spread_pre_score_summary(cy, cy->feas, bs->mult, nr, total, bs->zsum);
 		if (rc < 0)
 			return kp_plan_nomem(pl);
 		if (rc == KP_OK) {

@@ -8,7 +8,8 @@
 #   four sizes; low-priority pods already bound;
 #   workloads: plain Deployments (default spread: owner and Service
 #   selectors), preferred node affinity, tolerations, own ScheduleAnyway
-#   spread by zone, hostname and rack (matchLabelKeys), two Deployments with
+#   spread by zone, hostname and rack (matchLabelKeys), DoNotSchedule spread
+#   by zone (the buckets) and by hostname (node by node), two Deployments with
 #   the same pod template and different selectors (one class, two
 #   counters), a Deployment too big to fit (no feasible node), and
 #   high-priority Deployments that preempt.
@@ -69,8 +70,8 @@ sub deployment {
 
 my @cpus = ('100m', '250m', '500m', '1');
 my @mems = ('128Mi', '512Mi', '1Gi', '2Gi');
-for my $w (0 .. 23) {
-	my $kind = $w % 6;
+for my $w (0 .. 31) {
+	my $kind = $w % 8;
 	my %d = (name => "w$w", replicas => 3 + rnd(12), cpu => $cpus[rnd(4)], mem => $mems[rnd(4)], prio => 'low');
 	if ($kind == 1) {
 		$d{extra} = ['affinity:', '  nodeAffinity:', '    preferredDuringSchedulingIgnoredDuringExecution:',
@@ -88,6 +89,13 @@ for my $w (0 .. 23) {
 			"- {maxSkew: 1, topologyKey: rack, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: w$w}}}"];
 	} elsif ($kind == 5) {
 		$d{labels} = "{app: w$w, tier: front}";
+	} elsif ($kind == 6) {
+		$d{extra} = ['topologySpreadConstraints:',
+			"- {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: w$w}}}",
+			"- {maxSkew: 2, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: w$w}}}"];
+	} elsif ($kind == 7) {
+		$d{extra} = ['topologySpreadConstraints:',
+			"- {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: w$w}}}"];
 	}
 	deployment(%d);
 }

@@ -371,6 +371,7 @@ void kp_cycle_release(kp_cycle *cy)
 	for (int i = 0; i < cy->cap_cs; i++) {
 		kp_free(cy->cs[i].dcnt);
 		kp_free(cy->cs[i].dpres);
+		kp_free(cy->cs[i].host_cnt);
 	}
 	kp_free(cy->cs);
 	kp_dmap_release(&cy->aff_counts);

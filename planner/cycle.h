@@ -44,6 +44,14 @@ typedef struct kp_cstate {
 	uint8_t hard, honor_affinity, honor_taints, self_match, is_host;
 	kp_sel sel;
 	int32_t counter;         /* kp_snap.counters index: matching pods per node */
+	/* soft hostname constraint: the counter's counts per node for Score,
+	 * set by PreScore: the counter's dense array, or host_cnt, a per-node
+	 * scratch (outlives the cycle) the sparse counter is scattered into;
+	 * host_scattered: the counter last scattered there (-1 none), unscattered
+	 * before the next */
+	const int32_t *host_view;
+	int32_t *host_cnt;
+	int32_t host_scattered;
 	int64_t min_match;
 	double weight;
 } kp_cstate;

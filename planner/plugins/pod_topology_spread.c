@@ -92,6 +92,8 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 			v[i].dcnt = NULL;
 			v[i].dpres = NULL;
 			v[i].dcap = 0;
+			v[i].host_cnt = NULL;
+			v[i].host_scattered = -1;
 		}
 		cy->cs = v;
 		cy->cap_cs = cap;
@@ -126,6 +128,7 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 	c->counter = kp_counter_get(cy->s, cy->p->ns, sel, 0);
 	if (c->counter < 0)
 		return KP_NOMEM;
+	c->host_view = NULL;
 	c->min_match = 0;
 	c->weight = 0;
 	if (hard)
@@ -172,19 +175,21 @@ static int build(kp_cycle *cy)
 	return KP_OK;
 }
 
-/* matching pods on a node (same namespace, not terminating, selector
- * matches), from the incremental counter */
-static int64_t count_on_node(const kp_cycle *cy, int node, const kp_cstate *c)
-{
-	return cy->s->counters.v[c->counter].per_node[node];
-}
-
 static int inclusion_ok(const kp_cycle *cy, const kp_cstate *c, int node)
 {
 	if (c->honor_affinity && !kp_bit(cy->c->affinity_ok, node))
 		return 0;
 	if (c->honor_taints && !kp_bit(cy->c->taints_ok, node))
 		return 0;
+	return 1;
+}
+
+/* node carries every hard constraint's topology key */
+static int has_hard_keys(const kp_cycle *cy, int node)
+{
+	for (int k = 0; k < cy->ncs; k++)
+		if (cy->cs[k].hard && cy->cs[k].tv[node] < 0)
+			return 0;
 	return 1;
 }
 
@@ -208,11 +213,7 @@ static int pre_filter(kp_cycle *cy)
 		c->dsize = 0;
 	}
 	for (int n = 0; n < s->nnodes; n++) {
-		int has_all = 1;
-		for (int k = 0; k < cy->ncs && has_all; k++)
-			if (cy->cs[k].hard && cy->cs[k].tv[n] < 0)
-				has_all = 0;
-		if (!has_all)
+		if (!has_hard_keys(cy, n))
 			continue;
 		for (int k = 0; k < cy->ncs; k++) {
 			kp_cstate *c = &cy->cs[k];
@@ -223,8 +224,18 @@ static int pre_filter(kp_cycle *cy)
 				c->dpres[d] = 1;
 				c->dsize++;
 			}
-			c->dcnt[d] += count_on_node(cy, n, c);
 		}
+	}
+	/* the matching pods (from the counter: the nodes with some) on those nodes */
+	for (int k = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (!c->hard)
+			continue;
+		const kp_counter *ct = kp_snap_counter(s, c->counter);
+		kp_counter_it it;
+		for (int ok = kp_counter_first(ct, &it); ok; ok = kp_counter_next(ct, &it))
+			if (has_hard_keys(cy, it.node) && inclusion_ok(cy, c, it.node))
+				c->dcnt[c->dom[it.node]] += it.count;
 	}
 	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
@@ -258,6 +269,31 @@ static int filter(kp_cycle *cy, int node)
 		}
 	}
 	return 0;
+}
+
+/* a soft hostname constraint's counts per node for Score: the counter's own
+ * dense array, or the sparse counter scattered into the constraint's scratch
+ * (the previous counter there unscattered first: O(its entries)) */
+static int host_counts(kp_cycle *cy, kp_cstate *c)
+{
+	const kp_snap *s = cy->s;
+	if (c->host_cnt && c->host_scattered >= 0) {
+		kp_counter_unscatter(kp_snap_counter(s, c->host_scattered), c->host_cnt);
+		c->host_scattered = -1;
+	}
+	const kp_counter *ct = kp_snap_counter(s, c->counter);
+	c->host_view = kp_counter_dense(ct);
+	if (c->host_view)
+		return KP_OK;
+	if (!c->host_cnt) {
+		c->host_cnt = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), sizeof *c->host_cnt);
+		if (!c->host_cnt)
+			return KP_NOMEM;
+	}
+	kp_counter_scatter(ct, c->host_cnt);
+	c->host_scattered = c->counter;
+	c->host_view = c->host_cnt;
+	return KP_OK;
 }
 
 static int pre_score(kp_cycle *cy)
@@ -314,15 +350,22 @@ static int pre_score(kp_cycle *cy)
 		int64_t size = c->is_host ? cy->nfeas - nignored : c->dsize;
 		c->weight = log((double)(size + 2));
 	}
-	/* counts over every node */
+	/* counts: the counter's nodes with matching pods */
 	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
-		if (c->hard || c->is_host)
+		if (c->hard)
 			continue;
-		const int32_t *per_node = cy->s->counters.v[c->counter].per_node;
-		for (int n = 0; n < s->nnodes; n++) {
+		if (c->is_host) {
+			if (host_counts(cy, c))
+				return KP_NOMEM;
+			continue;
+		}
+		const kp_counter *ct = kp_snap_counter(s, c->counter);
+		kp_counter_it it;
+		for (int ok = kp_counter_first(ct, &it); ok; ok = kp_counter_next(ct, &it)) {
+			int n = it.node;
 			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
-			if (!c->dpres[d] || !per_node[n] || !inclusion_ok(cy, c, n))
+			if (!c->dpres[d] || !inclusion_ok(cy, c, n))
 				continue;
 			if (require_all) {
 				int has_all = 1;
@@ -332,7 +375,7 @@ static int pre_score(kp_cycle *cy)
 				if (!has_all)
 					continue;
 			}
-			c->dcnt[d] += per_node[n];
+			c->dcnt[d] += it.count;
 		}
 	}
 	return KP_OK;
@@ -356,7 +399,7 @@ static int64_t score(kp_cycle *cy, int node)
 			continue;
 		int64_t cnt;
 		if (c->is_host) {
-			cnt = count_on_node(cy, node, c);
+			cnt = c->host_view[node];
 		} else {
 			int32_t d = c->dom[node];
 			cnt = c->dpres[d] ? c->dcnt[d] : 0;

@@ -398,8 +398,10 @@ void kp_cycle_release(kp_cycle *cy)
 	kp_free(cy->rbuf);
 	kp_free(cy->raw);
 	kp_free(cy->spread_ignored);
-	for (int k = 0; k < KP_SPREAD_ELIG_MAX; k++)
+	for (int k = 0; k < KP_SPREAD_ELIG_MAX; k++) {
 		kp_free(cy->elig[k]);
+		kp_free(cy->elig_dpres[k]);
+	}
 	kp_free(cy->allowed);
 	kp_free(cy->r_insufficient);
 	kp_free(cy->anti_pods);
@@ -409,6 +411,7 @@ void kp_cycle_release(kp_cycle *cy)
 	for (int i = 0; i < cy->cap_cs; i++) {
 		kp_free(cy->cs[i].dcnt);
 		kp_free(cy->cs[i].dpres);
+		kp_free(cy->cs[i].host_cnt);
 	}
 	kp_free(cy->cs);
 	kp_dmap_release(&cy->aff_counts);

@@ -44,6 +44,14 @@ typedef struct kp_cstate {
 	uint8_t hard, honor_affinity, honor_taints, self_match, is_host;
 	kp_sel sel;
 	int32_t counter;         /* kp_snap.counters index: matching pods per node */
+	/* soft hostname constraint: the counter's counts per node for Score,
+	 * set by PreScore: the counter's dense array, or host_cnt, a per-node
+	 * scratch (outlives the cycle) the sparse counter is scattered into;
+	 * host_scattered: the counter last scattered there (-1 none), unscattered
+	 * before the next */
+	const int32_t *host_view;
+	int32_t *host_cnt;
+	int32_t host_scattered;
 	int64_t min_match;
 	double weight;
 } kp_cstate;
@@ -92,8 +100,9 @@ typedef struct kp_cycle {
 #define KP_SPREAD_ELIG_MAX 4
 	int32_t elig_cls;        /* class index, -1 none */
 	const kp_profile *elig_pf;
-	int32_t *elig[KP_SPREAD_ELIG_MAX];
-	int32_t nelig[KP_SPREAD_ELIG_MAX];
+	uint8_t *elig[KP_SPREAD_ELIG_MAX];        /* per node: counted */
+	uint8_t *elig_dpres[KP_SPREAD_ELIG_MAX];  /* per domain: a counted node is in it */
+	int64_t elig_dsize[KP_SPREAD_ELIG_MAX];
 	/* InterPodAffinity */
 	kp_dmap aff_counts, anti_counts, existing_anti, topo_score;
 	kp_dmap anti_memo;       /* (class, namespace) of a placed pod -> which of its terms match the incoming pod */

@@ -91,7 +91,8 @@ int kp_snap_add_pod(kp_snap *s, int32_t pi, int32_t node)
 	p->node = node;
 	if (s->st && kp_snap_volumes_moved(s, pi, node, 1))
 		return KP_NOMEM;
-	kp_counters_update(s, pi, node, 1);
+	if (kp_counters_update(s, pi, node, 1))
+		return KP_NOMEM;
 	kp_snap_touch(s, node);
 	return KP_OK;
 }
@@ -102,7 +103,7 @@ void kp_snap_remove_pod(kp_snap *s, int32_t pi)
 	int node = p->node;
 	if (node < 0)
 		return;
-	kp_counters_update(s, pi, node, -1);
+	(void)kp_counters_update(s, pi, node, -1);   /* no allocation going down */
 	if (s->st)
 		kp_snap_volumes_moved(s, pi, node, -1);   /* no allocation going down */
 	kp_snap_touch(s, node);

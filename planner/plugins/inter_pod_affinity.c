@@ -28,20 +28,22 @@ static int node_value(const kp_snap *s, int node, kp_sid key) { return kp_labels
 /* a term kp_counter can count: labels only, in the owner's namespace */
 static int counter_term(const kp_pterm *t) { return !t->nns && !t->ns_sel.present && !t->nmlk && !t->nmmlk; }
 
-/* counts[(topo, value)] += the counter's pods on every node with that value */
+/* counts[(topo, value)] += the counter's pods on every node with that value
+ * (its nodes with some, ascending, as a loop over every node would add them) */
 static int add_counts(kp_cycle *cy, kp_dmap *counts, int cid, kp_sid topo)
 {
 	const kp_topo *tp = kp_snap_topo(cy->s, topo);
 	if (!tp)
 		return KP_NOMEM;
-	const int32_t *per_node = cy->s->counters.v[cid].per_node;
-	for (int n = 0; n < cy->s->nnodes; n++) {
-		if (!per_node[n] || tp->val[n] < 0)
+	const kp_counter *c = kp_snap_counter(cy->s, cid);
+	kp_counter_it it;
+	for (int ok = kp_counter_first(c, &it); ok; ok = kp_counter_next(c, &it)) {
+		if (tp->val[it.node] < 0)
 			continue;
-		int64_t *x = kp_dmap_put(counts, kp_pair_key(topo, tp->val[n]));
+		int64_t *x = kp_dmap_put(counts, kp_pair_key(topo, tp->val[it.node]));
 		if (!x)
 			return KP_NOMEM;
-		*x += per_node[n];
+		*x += it.count;
 	}
 	return KP_OK;
 }

@@ -92,6 +92,8 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 			v[i].dcnt = NULL;
 			v[i].dpres = NULL;
 			v[i].dcap = 0;
+			v[i].host_cnt = NULL;
+			v[i].host_scattered = -1;
 		}
 		cy->cs = v;
 		cy->cap_cs = cap;
@@ -126,6 +128,7 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 	c->counter = kp_counter_get(cy->s, cy->p->ns, sel, 0);
 	if (c->counter < 0)
 		return KP_NOMEM;
+	c->host_view = NULL;
 	c->min_match = 0;
 	c->weight = 0;
 	if (hard)
@@ -172,13 +175,6 @@ static int build(kp_cycle *cy)
 	return KP_OK;
 }
 
-/* matching pods on a node (same namespace, not terminating, selector
- * matches), from the incremental counter */
-static int64_t count_on_node(const kp_cycle *cy, int node, const kp_cstate *c)
-{
-	return cy->s->counters.v[c->counter].per_node[node];
-}
-
 static int inclusion_ok(const kp_cycle *cy, const kp_cstate *c, int node)
 {
 	if (c->honor_affinity && !kp_bit(cy->c->affinity_ok, node))
@@ -188,20 +184,21 @@ static int inclusion_ok(const kp_cycle *cy, const kp_cstate *c, int node)
 	return 1;
 }
 
-static int has_all_hard(const kp_cycle *cy, int n)
+/* node carries every hard constraint's topology key */
+static int has_hard_keys(const kp_cycle *cy, int node)
 {
 	for (int k = 0; k < cy->ncs; k++)
-		if (cy->cs[k].hard && cy->cs[k].tv[n] < 0)
+		if (cy->cs[k].hard && cy->cs[k].tv[node] < 0)
 			return 0;
 	return 1;
 }
 
-/* cy->elig: per hard constraint (in order) the nodes pre_filter counts:
- * they carry every hard key and pass the constraint's inclusion policies.
- * These depend on the class and the profile only (the nodes' labels and
- * the class's static verdicts), so they are listed once per class and
- * profile.  1 listed, 0 too many hard constraints (count node by node),
- * KP_NOMEM. */
+/* per hard constraint (in order, slot j): which nodes pre_filter counts —
+ * they carry every hard key and pass the constraint's inclusion policies —
+ * and so which domains are present.  These depend on the class and the
+ * profile only (the nodes' labels and the class's static verdicts), so
+ * they are found once per class and profile.  1 listed, 0 too many hard
+ * constraints (found node by node), KP_NOMEM. */
 static int list_eligible(kp_cycle *cy)
 {
 	const kp_snap *s = cy->s;
@@ -211,16 +208,25 @@ static int list_eligible(kp_cycle *cy)
 		return 1;
 	cy->elig_cls = -1;
 	for (int k = 0, j = 0; k < cy->ncs; k++) {
-		const kp_cstate *c = &cy->cs[k];
+		kp_cstate *c = &cy->cs[k];
 		if (!c->hard)
 			continue;
-		if (!cy->elig[j] && !(cy->elig[j] = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof(int32_t))))
+		if (!cy->elig[j] && !(cy->elig[j] = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1))))
 			return KP_NOMEM;
-		int32_t ne = 0;
-		for (int n = 0; n < s->nnodes; n++)
-			if (has_all_hard(cy, n) && inclusion_ok(cy, c, n))
-				cy->elig[j][ne++] = n;
-		cy->nelig[j++] = ne;
+		uint8_t *dp = kp_realloc(cy->elig_dpres[j], (size_t)c->ndom + 1);
+		if (!dp)
+			return KP_NOMEM;
+		cy->elig_dpres[j] = dp;
+		memset(dp, 0, (size_t)c->ndom + 1);
+		int64_t dsize = 0;
+		for (int n = 0; n < s->nnodes; n++) {
+			cy->elig[j][n] = (uint8_t)(has_hard_keys(cy, n) && inclusion_ok(cy, c, n));
+			if (cy->elig[j][n] && !dp[c->dom[n]]) {
+				dp[c->dom[n]] = 1;
+				dsize++;
+			}
+		}
+		cy->elig_dsize[j++] = dsize;
 	}
 	cy->elig_cls = cy->p->cls;
 	cy->elig_pf = cy->pf;
@@ -249,8 +255,15 @@ static int pre_filter(kp_cycle *cy)
 	int listed = list_eligible(cy);
 	if (listed < 0)
 		return KP_NOMEM;
+	for (int k = 0, j = 0; k < cy->ncs && listed; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (!c->hard)
+			continue;
+		memcpy(c->dpres, cy->elig_dpres[j], (size_t)c->ndom + 1);
+		c->dsize = cy->elig_dsize[j++];
+	}
 	for (int n = 0; n < s->nnodes && !listed; n++) {
-		if (!has_all_hard(cy, n))
+		if (!has_hard_keys(cy, n))
 			continue;
 		for (int k = 0; k < cy->ncs; k++) {
 			kp_cstate *c = &cy->cs[k];
@@ -261,24 +274,19 @@ static int pre_filter(kp_cycle *cy)
 				c->dpres[d] = 1;
 				c->dsize++;
 			}
-			c->dcnt[d] += count_on_node(cy, n, c);
 		}
 	}
-	/* the same from the class's lists of the nodes each constraint counts */
-	for (int k = 0, j = 0; k < cy->ncs && listed; k++) {
+	/* the matching pods (from the counter: the nodes with some) on those nodes */
+	for (int k = 0, j = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
 		if (!c->hard)
 			continue;
-		const int32_t *el = cy->elig[j];
-		for (int32_t i = 0, ne = cy->nelig[j]; i < ne; i++) {
-			int32_t n = el[i], d = c->dom[n];
-			if (!c->dpres[d]) {
-				c->dpres[d] = 1;
-				c->dsize++;
-			}
-			c->dcnt[d] += count_on_node(cy, n, c);
-		}
-		j++;
+		const uint8_t *el = listed ? cy->elig[j++] : NULL;
+		const kp_counter *ct = kp_snap_counter(s, c->counter);
+		kp_counter_it it;
+		for (int ok = kp_counter_first(ct, &it); ok; ok = kp_counter_next(ct, &it))
+			if (el ? el[it.node] : has_hard_keys(cy, it.node) && inclusion_ok(cy, c, it.node))
+				c->dcnt[c->dom[it.node]] += it.count;
 	}
 	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
@@ -312,6 +320,31 @@ static int filter(kp_cycle *cy, int node)
 		}
 	}
 	return 0;
+}
+
+/* a soft hostname constraint's counts per node for Score: the counter's own
+ * dense array, or the sparse counter scattered into the constraint's scratch
+ * (the previous counter there unscattered first: O(its entries)) */
+static int host_counts(kp_cycle *cy, kp_cstate *c)
+{
+	const kp_snap *s = cy->s;
+	if (c->host_cnt && c->host_scattered >= 0) {
+		kp_counter_unscatter(kp_snap_counter(s, c->host_scattered), c->host_cnt);
+		c->host_scattered = -1;
+	}
+	const kp_counter *ct = kp_snap_counter(s, c->counter);
+	c->host_view = kp_counter_dense(ct);
+	if (c->host_view)
+		return KP_OK;
+	if (!c->host_cnt) {
+		c->host_cnt = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), sizeof *c->host_cnt);
+		if (!c->host_cnt)
+			return KP_NOMEM;
+	}
+	kp_counter_scatter(ct, c->host_cnt);
+	c->host_scattered = c->counter;
+	c->host_view = c->host_cnt;
+	return KP_OK;
 }
 
 static int pre_score(kp_cycle *cy)
@@ -368,15 +401,22 @@ static int pre_score(kp_cycle *cy)
 		int64_t size = c->is_host ? cy->nfeas - nignored : c->dsize;
 		c->weight = log((double)(size + 2));
 	}
-	/* counts over every node */
+	/* counts: the counter's nodes with matching pods */
 	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
-		if (c->hard || c->is_host)
+		if (c->hard)
 			continue;
-		const int32_t *per_node = cy->s->counters.v[c->counter].per_node;
-		for (int n = 0; n < s->nnodes; n++) {
+		if (c->is_host) {
+			if (host_counts(cy, c))
+				return KP_NOMEM;
+			continue;
+		}
+		const kp_counter *ct = kp_snap_counter(s, c->counter);
+		kp_counter_it it;
+		for (int ok = kp_counter_first(ct, &it); ok; ok = kp_counter_next(ct, &it)) {
+			int n = it.node;
 			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
-			if (!c->dpres[d] || !per_node[n] || !inclusion_ok(cy, c, n))
+			if (!c->dpres[d] || !inclusion_ok(cy, c, n))
 				continue;
 			if (require_all) {
 				int has_all = 1;
@@ -386,7 +426,7 @@ static int pre_score(kp_cycle *cy)
 				if (!has_all)
 					continue;
 			}
-			c->dcnt[d] += per_node[n];
+			c->dcnt[d] += it.count;
 		}
 	}
 	return KP_OK;
@@ -410,7 +450,7 @@ static int64_t score(kp_cycle *cy, int node)
 			continue;
 		int64_t cnt;
 		if (c->is_host) {
-			cnt = count_on_node(cy, node, c);
+			cnt = c->host_view[node];
 		} else {
 			int32_t d = c->dom[node];
 			cnt = c->dpres[d] ? c->dcnt[d] : 0;
@@ -457,7 +497,7 @@ int kp_spread_prepare(kp_cycle *cy)
 
 int64_t kp_spread_count(const kp_cycle *cy, const kp_cstate *c, int node)
 {
-	return count_on_node(cy, node, c);
+	return kp_counter_count(kp_snap_counter(cy->s, c->counter), node);
 }
 
 static int require_all_soft(const kp_cycle *cy)
@@ -479,7 +519,7 @@ int64_t kp_spread_contrib(const kp_cycle *cy, int k, int n, int32_t *dom)
 {
 	const kp_cstate *c = &cy->cs[k];
 	*dom = c->dom[n] < 0 ? c->ndom : c->dom[n];
-	int64_t cnt = count_on_node(cy, n, c);
+	int64_t cnt = kp_counter_count(kp_snap_counter(cy->s, c->counter), n);
 	if (!cnt || !inclusion_ok(cy, c, n) || (require_all_soft(cy) && !has_all_soft(cy, n)))
 		return 0;
 	return cnt;
@@ -530,8 +570,11 @@ int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t
 		if (c->hard)
 			continue;
 		c->weight = log((double)((c->is_host ? total - nignored : c->dsize) + 2));
-		if (c->is_host)
+		if (c->is_host) {
+			if (host_counts(cy, c))
+				return KP_NOMEM;
 			continue;
+		}
 		for (int32_t d = 0; d <= c->ndom; d++)
 			c->dcnt[d] = c->dpres[d] ? zsum[k][d] : 0;
 	}

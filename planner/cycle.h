@@ -191,15 +191,11 @@ void kp_ipa_release(kp_cycle *cy);
 
 /* PodTopologySpread for the node buckets (plan_bucket.c): prepare the
  * constraints (KP_OK: soft ones exist, KP_SKIP: none, KP_NOMEM); a node's
- * matching pods; what node n adds to soft constraint k's domain count
- * (*dom: the domain index, ndom for no label); PreScore from a summary of
- * the feasible nodes, reps[i] standing for mult[i] nodes (total in all),
- * zsum[k] the contributions summed per domain.  pod_topology_spread.c. */
+ * matching pods; PreScore from a summary of the feasible nodes, reps[i]
+ * standing for mult[i] nodes (total in all).  pod_topology_spread.c. */
 int kp_spread_prepare(kp_cycle *cy);
 int64_t kp_spread_count(const kp_cycle *cy, const kp_cstate *c, int node);
-int64_t kp_spread_contrib(const kp_cycle *cy, int k, int n, int32_t *dom);
-int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t *mult, int nreps, int64_t total,
-				int64_t *const *zsum);
+int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t *mult, int nreps, int64_t total);
 /* NodeResourcesFit: resource name is one the profile's ignoredResources or
  * ignoredResourceGroups leave unchecked */
 int kp_fit_ignored(const kp_profile *pf, const char *name);

@@ -244,12 +244,12 @@ typedef struct kp_snap {
 	/* per node: bumped by every kp_snap_add_pod / kp_snap_remove_pod there
 	 * (the planner's per-node cache of node-local verdicts keys on it) */
 	uint32_t *node_ver;
-	/* the change log: the nodes whose node_ver moved since the planner's
-	 * node buckets (plan_bucket.c) last read it; chg_lost when it overflowed.
-	 * NULL when nobody reads it. */
+	/* the change log: a ring of the last chg_mask + 1 nodes whose node_ver
+	 * moved, nchg of them ever; the planner's node buckets (plan_bucket.c)
+	 * read it.  NULL when nobody reads it. */
 	int32_t *chg;
-	int nchg, cap_chg;
-	uint8_t chg_lost;
+	uint32_t chg_mask;
+	uint64_t nchg;
 	/* volumes (storage.h), NULL when no pod has one and no CSINode was imported */
 	struct kp_storage *st;
 	/* Dynamic Resource Allocation (dra.h), NULL when no pod names a claim and no slice was imported */
@@ -278,12 +278,8 @@ int kp_snap_add_pod(kp_snap *s, int32_t pod, int32_t node);
 static inline void kp_snap_touch(kp_snap *s, int32_t node)
 {
 	s->node_ver[node]++;
-	if (s->chg) {
-		if (s->nchg < s->cap_chg)
-			s->chg[s->nchg++] = node;
-		else
-			s->chg_lost = 1;
-	}
+	if (s->chg)
+		s->chg[s->nchg++ & s->chg_mask] = node;
 }
 void kp_snap_remove_pod(kp_snap *s, int32_t pod);
 

@@ -514,8 +514,8 @@ static int has_all_soft(const kp_cycle *cy, int n)
 }
 
 /* what node n adds to the matching pods of soft constraint k's domain in
- * pre_score's count over every node, and that domain */
-int64_t kp_spread_contrib(const kp_cycle *cy, int k, int n, int32_t *dom)
+ * pre_score's count, and that domain */
+static int64_t contrib(const kp_cycle *cy, int k, int n, int32_t *dom)
 {
 	const kp_cstate *c = &cy->cs[k];
 	*dom = c->dom[n] < 0 ? c->ndom : c->dom[n];
@@ -526,10 +526,8 @@ int64_t kp_spread_contrib(const kp_cycle *cy, int k, int n, int32_t *dom)
 }
 
 /* pre_score over a summary of the feasible nodes: reps[i] stands for
- * mult[i] nodes of the same domains (total in all), zsum[k] holds
- * kp_spread_contrib summed per domain over every node */
-int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t *mult, int nreps, int64_t total,
-				int64_t *const *zsum)
+ * mult[i] nodes of the same domains (total in all) */
+int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t *mult, int nreps, int64_t total)
 {
 	if (build(cy))
 		return KP_NOMEM;
@@ -575,8 +573,15 @@ int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t
 				return KP_NOMEM;
 			continue;
 		}
-		for (int32_t d = 0; d <= c->ndom; d++)
-			c->dcnt[d] = c->dpres[d] ? zsum[k][d] : 0;
+		memset(c->dcnt, 0, ((size_t)c->ndom + 1) * sizeof *c->dcnt);
+		const kp_counter *ct = kp_snap_counter(cy->s, c->counter);
+		kp_counter_it it;
+		for (int ok = kp_counter_first(ct, &it); ok; ok = kp_counter_next(ct, &it)) {
+			int32_t d;
+			int64_t v = contrib(cy, k, it.node, &d);
+			if (c->dpres[d])
+				c->dcnt[d] += v;
+		}
 	}
 	return KP_OK;
 }

@@ -177,6 +177,7 @@ typedef struct kp_dra {
 	int32_t *counter_off;        /* per pool: first index into pool_used (npools + 1) */
 	int nreqs;                   /* kp_dreq ids */
 	void *cache;                 /* dra.c: the selection cache ((request, device) -> match) */
+	uint8_t *sel;                /* the same, dense (nreqs x ndevices), when small enough; NULL: cache */
 	/* DRA-backed extended resources (§16.8): per snapshot resource, the
 	 * DeviceClass mapping it (extendedResourceName, or the implicit
 	 * deviceclass.resource.kubernetes.io/<class>), -1 none; per scheduling
@@ -210,6 +211,9 @@ typedef struct kp_dra {
 	int32_t fgd_pi;
 	int32_t memo_pi;             /* the pod (+ 1, 0 none) whose key memo_key is */
 	uint64_t memo_key;
+	struct kp_dmap *memo_ids;    /* the memo's keys -> dense index (dra_memo.c) */
+	uint64_t memo_key_id;        /* the key whose row memo_slot is (0 none) */
+	int32_t memo_slot;
 } kp_dra;
 
 /* NodeResourcesFit leaves resource r on node n to DRA: a DeviceClass maps

@@ -439,6 +439,8 @@ void kp_snap_dra_release(kp_snap *s)
 		kp_dmap_release(d->cache);
 		kp_free(d->cache);
 	}
+	kp_free(d->sel);
+	d->sel = NULL;
 	kp_free(d->counter_off);
 	kp_free(d->pool_used);
 	kp_free(d->run);
@@ -450,6 +452,12 @@ void kp_snap_dra_release(kp_snap *s)
 	kp_free(d->node_invalid);
 	kp_free(d->memo);        /* dra_memo.c's */
 	kp_free(d->node_gen);
+	if (d->memo_ids) {
+		kp_dmap_release(d->memo_ids);
+		kp_free(d->memo_ids);
+	}
+	d->memo_ids = NULL;
+	d->memo_key_id = 0;
 	d->memo = NULL;
 	d->node_gen = NULL;
 	if (d->gpus && d->gpus_free)

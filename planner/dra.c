@@ -72,69 +72,6 @@ static int eval_all(const kp_snap *s, kp_cel *const *e, uint32_t n, const char *
 
 /* ---- the allocator's state for one pod and node ---- */
 
-
-static int visible(const kp_snap *s, const kp_dra *d, const kp_device *v, int n)
-{
-	const kp_dslice *sl = &d->slices[v->slice];
-	if (sl->per_device) {
-		if (v->all_nodes || v->node == n)
-			return 1;
-		for (uint32_t t = 0; t < v->nterms; t++)
-			if (kp_nterm_matches(s, &v->terms[t], n))
-				return 1;
-		return 0;
-	}
-	if (sl->all_nodes || sl->node == n)
-		return 1;
-	if (!sl->has_selector)
-		return 0;
-	for (uint32_t t = 0; t < sl->nterms; t++)
-		if (kp_nterm_matches(s, &sl->terms[t], n))
-			return 1;
-	return 0;
-}
-
-/* the devices of complete, valid pools visible on node n, in search order */
-/* the node's usable devices, computed on the node's first use and kept for
- * the run (slices and node labels do not change during it): every pod's
- * Filter on that node reads the same list */
-static int node_devices(const kp_snap *s, kp_dra *d, int n)
-{
-	if (!d->node_cand && !(d->node_cand = kp_calloc((size_t)s->nnodes + 1, sizeof *d->node_cand)))
-		return KP_NOMEM;
-	if (!d->node_ncand && !(d->node_ncand = kp_calloc((size_t)s->nnodes + 1, sizeof *d->node_ncand)))
-		return KP_NOMEM;
-	if (!d->node_invalid && !(d->node_invalid = kp_calloc((size_t)s->nnodes + 1, 1)))
-		return KP_NOMEM;
-	if (d->node_cand[n])
-		return KP_OK;
-	int32_t *v = kp_malloc(((size_t)d->ndevices + 1) * sizeof *v);
-	if (!v)
-		return KP_NOMEM;
-	int32_t k = 0;
-	for (int i = 0; i < d->ndevices; i++) {
-		const kp_dpool *p = &d->pools[d->devices[i].pool];
-		if (!visible(s, d, &d->devices[i], n))
-			continue;
-		if (p->invalid)
-			d->node_invalid[n] = 1;
-		if (!p->incomplete && !p->invalid)
-			v[k++] = i;
-	}
-	d->node_cand[n] = v;
-	d->node_ncand[n] = k;
-	return KP_OK;
-}
-
-int kp_dra_candidates(search *x)
-{
-	if (node_devices(x->s, x->d, x->node))
-		return KP_NOMEM;
-	x->cand = x->d->node_cand[x->node];
-	x->ncand = x->d->node_ncand[x->node];
-	return KP_OK;
-}
-
 static int in_solution(const search *x, int32_t dev)
 {
 	for (int i = 0; i < x->nsol; i++)
@@ -488,7 +425,7 @@ static int all_pools_ok(search *x, int32_t ci, const kp_dreq *r)
 	for (int i = 0; i < d->ndevices; i++) {
 		const kp_device *v = &d->devices[i];
 		const kp_dpool *p = &d->pools[v->pool];
-		if ((!p->incomplete && !p->invalid) || !visible(x->s, d, v, x->node))
+		if ((!p->incomplete && !p->invalid) || !kp_dra_visible(x->s, d, v, x->node))
 			continue;
 		int sel = kp_dra_selected(x, ci, r, i);
 		if (sel < 0)
@@ -678,7 +615,7 @@ int kp_dra_claim_on_node(const kp_snap *s, const kp_dra *d, const kp_dclaim *c, 
 		return 0;
 	}
 	for (uint32_t i = 0; i < c->nresults; i++)
-		if (!visible(s, d, &d->devices[c->results[i].device], n))
+		if (!kp_dra_visible(s, d, &d->devices[c->results[i].device], n))
 			return 0;
 	return 1;
 }

@@ -28,11 +28,6 @@ const char *const kp_dra_msgs[KP_DRA_NMSGS] = {
 	"cannot allocate all claims", "invalid resource pools were encountered", "resourceclaim not available on the node",
 };
 
-typedef struct kp_dmemo {
-	uint64_t key;                /* 0: empty */
-	uint32_t node_gen;
-	int8_t result, msg;          /* msg: index into kp_dra_msgs, -1 none (the node fits) */
-} kp_dmemo;
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -71,6 +66,7 @@ static uint64_t key_of(kp_dra *d, const kp_snap *s, int32_t pi)
 	if (d->memo_pi != pi + 1) {
 		d->memo_key = pod_key(s, d, pi);
 		d->memo_pi = pi + 1;
+		d->memo_hot_pi = 0;
 	}
 	return d->memo_key;
 }
@@ -117,6 +113,10 @@ int kp_dra_memo_get(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t *ke
 	const kp_dmemo *row = memo_row(d, s, *key);
 	if (!row)
 		return 0;
+	/* the pod's row for kp_dra_memo_hot, until its key changes */
+	d->memo_hot = row;
+	d->memo_hot_key = *key;
+	d->memo_hot_pi = pi + 1;
 	const kp_dmemo *m = &row[n];
 	if (m->key != *key || m->node_gen != d->node_gen[2 * n] || d->node_gen[2 * n + 1] != d->gen)
 		return 0;

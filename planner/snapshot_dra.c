@@ -463,6 +463,8 @@ void kp_snap_dra_release(kp_snap *s)
 	}
 	d->memo_ids = NULL;
 	d->memo_key_id = 0;
+	d->memo_hot = NULL;
+	d->memo_hot_pi = 0;
 	d->memo = NULL;
 	d->node_gen = NULL;
 	if (d->gpus && d->gpus_free)

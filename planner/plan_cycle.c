@@ -629,10 +629,9 @@ static int score_nodes(planner *pl, const kp_profile *pf, int fast, int explaini
 		int64_t *sc = pl->scores[k];
 		if (fast && local_score(k)) {
 			/* local_scores added it, or left its raw scores in sc */
-			if (!pg->normalize)
-				continue;
-			if (!local_skip[k])
-				pg->normalize(cy, sc);
+			if (!pg->normalize || local_skip[k])
+				continue;   /* a skipped plugin's scores are 0 (local_scores) */
+			pg->normalize(cy, sc);
 			for (int i = 0; i < cy->nfeas; i++) {
 				int n = cy->feas[i];
 				pl->total[n] += pf->weight[k] * sc[n];
@@ -647,8 +646,12 @@ static int score_nodes(planner *pl, const kp_profile *pf, int fast, int explaini
 			else if (rc < 0)
 				return rc == KP_NOMEM ? kp_plan_nomem(pl) : kp_err_set(pl->err, rc, "pre-score %s failed", kp_plugin_names[k]);
 		}
-		for (int i = 0; i < cy->nfeas; i++)
-			sc[cy->feas[i]] = skip ? 0 : pg->score(cy, cy->feas[i]);
+		if (skip)
+			for (int i = 0; i < cy->nfeas; i++)
+				sc[cy->feas[i]] = 0;
+		else
+			for (int i = 0; i < cy->nfeas; i++)
+				sc[cy->feas[i]] = pg->score(cy, cy->feas[i]);
 		if (explaining) {
 			ex_raw[k] = kp_arena_alloc(&cy->arena, (size_t)s->nnodes * sizeof(int64_t));
 			if (!ex_raw[k])
@@ -663,7 +666,7 @@ static int score_nodes(planner *pl, const kp_profile *pf, int fast, int explaini
 				return kp_plan_nomem(pl);
 			memcpy(ex_norm[k], sc, (size_t)s->nnodes * sizeof(int64_t));
 		}
-		for (int i = 0; i < cy->nfeas; i++) {
+		for (int i = 0; i < cy->nfeas && !skip; i++) {   /* skipped: 0 each */
 			int n = cy->feas[i];
 			pl->total[n] += pf->weight[k] * sc[n];
 		}

@@ -18,7 +18,8 @@
  * seeded tie-break, exactly as best_node (plan_cycle.c) breaks them.
  *
  * A structure (a slot) serves a class and profile — the node-local
- * verdicts, L and keys are the class's — and the shape of its spread
+ * verdicts, L and keys are the class's, and classes whose node-local
+ * plugins read the same inputs (class_key.c) share one — and the shape of its spread
  * constraints; up to NSLOT are kept, least recently used replaced.  A slot
  * is built by one pass over the nodes and then kept current from the
  * snapshot's change log (kp_snap.chg: every node a pod came to or left),
@@ -56,7 +57,7 @@ typedef struct bslot {
 	int in_use, valid;
 	uint64_t used_at;
 	/* what it serves */
-	int32_t ident;               /* class */
+	int32_t ident;               /* the class's node-local key (class_key.c) */
 	int profile;
 	uint8_t skipped[KP_P_COUNT];
 	int ncs, nkey;
@@ -442,7 +443,9 @@ static bslot *activate(planner *pl, int profile_idx, const uint8_t *skipped, int
 {
 	kp_bstate *bs = pl->bs;
 	kp_cycle *cy = &pl->cy;
-	int32_t ident = cy->p->cls;
+	/* classes whose node-local plugins read the same inputs share a slot
+	 * (class_key.c; the cycle computed the key) */
+	int32_t ident = pl->lkey[cy->p->cls];
 	bslot *sl = NULL, *lru = NULL;
 	for (int i = 0; i < NSLOT && !sl; i++) {
 		bslot *x = &bs->slot[i];

@@ -125,17 +125,16 @@ typedef struct planner {
 	int nev, cap_ev;
 	/* node-local cache (see filter_cached in plan_cycle.c): the verdicts and
 	 * raw scores of the plugins that read only the pod's class and the node,
-	 * kept per node for the class last scheduled and reused while the node
-	 * is unchanged */
+	 * kept per node and per key (class_key.c: classes reading the same
+	 * inputs share one) and profile, in nlslots slots a node, reused while
+	 * the node is unchanged */
 	int cache;                   /* off with --reference */
-	uint32_t epoch;              /* bumped when the class or profile changes */
-	int32_t cache_cls;
-	int cache_profile;
-	uint64_t *fstamp;            /* per node: epoch << 32 | node_ver when fpass was computed */
-	uint8_t *fpass;
-	uint64_t *sstamp;            /* per node: when lsum / lraw were computed */
-	int64_t *lsum;               /* per node: weighted sum of the node-local scores without NormalizeScore */
-	int64_t *lraw[KP_P_COUNT];   /* per node: raw node-local scores that are normalised */
+	int32_t *lkey;               /* per class: its key (kp_plan_local_key), -1 not yet */
+	struct kp_lkeys *lk;
+	uint32_t lid;                /* this cycle's (key, profile), from 1 */
+	uint32_t nlslots;            /* slots per node, a power of two */
+	int8_t lraw_of[KP_P_COUNT];  /* node-local score with NormalizeScore: its index in kp_lslot.raw, -1 */
+	struct kp_lslot *lc;         /* slot-major: slot j of node n at [j * nnodes + n] */
 	struct kp_bstate *bs;        /* node buckets (plan_bucket.c); NULL with --reference */
 	long ncycles, nbucket;       /* cycles run; decided by the buckets */
 	const uint8_t *avoid;        /* rebalance: per node, 1 = the pod may not land there; NULL none */
@@ -155,6 +154,12 @@ int kp_plan_heap_push(planner *pl, int32_t pi);
 /* the profile's NodeAffinityArgs.addedAffinity into the cycle
  * (cy->added_req, cy->added_pref; in the snapshot's arena) */
 int kp_plan_added_affinity(planner *pl, const kp_profile *pf);
+
+/* class_key.c: the node-local cache's key of class cls (a dense index,
+ * the same for classes whose node-local plugins read the same), -1 out of
+ * memory; kp_plan_local_keys_free releases the table */
+int32_t kp_plan_local_key(planner *pl, int32_t cls);
+void kp_plan_local_keys_free(planner *pl);
 
 /* plan_cycle.c */
 /* the cycle's state and caches for the loaded snapshot (after the static

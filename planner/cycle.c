@@ -183,11 +183,25 @@ uint64_t kp_tiebreak_pod(uint64_t seed, int64_t pod)
 
 uint32_t kp_tiebreak_node(uint64_t h, int64_t node)
 {
-	unsigned char b[8];
-	memcpy(b, &node, sizeof b);
-	for (int i = 0; i < 8; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ULL;
+	const uint64_t P = 0x100000001b3ULL;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (node >= 0 && node < (1 << 24)) {
+		/* the same steps on a little-endian machine: the bytes in memory
+		 * order, and a zero byte only multiplies, five of them by P^5 */
+		uint64_t v = (uint64_t)node;
+		h = (h ^ (v & 0xff)) * P;
+		h = (h ^ (v >> 8 & 0xff)) * P;
+		h = (h ^ (v >> 16)) * P;
+		h *= P * P * P * P * P;
+	} else
+#endif
+	{
+		unsigned char b[8];
+		memcpy(b, &node, sizeof b);
+		for (int i = 0; i < 8; i++) {
+			h ^= b[i];
+			h *= P;
+		}
 	}
 	h ^= h >> 30;
 	h *= 0xbf58476d1ce4e5b9ULL;

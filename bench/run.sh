@@ -80,8 +80,8 @@ DIRTY=$(git status --porcelain 2>/dev/null | grep -q . && echo ' (with uncommitt
 STAMP=$(date -u '+%Y-%m-%d %H:%M UTC')
 say "$CORES cores, $MODEL, $MEM; $RUNS runs each"
 
-PLAN_HEAD='| case | pending pods | plan (median) | pods/s | static filters (SQL) | scheduling | placed / unschedulable / evicted | I/O floor | plan / floor | peak RSS |
-|---|---|---|---|---|---|---|---|---|---|'
+PLAN_HEAD='| case | pending pods | plan (median) | pods/s | static filters (SQL) | scheduling | cycles by node buckets | placed / unschedulable / evicted | I/O floor | plan / floor | peak RSS |
+|---|---|---|---|---|---|---|---|---|---|---|'
 SCALE_ONLY=${BENCH_SCALE_ONLY:-}
 if [ -n "$SCALE_ONLY" ]; then
 	[ -f "$OUT" ] || { say "BENCH_SCALE_ONLY needs an existing $OUT"; exit 1; }
@@ -147,6 +147,7 @@ plan_case() {
 	p_rss=$(cut -d' ' -f2 "$W/t.txt" | median)
 	sched=$(sed 's/.*scheduling \([0-9.]*\) s.*/\1/' "$W/phases.txt" | median)
 	static=$(sed 's/.*static filters \([0-9.]*\) s.*/\1/' "$W/phases.txt" | median)
+	buckets=$(tail -1 "$W/phases.txt" | sed -n 's/.*; \([0-9]*\) cycles, \([0-9]*\) decided by node buckets.*/\2 of \1/p')
 	pending=$(echo "$summary" | sed -n 's/^run [0-9]*: \([0-9]*\) pending pods.*/\1/p')
 	placed=$(echo "$summary" | sed -n 's/.*: \([0-9]*\) placed.*/\1/p')
 	unsched=$(echo "$summary" | sed -n 's/.*placed, \([0-9]*\) unschedulable.*/\1/p')
@@ -161,8 +162,8 @@ plan_case() {
 	f_s=$(cut -d' ' -f1 "$W/t.txt" | median)
 	pps=$(awk -v n="$pending" -v s="$p_s" 'BEGIN { printf "%.0f", n / s }')
 	ratio=$(awk -v a="$p_s" -v b="$f_s" 'BEGIN { printf "%.1f", a / b }')
-	printf '| %s | %s | %s s | %s | %s s | %s s | %s / %s / %s | %s s | %s | %s MB |\n' \
-		"$name" "$pending" "$p_s" "$pps" "$static" "$sched" "$placed" "${unsched:-0}" "${evicted:-0}" "$f_s" "$ratio" \
+	printf '| %s | %s | %s s | %s | %s s | %s s | %s | %s / %s / %s | %s s | %s | %s MB |\n' \
+		"$name" "$pending" "$p_s" "$pps" "$static" "$sched" "${buckets:-?}" "$placed" "${unsched:-0}" "${evicted:-0}" "$f_s" "$ratio" \
 		"$((p_rss / 1024))" >> "$ROWS"
 	say "$name: plan $p_s s ($pps pods/s), floor $f_s s, rss $((p_rss / 1024)) MB"
 	eval "R_$3=\$p_s"

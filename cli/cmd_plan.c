@@ -143,8 +143,9 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 	if (c->progress)
 		fprintf(stderr, "\r\033[K");
 	if (getenv("KPLAN_TIMING"))
-		fprintf(stderr, "kplan: timing: load %.3f s, static filters %.3f s, scheduling %.3f s, write %.3f s\n",
-			r->t_load, r->t_static, r->t_schedule, r->t_write);
+		fprintf(stderr, "kplan: timing: load %.3f s, static filters %.3f s, scheduling %.3f s, write %.3f s; "
+			"%ld cycles, %ld decided by node buckets\n",
+			r->t_load, r->t_static, r->t_schedule, r->t_write, r->cycles, r->bucket_cycles);
 	for (int i = 0; i < r->nwarnings; i++)
 		fprintf(stderr, "kplan: warning: %s\n", r->warnings[i]);
 	kp_whatif_print(c->whatif, NULL, stderr);

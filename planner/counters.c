@@ -1,6 +1,8 @@
 /*
  * counters.c — the storage of the topology counters (counters.h): the
- * (key -> chain) multimap their triggers live in, and releasing the table.
+ * (key -> chain) multimap their triggers live in, one counter's counts per
+ * node (sparse entries, or dense once many nodes have some), and releasing
+ * the table.
  * What a counter counts is the snapshot's business (snapshot_counters.c);
  * nothing here reads a pod or a node.
  */
@@ -92,10 +94,110 @@ void kp_multimap_release(kp_multimap *m)
 	memset(m, 0, sizeof *m);
 }
 
+void kp_counter_init(kp_counter *c, int32_t nnodes)
+{
+	memset(c, 0, sizeof *c);
+	c->nnodes = nnodes;
+}
+
+/* the first entry whose node is >= node (c->n when none) */
+static int32_t lower_bound(const kp_counter *c, int node)
+{
+	int32_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo) / 2;
+		if (c->e[mid].node < node)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int32_t kp_counter_count(const kp_counter *c, int node)
+{
+	if (c->dense)
+		return c->dense[node];
+	int32_t i = lower_bound(c, node);
+	return i < c->n && c->e[i].node == node ? c->e[i].count : 0;
+}
+
+static int to_dense(kp_counter *c)
+{
+	int32_t *d = kp_calloc((size_t)(c->nnodes ? c->nnodes : 1), sizeof *d);
+	if (!d)
+		return KP_NOMEM;
+	for (int32_t i = 0; i < c->n; i++)
+		d[c->e[i].node] = c->e[i].count;
+	kp_free(c->e);
+	c->e = NULL;
+	c->n = c->cap = 0;
+	c->dense = d;
+	return KP_OK;
+}
+
+int kp_counter_add(kp_counter *c, int node, int32_t delta)
+{
+	if (c->dense) {
+		c->dense[node] += delta;
+		return KP_OK;
+	}
+	int32_t i = lower_bound(c, node);
+	if (i < c->n && c->e[i].node == node) {
+		c->e[i].count += delta;
+		return KP_OK;
+	}
+	if (c->n >= KP_COUNTER_SPARSE_MAX(c->nnodes)) {
+		if (to_dense(c))
+			return KP_NOMEM;
+		c->dense[node] += delta;
+		return KP_OK;
+	}
+	if (c->n == c->cap) {
+		int32_t cap = c->cap ? c->cap * 2 : 4;
+		kp_cslot *e = kp_realloc(c->e, (size_t)cap * sizeof *e);
+		if (!e)
+			return KP_NOMEM;
+		c->e = e;
+		c->cap = cap;
+	}
+	memmove(c->e + i + 1, c->e + i, (size_t)(c->n - i) * sizeof *c->e);
+	c->e[i] = (kp_cslot){ node, delta };
+	c->n++;
+	return KP_OK;
+}
+
+void kp_counter_scatter(const kp_counter *c, int32_t *dst)
+{
+	if (c->dense) {
+		memcpy(dst, c->dense, (size_t)c->nnodes * sizeof *dst);
+		return;
+	}
+	for (int32_t i = 0; i < c->n; i++)
+		dst[c->e[i].node] = c->e[i].count;
+}
+
+void kp_counter_unscatter(const kp_counter *c, int32_t *dst)
+{
+	if (c->dense) {
+		memset(dst, 0, (size_t)c->nnodes * sizeof *dst);
+		return;
+	}
+	for (int32_t i = 0; i < c->n; i++)
+		dst[c->e[i].node] = 0;
+}
+
+size_t kp_counter_bytes(const kp_counter *c)
+{
+	return c->dense ? (size_t)c->nnodes * sizeof *c->dense : (size_t)c->cap * sizeof *c->e;
+}
+
 void kp_counters_release(kp_counters *cs)
 {
-	for (int i = 0; i < cs->n; i++)
-		kp_free(cs->v[i].per_node);
+	for (int i = 0; i < cs->n; i++) {
+		kp_free(cs->v[i].e);
+		kp_free(cs->v[i].dense);
+	}
 	kp_free(cs->v);
 	kp_free(cs->slots);
 	kp_multimap_release(&cs->trig);

@@ -167,10 +167,53 @@ int kp_static_filter(kp_cycle *cy, int node, int plugin)
 	return 1;
 }
 
+/* kp_hash64 (kp.c) of the 16 bytes { pod, node } in two steps: FNV-1a over
+ * the pod's 8 bytes once per pod, then the node's and the finaliser */
+uint64_t kp_tiebreak_pod(uint64_t seed, int64_t pod)
+{
+	unsigned char b[8];
+	memcpy(b, &pod, sizeof b);
+	uint64_t h = 0xcbf29ce484222325ULL ^ (seed * 0x9e3779b97f4a7c15ULL);
+	for (int i = 0; i < 8; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+uint32_t kp_tiebreak_node(uint64_t h, int64_t node)
+{
+	const uint64_t P = 0x100000001b3ULL;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (node >= 0 && node < (1 << 24)) {
+		/* the same steps on a little-endian machine: the bytes in memory
+		 * order, and a zero byte only multiplies, five of them by P^5 */
+		uint64_t v = (uint64_t)node;
+		h = (h ^ (v & 0xff)) * P;
+		h = (h ^ (v >> 8 & 0xff)) * P;
+		h = (h ^ (v >> 16)) * P;
+		h *= P * P * P * P * P;
+	} else
+#endif
+	{
+		unsigned char b[8];
+		memcpy(b, &node, sizeof b);
+		for (int i = 0; i < 8; i++) {
+			h ^= b[i];
+			h *= P;
+		}
+	}
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 31;
+	return (uint32_t)(h >> 32);
+}
+
 uint32_t kp_tiebreak(uint64_t seed, int64_t pod, int64_t node)
 {
-	int64_t k[2] = { pod, node };
-	return (uint32_t)(kp_hash64(k, sizeof k, seed) >> 32);
+	return kp_tiebreak_node(kp_tiebreak_pod(seed, pod), node);
 }
 
 void kp_default_normalize(kp_cycle *cy, int64_t *scores, int reverse)
@@ -262,7 +305,13 @@ int kp_cycle_add_affinity_pod(kp_cycle *cy, int32_t pi)
 			return KP_NOMEM;
 		cy->listed[pi] |= 1;
 	}
-	if (c->npterms && !(cy->listed[pi] & 2)) {
+	/* scoring reads only the terms that score: preferred ones and required
+	 * affinity (hardPodAffinityWeight); a pod with required anti-affinity
+	 * alone never adds to a node's score */
+	int scores = 0;
+	for (uint32_t k = 0; k < c->npterms && !scores; k++)
+		scores = !(c->pterms[k].required && c->pterms[k].anti);
+	if (scores && !(cy->listed[pi] & 2)) {
 		if (push_pod(&cy->aff_pods, &cy->naff_pods, &cy->cap_aff_pods, pi))
 			return KP_NOMEM;
 		cy->listed[pi] |= 2;
@@ -330,6 +379,7 @@ int kp_cycle_init(kp_cycle *cy, kp_snap *s, uint64_t seed)
 	cy->rcount = kp_calloc(n, sizeof *cy->rcount);
 	cy->raw = kp_calloc(n, sizeof *cy->raw);
 	cy->spread_ignored = kp_calloc(n, 1);
+	cy->elig_cls = -1;
 	cy->allowed = kp_calloc(n, 1);
 	cy->min_prio = kp_calloc(n, sizeof *cy->min_prio);
 	cy->min_prio_stamp = kp_calloc(n, sizeof *cy->min_prio_stamp);
@@ -362,6 +412,10 @@ void kp_cycle_release(kp_cycle *cy)
 	kp_free(cy->rbuf);
 	kp_free(cy->raw);
 	kp_free(cy->spread_ignored);
+	for (int k = 0; k < KP_SPREAD_ELIG_MAX; k++) {
+		kp_free(cy->elig[k]);
+		kp_free(cy->elig_dpres[k]);
+	}
 	kp_free(cy->allowed);
 	kp_free(cy->r_insufficient);
 	kp_free(cy->anti_pods);
@@ -371,6 +425,7 @@ void kp_cycle_release(kp_cycle *cy)
 	for (int i = 0; i < cy->cap_cs; i++) {
 		kp_free(cy->cs[i].dcnt);
 		kp_free(cy->cs[i].dpres);
+		kp_free(cy->cs[i].host_cnt);
 	}
 	kp_free(cy->cs);
 	kp_dmap_release(&cy->aff_counts);

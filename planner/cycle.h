@@ -44,6 +44,14 @@ typedef struct kp_cstate {
 	uint8_t hard, honor_affinity, honor_taints, self_match, is_host;
 	kp_sel sel;
 	int32_t counter;         /* kp_snap.counters index: matching pods per node */
+	/* soft hostname constraint: the counter's counts per node for Score,
+	 * set by PreScore: the counter's dense array, or host_cnt, a per-node
+	 * scratch (outlives the cycle) the sparse counter is scattered into;
+	 * host_scattered: the counter last scattered there (-1 none), unscattered
+	 * before the next */
+	const int32_t *host_view;
+	int32_t *host_cnt;
+	int32_t host_scattered;
 	int64_t min_match;
 	double weight;
 } kp_cstate;
@@ -87,6 +95,15 @@ typedef struct kp_cycle {
 	int ncs, cap_cs, nhard;
 	uint8_t spread_built;    /* constraints prepared this cycle (the plan loop resets it) */
 	uint8_t *spread_ignored; /* per node (score) */
+	/* the nodes each hard constraint counts (every hard key, its inclusion
+	 * policies): fixed for a class and profile, listed once for them */
+#define KP_SPREAD_ELIG_MAX 4
+	int32_t elig_cls;        /* class index, -1 none */
+	const kp_profile *elig_pf;
+	uint32_t elig_gone;      /* kp_snap.gone_gen they were found for */
+	uint8_t *elig[KP_SPREAD_ELIG_MAX];        /* per node: counted */
+	uint8_t *elig_dpres[KP_SPREAD_ELIG_MAX];  /* per domain: a counted node is in it */
+	int64_t elig_dsize[KP_SPREAD_ELIG_MAX];
 	/* InterPodAffinity */
 	kp_dmap aff_counts, anti_counts, existing_anti, topo_score;
 	kp_dmap anti_memo;       /* (class, namespace) of a placed pod -> which of its terms match the incoming pod */
@@ -107,7 +124,7 @@ typedef struct kp_cycle {
 	 * may be victims, valid while min_prio_stamp[n] == node_ver[n] + 1 */
 	int64_t *min_prio;
 	uint64_t *min_prio_stamp;
-	int32_t *aff_pods;       /* placed pods with any (anti-)affinity term (kube's PodsWithAffinity) */
+	int32_t *aff_pods;       /* placed pods with a term that scores (kube's PodsWithAffinity less those with only required anti-affinity) */
 	int naff_pods, cap_aff_pods;
 	/* NodeAffinity addedAffinity (profile), parsed once */
 	kp_nterm *added_req, *added_pref;
@@ -155,6 +172,9 @@ int kp_static_filter(kp_cycle *cy, int node, int plugin);
 /* The seeded hash that breaks ties between equal totals (kube-scheduler-semantics.md §8):
  * the highest wins. */
 uint32_t kp_tiebreak(uint64_t seed, int64_t pod, int64_t node);
+/* the same in two steps, the pod's part once: kp_tiebreak_node(kp_tiebreak_pod(seed, pod), node) */
+uint64_t kp_tiebreak_pod(uint64_t seed, int64_t pod);
+uint32_t kp_tiebreak_node(uint64_t h, int64_t node);
 
 /* kube's DefaultNormalizeScore(MaxNodeScore, reverse) over the feasible nodes */
 void kp_default_normalize(kp_cycle *cy, int64_t *scores, int reverse);
@@ -170,6 +190,13 @@ int kp_nterm_matches(const kp_snap *s, const kp_nterm *t, int n);
 int kp_ipa_add_pod(kp_cycle *cy, int32_t pi);
 void kp_ipa_release(kp_cycle *cy);
 
+/* PodTopologySpread for the node buckets (plan_bucket.c): prepare the
+ * constraints (KP_OK: soft ones exist, KP_SKIP: none, KP_NOMEM); a node's
+ * matching pods; PreScore from a summary of the feasible nodes, reps[i]
+ * standing for mult[i] nodes (total in all).  pod_topology_spread.c. */
+int kp_spread_prepare(kp_cycle *cy);
+int64_t kp_spread_count(const kp_cycle *cy, const kp_cstate *c, int node);
+int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t *mult, int nreps, int64_t total);
 /* NodeResourcesFit: resource name is one the profile's ignoredResources or
  * ignoredResourceGroups leave unchecked */
 int kp_fit_ignored(const kp_profile *pf, const char *name);

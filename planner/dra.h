@@ -153,6 +153,14 @@ typedef struct kp_dclaim {
 	int32_t node;                /* node-local allocation: that node, -1 */
 } kp_dclaim;
 
+/* one entry of Filter's memo (dra_memo.c): the verdict for one key of
+ * claims on one node */
+typedef struct kp_dmemo {
+	uint64_t key;                /* 0: empty */
+	uint32_t node_gen;
+	int8_t result, msg;          /* msg: index into kp_dra_msgs, -1 none (the node fits) */
+} kp_dmemo;
+
 typedef struct kp_dra {
 	int nclasses, npools, nslices, ndevices, nclaims;
 	kp_dclass *classes;
@@ -177,6 +185,7 @@ typedef struct kp_dra {
 	int32_t *counter_off;        /* per pool: first index into pool_used (npools + 1) */
 	int nreqs;                   /* kp_dreq ids */
 	void *cache;                 /* dra.c: the selection cache ((request, device) -> match) */
+	uint8_t *sel;                /* the same, dense (nreqs x ndevices), when small enough; NULL: cache */
 	/* DRA-backed extended resources (§16.8): per snapshot resource, the
 	 * DeviceClass mapping it (extendedResourceName, or the implicit
 	 * deviceclass.resource.kubernetes.io/<class>), -1 none; per scheduling
@@ -197,7 +206,7 @@ typedef struct kp_dra {
 	/* Filter's memo (dra_memo.c): per node its entries (one block), per
 	 * node its generation and the global one its entries were made at (two
 	 * per node), the run's global generation; no_memo: plan --reference */
-	struct kp_dmemo *memo;
+	kp_dmemo *memo;
 	uint32_t *node_gen, gen;
 	uint8_t no_memo;
 	uint8_t choice;              /* KP_DCHOICE_* (set by the plan from its profiles' scores) */
@@ -210,6 +219,12 @@ typedef struct kp_dra {
 	int32_t fgd_pi;
 	int32_t memo_pi;             /* the pod (+ 1, 0 none) whose key memo_key is */
 	uint64_t memo_key;
+	struct kp_dmap *memo_ids;    /* the memo's keys -> dense index (dra_memo.c) */
+	const kp_dmemo *memo_hot;    /* the row of pod memo_hot_pi - 1 (key memo_hot_key), for kp_dra_memo_hot */
+	uint64_t memo_hot_key;
+	int32_t memo_hot_pi;
+	uint64_t memo_key_id;        /* the key whose row memo_slot is (0 none) */
+	int32_t memo_slot;
 } kp_dra;
 
 /* NodeResourcesFit leaves resource r on node n to DRA: a DeviceClass maps
@@ -218,6 +233,19 @@ static inline int kp_dra_delegated(const kp_snap *s, int r, int n)
 {
 	const kp_dra *d = s->dra;
 	return d && d->res_cls && d->res_cls[r] >= 0 && s->alloc[(size_t)n * (size_t)s->nres + (size_t)r] == 0;
+}
+
+/* Filter's memo for pod pi on node n without a call, once the pod's row is
+ * at hand (dra_memo.c): -1 not known (kp_dra_filter decides), 0 the node
+ * fits, 1 + k it does not, kp_dra_msgs[k] */
+static inline int kp_dra_memo_hot(const kp_dra *d, int32_t pi, int n)
+{
+	if (d->memo_pi != pi + 1 || d->memo_hot_pi != pi + 1)
+		return -1;
+	const kp_dmemo *m = &d->memo_hot[n];
+	if (m->key != d->memo_hot_key || m->node_gen != d->node_gen[2 * n] || d->node_gen[2 * n + 1] != d->gen)
+		return -1;
+	return m->msg < 0 ? 0 : 1 + m->msg;
 }
 
 /* dra.c */

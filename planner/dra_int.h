@@ -1,7 +1,8 @@
 /*
  * dra_int.h — what the DynamicResources files share (private to planner/dra*.c):
- * dra.c (PreFilter, the structured allocator, Filter, Reserve, release) and
- * dra_explain.c (explain's devices block).
+ * dra.c (PreFilter, the structured allocator, Filter, Reserve, release),
+ * dra_nodes.c (the devices each node sees) and dra_explain.c (explain's
+ * devices block).
  */
 #ifndef KP_DRA_INT_H
 #define KP_DRA_INT_H
@@ -28,6 +29,8 @@ typedef struct search {
 	int failed_err;
 } search;
 
+/* dra_nodes.c: device v can be used on node n (its slice's or its own node selection) */
+int kp_dra_visible(const kp_snap *s, const kp_dra *d, const kp_device *v, int n);
 /* the devices of complete, valid pools visible on x->node, in search order (x->cand) */
 int kp_dra_candidates(search *x);
 /* device dev passes request r's class and own selectors: 1, 0, -1 error (x->err) */

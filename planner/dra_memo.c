@@ -18,20 +18,16 @@
  */
 #include "dra_int.h"
 #include "../common/kp.h"
+#include "cycle.h"   /* kp_dmap */
 
 #include <string.h>
 
-#define MEMO_SLOTS 32          /* per node, direct-mapped by key */
+#define MEMO_SLOTS 32          /* per node, direct-mapped by the key's dense index */
 
 const char *const kp_dra_msgs[KP_DRA_NMSGS] = {
 	"cannot allocate all claims", "invalid resource pools were encountered", "resourceclaim not available on the node",
 };
 
-typedef struct kp_dmemo {
-	uint64_t key;                /* 0: empty */
-	uint32_t node_gen;
-	int8_t result, msg;          /* msg: index into kp_dra_msgs, -1 none (the node fits) */
-} kp_dmemo;
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -70,8 +66,43 @@ static uint64_t key_of(kp_dra *d, const kp_snap *s, int32_t pi)
 	if (d->memo_pi != pi + 1) {
 		d->memo_key = pod_key(s, d, pi);
 		d->memo_pi = pi + 1;
+		d->memo_hot_pi = 0;
 	}
 	return d->memo_key;
+}
+
+/* the memo's row for the pod's key: slot-major, so one pod's lookups over
+ * the nodes read one contiguous row; a key's slot is its dense index (in
+ * order of first use) modulo MEMO_SLOTS, so up to MEMO_SLOTS shapes of
+ * claims never evict one another */
+static kp_dmemo *memo_row(kp_dra *d, const kp_snap *s, uint64_t key)
+{
+	if (!d->memo || !d->node_gen || !d->memo_ids) {
+		/* the rows, then per node its generation and the global one its entries were made at */
+		if (!d->memo)
+			d->memo = kp_calloc(MEMO_SLOTS * ((size_t)s->nnodes + 1), sizeof(kp_dmemo));
+		if (!d->node_gen)
+			d->node_gen = kp_calloc((size_t)s->nnodes + 1, 2 * sizeof *d->node_gen);
+		if (!d->memo_ids && (d->memo_ids = kp_calloc(1, sizeof(kp_dmap))) && kp_dmap_init(d->memo_ids, 64)) {
+			kp_dmap_release(d->memo_ids);
+			kp_free(d->memo_ids);
+			d->memo_ids = NULL;
+		}
+		if (!d->memo || !d->node_gen || !d->memo_ids)
+			return NULL;
+		d->memo_key_id = 0;
+	}
+	if (d->memo_key_id != key) {
+		int64_t *id = kp_dmap_get(d->memo_ids, (int64_t)key);
+		if (!id) {
+			if (!(id = kp_dmap_put(d->memo_ids, (int64_t)key)))
+				return NULL;
+			*id = (int64_t)d->memo_ids->n - 1;
+		}
+		d->memo_key_id = key;
+		d->memo_slot = (int32_t)(*id % MEMO_SLOTS);
+	}
+	return &d->memo[(size_t)d->memo_slot * ((size_t)s->nnodes + 1)];
 }
 
 int kp_dra_memo_get(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t *key, int *result, const char **msg)
@@ -79,14 +110,14 @@ int kp_dra_memo_get(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t *ke
 	*key = 0;
 	if (d->no_memo || !(*key = key_of(d, s, pi)))
 		return 0;
-	if (!d->memo) {
-		/* one block: a node's slots, then the global generation they were made at */
-		d->memo = kp_calloc((size_t)s->nnodes + 1, MEMO_SLOTS * sizeof(kp_dmemo));
-		d->node_gen = kp_calloc((size_t)s->nnodes + 1, 2 * sizeof *d->node_gen);
-		if (!d->memo || !d->node_gen)
-			return 0;
-	}
-	const kp_dmemo *m = &d->memo[(size_t)n * MEMO_SLOTS + *key % MEMO_SLOTS];
+	const kp_dmemo *row = memo_row(d, s, *key);
+	if (!row)
+		return 0;
+	/* the pod's row for kp_dra_memo_hot, until its key changes */
+	d->memo_hot = row;
+	d->memo_hot_key = *key;
+	d->memo_hot_pi = pi + 1;
+	const kp_dmemo *m = &row[n];
 	if (m->key != *key || m->node_gen != d->node_gen[2 * n] || d->node_gen[2 * n + 1] != d->gen)
 		return 0;
 	*result = m->result;
@@ -104,13 +135,16 @@ void kp_dra_memo_put(kp_dra *d, const kp_snap *s, int32_t pi, int n, uint64_t ke
 			k = j;
 	if (msg && k < 0)
 		return;   /* a message of its own (an error): not kept */
-	kp_dmemo *slots = &d->memo[(size_t)n * MEMO_SLOTS];
+	kp_dmemo *row = memo_row(d, s, key);
+	if (!row)
+		return;
 	if (d->node_gen[2 * n + 1] != d->gen) {
 		/* a global change since the node's entries were made: all stale */
-		memset(slots, 0, MEMO_SLOTS * sizeof *slots);
+		for (int j = 0; j < MEMO_SLOTS; j++)
+			d->memo[(size_t)j * ((size_t)s->nnodes + 1) + (size_t)n].key = 0;
 		d->node_gen[2 * n + 1] = d->gen;
 	}
-	slots[key % MEMO_SLOTS] = (kp_dmemo){ key, d->node_gen[2 * n], (int8_t)result, k };
+	row[n] = (kp_dmemo){ key, d->node_gen[2 * n], (int8_t)result, k };
 }
 
 void kp_dra_touched(kp_dra *d, int32_t dev)

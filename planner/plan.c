@@ -787,6 +787,8 @@ static int plan_pods(planner *pl, kp_plan_result *r, double t0)
 	add_warnings(pl, r, &n);
 	kp_gang_warnings(pl, r);
 	r->t_schedule = kp_now() - t0 - r->t_load - r->t_static;
+	r->cycles = pl->ncycles;
+	r->bucket_cycles = pl->nbucket;
 	return KP_OK;
 }
 

@@ -110,6 +110,7 @@ typedef struct kp_plan_result {
 	long stayed;                 /* of bound: a pod a scenario took off a node, placed back there ('keep' rows) */
 	double elapsed;
 	double t_load, t_static, t_schedule, t_write;   /* phases (seconds); KPLAN_TIMING=1 prints them */
+	long cycles, bucket_cycles;  /* scheduling cycles; those the node buckets decided (plan_bucket.c) */
 	char config_source[1024];
 	kp_kube kube;                /* the version and gates planned as */
 	int nwarnings;

@@ -315,10 +315,36 @@ int kp_plan_evict_victims(planner *pl, int32_t pi, const kp_candidate *c)
 
 /* ---- the node-local cache ---- */
 
+#define KP_LRAW_MAX 4          /* node-local scores with NormalizeScore a slot keeps */
+
+/* one node's cached node-local verdict and scores for one (key, profile) */
+typedef struct kp_lslot {
+	uint32_t id;                 /* pl->lid, 0 empty */
+	uint32_t fver, sver;         /* node_ver when fpass / lsum and raw were computed */
+	uint8_t fhas, shas, fpass;
+	int64_t lsum;                /* weighted sum of the node-local scores without NormalizeScore */
+	int64_t raw[KP_LRAW_MAX];    /* raw node-local scores that are normalised (pl->lraw_of) */
+} kp_lslot;
+
+/* the cycle's row of slots (the node's slot is row[n]), claimed for pl->lid */
+static kp_lslot *slot_row(const planner *pl)
+{
+	return &pl->lc[(size_t)(pl->lid & (pl->nlslots - 1)) * (size_t)pl->s.nnodes];
+}
+
+static void claim(kp_lslot *e, uint32_t id)
+{
+	if (e->id != id) {
+		e->id = id;
+		e->fhas = e->shas = 0;
+	}
+}
+
 /* Filter every node with the node-local cache: a node's node-local
- * verdict is recomputed only when pods came or went there since the class
- * was last filtered; the other filters run on every node that passes.
- * Fills cy->feas; failure reasons are not kept (see filter_nodes). */
+ * verdict is recomputed only when pods came or went there since a pod of
+ * the same key and profile was last filtered there; the other filters run
+ * on every node that passes.  Fills cy->feas; failure reasons are not kept
+ * (see filter_nodes). */
 static void filter_cached(planner *pl)
 {
 	kp_snap *s = &pl->s;
@@ -333,24 +359,27 @@ static void filter_cached(planner *pl)
 		else
 			other[nother++] = k;
 	}
-	uint64_t ep = (uint64_t)pl->epoch << 32;
+	kp_lslot *row = slot_row(pl);
 	cy->nfeas = 0;
 	for (int n = 0; n < s->nnodes; n++) {
-		uint64_t st = ep | s->node_ver[n];
+		uint32_t ver = s->node_ver[n];
 		cy->fail[n] = -1;
 		/* the pod's own restriction (a PreFilterResult: VolumeBinding's
 		 * local PVs are the pod's claims') is not its class's: not cached */
 		if ((cy->restrict_nodes && !cy->allowed[n]) || kp_snap_gone(s, n))
 			continue;
-		if (pl->fstamp[n] != st) {
+		kp_lslot *e = &row[n];
+		claim(e, pl->lid);
+		if (!e->fhas || e->fver != ver) {
 			int ok = 1;
 			for (int j = 0; j < nloc && ok; j++)
 				ok = !kp_plugins[loc[j]]->filter(cy, n);
-			pl->fpass[n] = (uint8_t)ok;
-			pl->fstamp[n] = st;
+			e->fpass = (uint8_t)ok;
+			e->fver = ver;
+			e->fhas = 1;
 			cy->fail[n] = -1;
 		}
-		if (!pl->fpass[n])
+		if (!e->fpass)
 			continue;
 		int ok = 1;
 		for (int j = 0; j < nother && ok; j++)
@@ -369,7 +398,7 @@ static int local_scores(planner *pl, const kp_profile *pf, uint8_t *skipped)
 {
 	kp_snap *s = &pl->s;
 	kp_cycle *cy = &pl->cy;
-	int ks[KP_P_COUNT], nk = 0;
+	int ks[KP_P_COUNT], nk = 0, norm[KP_P_COUNT], nnorm = 0;
 	for (int k = 0; k < KP_P_COUNT; k++) {
 		const kp_plugin *pg = kp_plugins[k];
 		if (!pf->score[k] || !local_score(k) || !pg || !pg->score)
@@ -383,35 +412,33 @@ static int local_scores(planner *pl, const kp_profile *pf, uint8_t *skipped)
 				pl->scores[k][cy->feas[i]] = 0;
 		} else {
 			ks[nk++] = k;
+			if (pg->normalize)
+				norm[nnorm++] = k;
 		}
 	}
-	uint64_t ep = (uint64_t)pl->epoch << 32;
+	kp_lslot *row = slot_row(pl);
 	for (int i = 0; i < cy->nfeas; i++) {
 		int n = cy->feas[i];
-		uint64_t st = ep | s->node_ver[n];
-		if (pl->sstamp[n] != st) {
+		uint32_t ver = s->node_ver[n];
+		kp_lslot *e = &row[n];
+		claim(e, pl->lid);
+		if (!e->shas || e->sver != ver) {
 			int64_t sum = 0;
 			for (int j = 0; j < nk; j++) {
 				int k = ks[j];
 				int64_t v = kp_plugins[k]->score(cy, n);
 				if (kp_plugins[k]->normalize)
-					pl->lraw[k][n] = v;
+					e->raw[pl->lraw_of[k]] = v;
 				else
 					sum += pf->weight[k] * v;
 			}
-			pl->lsum[n] = sum;
-			pl->sstamp[n] = st;
+			e->lsum = sum;
+			e->sver = ver;
+			e->shas = 1;
 		}
-		pl->total[n] += pl->lsum[n];
-	}
-	for (int j = 0; j < nk; j++) {
-		int k = ks[j];
-		if (!kp_plugins[k]->normalize)
-			continue;
-		int64_t *dst = pl->scores[k];
-		const int64_t *src = pl->lraw[k];
-		for (int i = 0; i < cy->nfeas; i++)
-			dst[cy->feas[i]] = src[cy->feas[i]];
+		pl->total[n] += e->lsum;
+		for (int j = 0; j < nnorm; j++)
+			pl->scores[norm[j]][n] = e->raw[pl->lraw_of[norm[j]]];
 	}
 	return KP_OK;
 }
@@ -533,15 +560,6 @@ static void filter_nodes(planner *pl, int profile_idx, int fast)
 	kp_snap *s = &pl->s;
 	kp_cycle *cy = &pl->cy;
 	const kp_profile *pf = &pl->cfg.profiles[profile_idx];
-	if (fast && (pl->cache_cls != cy->p->cls || pl->cache_profile != profile_idx)) {
-		if (++pl->epoch == 0) {
-			memset(pl->fstamp, 0, (size_t)s->nnodes * sizeof *pl->fstamp);
-			memset(pl->sstamp, 0, (size_t)s->nnodes * sizeof *pl->sstamp);
-			pl->epoch = 1;
-		}
-		pl->cache_cls = cy->p->cls;
-		pl->cache_profile = profile_idx;
-	}
 	if (fast) {
 		filter_cached(pl);
 		if (cy->nfeas == 0) {
@@ -635,10 +653,9 @@ static int score_nodes(planner *pl, const kp_profile *pf, int fast, int explaini
 		int64_t *sc = pl->scores[k];
 		if (fast && local_score(k)) {
 			/* local_scores added it, or left its raw scores in sc */
-			if (!pg->normalize)
-				continue;
-			if (!local_skip[k])
-				pg->normalize(cy, sc);
+			if (!pg->normalize || local_skip[k])
+				continue;   /* a skipped plugin's scores are 0 (local_scores) */
+			pg->normalize(cy, sc);
 			for (int i = 0; i < cy->nfeas; i++) {
 				int n = cy->feas[i];
 				pl->total[n] += pf->weight[k] * sc[n];
@@ -653,8 +670,12 @@ static int score_nodes(planner *pl, const kp_profile *pf, int fast, int explaini
 			else if (rc < 0)
 				return rc == KP_NOMEM ? kp_plan_nomem(pl) : kp_err_set(pl->err, rc, "pre-score %s failed", kp_plugin_names[k]);
 		}
-		for (int i = 0; i < cy->nfeas; i++)
-			sc[cy->feas[i]] = skip ? 0 : pg->score(cy, cy->feas[i]);
+		if (skip)
+			for (int i = 0; i < cy->nfeas; i++)
+				sc[cy->feas[i]] = 0;
+		else
+			for (int i = 0; i < cy->nfeas; i++)
+				sc[cy->feas[i]] = pg->score(cy, cy->feas[i]);
 		if (explaining) {
 			ex_raw[k] = kp_arena_alloc(&cy->arena, (size_t)s->nnodes * sizeof(int64_t));
 			if (!ex_raw[k])
@@ -669,7 +690,7 @@ static int score_nodes(planner *pl, const kp_profile *pf, int fast, int explaini
 				return kp_plan_nomem(pl);
 			memcpy(ex_norm[k], sc, (size_t)s->nnodes * sizeof(int64_t));
 		}
-		for (int i = 0; i < cy->nfeas; i++) {
+		for (int i = 0; i < cy->nfeas && !skip; i++) {   /* skipped: 0 each */
 			int n = cy->feas[i];
 			pl->total[n] += pf->weight[k] * sc[n];
 		}
@@ -686,6 +707,7 @@ static int best_node(const planner *pl, const kp_pod *p)
 	int best = cy->feas[0];
 	uint32_t best_tb = 0;
 	int best_tb_valid = 0;
+	uint64_t ph = kp_tiebreak_pod(cy->seed, p->db_id);
 	for (int i = 1; i < cy->nfeas; i++) {
 		int n = cy->feas[i];
 		if (pl->total[n] > pl->total[best]) {
@@ -693,10 +715,10 @@ static int best_node(const planner *pl, const kp_pod *p)
 			best_tb_valid = 0;
 		} else if (pl->total[n] == pl->total[best]) {
 			if (!best_tb_valid) {
-				best_tb = kp_tiebreak(cy->seed, p->db_id, s->node_db_id[best]);
+				best_tb = kp_tiebreak_node(ph, s->node_db_id[best]);
 				best_tb_valid = 1;
 			}
-			uint32_t tb = kp_tiebreak(cy->seed, p->db_id, s->node_db_id[n]);
+			uint32_t tb = kp_tiebreak_node(ph, s->node_db_id[n]);
 			if (tb > best_tb) {
 				best = n;
 				best_tb = tb;
@@ -713,6 +735,7 @@ int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
 	pod_out *po = &pl->out[pi];
 	const kp_pod *p = &pl->s.pods[pi];
 	int explaining = pl->ex && pl->ex->pod_db_id == p->db_id;
+	pl->ncycles++;
 	int rc = begin_cycle(pl, pi, pf);
 	if (rc)
 		return rc;
@@ -750,6 +773,26 @@ int kp_plan_schedule_one(planner *pl, int32_t pi, int profile_idx)
 	/* Filter; with HTTP extenders, every node's verdict is needed when the
 	 * extenders leave none: no node-local cache */
 	int fast = pl->cache && !explaining && pf->pct_nodes_to_score < 0 && p->daemon_node < 0 && !pl->avoid && !pf->hext;
+	if (fast) {
+		/* the node-local cache's (key, profile) of this cycle: keys are dense, profiles few */
+		int32_t key = kp_plan_local_key(pl, p->cls);
+		if (key < 0)
+			return kp_plan_nomem(pl);
+		pl->lid = (uint32_t)key * (uint32_t)pl->cfg.nprofiles + (uint32_t)profile_idx + 1;
+		/* the node buckets decide when the cycle allows (plan_bucket.c) */
+		int nfeas;
+		int64_t total;
+		int best;
+		if ((rc = kp_plan_bucket_choose(pl, profile_idx, &best, &nfeas, &total)) < 0)
+			return rc;
+		if (rc == 1) {
+			pl->nbucket++;
+			po->feasible = nfeas;
+			po->has_score = nfeas > 1;
+			po->score = nfeas > 1 ? total : 0;
+			return kp_plan_bind_pod(pl, pi, best);
+		}
+	}
 	filter_nodes(pl, profile_idx, fast);
 	if (!cy->abort_msg && pf->hext && (rc = kp_plan_extenders_filter(pl, cy->feas, &cy->nfeas)))
 		return rc;
@@ -798,21 +841,30 @@ int kp_plan_cycle_setup(planner *pl)
 			if (pl->cfg.profiles[k].score[KP_P_FGD_SCORE] || pl->cfg.profiles[k].score[KP_P_GPU_PACK_SCORE])
 				s->dra->choice = KP_DCHOICE_FGD;
 	}
-	pl->cache_cls = -1;
-	pl->cache_profile = -1;
 	if (pl->cache) {
-		pl->fstamp = kp_calloc((size_t)n, sizeof *pl->fstamp);
-		pl->fpass = kp_calloc((size_t)n, 1);
-		if (!pl->fstamp || !pl->fpass)
+		/* slots per node: up to 256, about 2^18 in all */
+		uint32_t per = 1;
+		while (per < 256 && (size_t)per * 2 * (size_t)n <= (1u << 18))
+			per *= 2;
+		pl->nlslots = per;
+		int nraw = 0;
+		for (int k = 0; k < KP_P_COUNT; k++) {
+			pl->lraw_of[k] = -1;
+			if (local_score(k) && kp_plugins[k] && kp_plugins[k]->normalize)
+				pl->lraw_of[k] = (int8_t)nraw++;
+		}
+		if (nraw > KP_LRAW_MAX)
+			return kp_err_set(pl->err, KP_ERROR, "node-local cache: %d normalised scores, room for %d", nraw,
+					  KP_LRAW_MAX);
+		pl->lc = kp_calloc((size_t)per * (size_t)n, sizeof *pl->lc);
+		pl->lkey = kp_malloc(((size_t)s->nclasses + 1) * sizeof *pl->lkey);
+		if (!pl->lc || !pl->lkey)
 			return kp_plan_nomem(pl);
-		pl->sstamp = kp_calloc((size_t)n, sizeof *pl->sstamp);
-		pl->lsum = kp_calloc((size_t)n, sizeof *pl->lsum);
-		if (!pl->sstamp || !pl->lsum)
-			return kp_plan_nomem(pl);
-		for (int k = 0; k < KP_P_COUNT; k++)
-			if (local_score(k) && kp_plugins[k] && kp_plugins[k]->normalize &&
-			    !(pl->lraw[k] = kp_calloc((size_t)n, sizeof(int64_t))))
-				return kp_plan_nomem(pl);
+		memset(pl->lkey, -1, ((size_t)s->nclasses + 1) * sizeof *pl->lkey);
+		/* KPLAN_BUCKETS=0: the node-local cache without the buckets (to measure them) */
+		const char *nb = getenv("KPLAN_BUCKETS");
+		if (!(nb && !strcmp(nb, "0")) && kp_plan_bucket_setup(pl))
+			return pl->err->code;
 	}
 	return KP_OK;
 }
@@ -820,12 +872,10 @@ int kp_plan_cycle_setup(planner *pl)
 void kp_plan_cycle_release(planner *pl)
 {
 	kp_plan_extenders_release(pl);
-	kp_free(pl->fstamp);
-	kp_free(pl->fpass);
-	kp_free(pl->sstamp);
-	kp_free(pl->lsum);
-	for (int k = 0; k < KP_P_COUNT; k++)
-		kp_free(pl->lraw[k]);
+	kp_plan_bucket_release(pl);
+	kp_free(pl->lc);
+	kp_free(pl->lkey);
+	kp_plan_local_keys_free(pl);
 	kp_cycle_release(&pl->cy);
 	for (int k = 0; k < KP_P_COUNT; k++)
 		kp_free(pl->scores[k]);

@@ -131,17 +131,18 @@ typedef struct planner {
 	int nev, cap_ev;
 	/* node-local cache (see filter_cached in plan_cycle.c): the verdicts and
 	 * raw scores of the plugins that read only the pod's class and the node,
-	 * kept per node for the class last scheduled and reused while the node
-	 * is unchanged */
+	 * kept per node and per key (class_key.c: classes reading the same
+	 * inputs share one) and profile, in nlslots slots a node, reused while
+	 * the node is unchanged */
 	int cache;                   /* off with --reference */
-	uint32_t epoch;              /* bumped when the class or profile changes */
-	int32_t cache_cls;
-	int cache_profile;
-	uint64_t *fstamp;            /* per node: epoch << 32 | node_ver when fpass was computed */
-	uint8_t *fpass;
-	uint64_t *sstamp;            /* per node: when lsum / lraw were computed */
-	int64_t *lsum;               /* per node: weighted sum of the node-local scores without NormalizeScore */
-	int64_t *lraw[KP_P_COUNT];   /* per node: raw node-local scores that are normalised */
+	int32_t *lkey;               /* per class: its key (kp_plan_local_key), -1 not yet */
+	struct kp_lkeys *lk;
+	uint32_t lid;                /* this cycle's (key, profile), from 1 */
+	uint32_t nlslots;            /* slots per node, a power of two */
+	int8_t lraw_of[KP_P_COUNT];  /* node-local score with NormalizeScore: its index in kp_lslot.raw, -1 */
+	struct kp_lslot *lc;         /* slot-major: slot j of node n at [j * nnodes + n] */
+	struct kp_bstate *bs;        /* node buckets (plan_bucket.c); NULL with --reference */
+	long ncycles, nbucket;       /* cycles run; decided by the buckets */
 	const uint8_t *avoid;        /* rebalance: per node, 1 = the pod may not land there; NULL none */
 	/* HTTP extenders (plan_extender.c): the client, nodes' JSON, the calls; NULL until one is called */
 	struct kp_hext_run *hx;
@@ -181,6 +182,12 @@ int kp_plan_heap_push(planner *pl, int32_t pi);
  * (cy->added_req, cy->added_pref; in the snapshot's arena) */
 int kp_plan_added_affinity(planner *pl, const kp_profile *pf);
 
+/* class_key.c: the node-local cache's key of class cls (a dense index,
+ * the same for classes whose node-local plugins read the same), -1 out of
+ * memory; kp_plan_local_keys_free releases the table */
+int32_t kp_plan_local_key(planner *pl, int32_t cls);
+void kp_plan_local_keys_free(planner *pl);
+
 /* plan_cycle.c */
 /* the cycle's state and caches for the loaded snapshot (after the static
  * filters); kp_plan_cycle_release frees them (also after a failed setup) */
@@ -203,6 +210,18 @@ int kp_plan_evict_victims(planner *pl, int32_t pi, const struct kp_candidate *c)
  * request used[] (per resource): 1 when it would pass.  Cannot fail. */
 int kp_plan_requests_fit(const kp_snap *s, const kp_class *c, const kp_profile *pf, int n, const int64_t *used,
 			 int64_t npods);
+
+/* plan_bucket.c: the node buckets, the choice of node that visits the
+ * buckets and the ties instead of every node.  Setup/release pair (release
+ * also after a failed setup). */
+typedef struct kp_bstate kp_bstate;
+int kp_plan_bucket_setup(planner *pl);
+void kp_plan_bucket_release(planner *pl);
+/* After PreFilter, for a cycle on the node-local cache: 1 when the buckets
+ * decided (*best the node, *nfeas the feasible nodes, *score the winner's
+ * total when *nfeas > 1), 0 when the cycle needs the node-by-node path,
+ * or an error code (pl->err set). */
+int kp_plan_bucket_choose(planner *pl, int profile_idx, int *best, int *nfeas, int64_t *score);
 
 /* plan_extender.c: kube's HTTP extenders (http_extender.h) */
 /* findNodesThatPassExtenders over feas[0..*nfeas) (shrunk in place); a

@@ -205,14 +205,22 @@ void kp_survive_close(kp_survive *sv)
 	kp_free(sv);
 }
 
-/* node n is gone: its images leave ImageLocality's spread */
+/* node n is gone (delta -1) or back (1): its images leave ImageLocality's
+ * spread; the node changed (kp_snap_touch: the planner's caches read it
+ * again), and when it lists images every node did (ImageLocality's score
+ * of every node reads the spread and the nodes left) */
 static void node_gone(kp_snap *s, int n, int delta)
 {
 	s->gone[n] = (uint8_t)(delta < 0);
 	s->ngone -= delta;
+	s->gone_gen++;
+	kp_snap_touch(s, n);
 	for (uint32_t k = 0; k < s->nimages[n]; k++)
 		if (s->image_names[n][k] >= 0 && s->image_names[n][k] < s->image_nodes_len)
 			s->image_nodes[s->image_names[n][k]] += delta;
+	if (s->nimages[n])
+		for (int m = 0; m < s->nnodes; m++)
+			kp_snap_touch(s, m);
 }
 
 static int queue_pod(kp_survive *sv, int32_t pi)

@@ -301,15 +301,20 @@ static int write_dra_allocations(planner *pl, int64_t run_id)
 	if (sqlite3_prepare_v2(pl->db, kp_sql_plan_dra_allocation_insert, -1, &q, NULL) != SQLITE_OK)
 		return pl->o->dry_run ? KP_OK : db_fail(pl, "dra_allocation");
 	int rc = KP_OK, seq = 0;
+	/* per claim, the last of the run's allocations of it */
+	int32_t *last = kp_malloc(((size_t)d->nclaims + 1) * sizeof *last);
+	if (!last) {
+		sqlite3_finalize(q);
+		return kp_plan_nomem(pl);
+	}
+	for (int i = 0; i < d->nrun; i++)
+		last[d->run[i].claim] = i;
 	for (int i = 0; i < d->nrun && !rc; i++) {
 		const kp_dclaim *c = &d->claims[d->run[i].claim];
 		/* what the run holds at its end: an allocation given back (the pod
 		 * evicted, or a rebalance proposal undone) or made again later is
 		 * not the run's */
-		int later = 0;
-		for (int j = i + 1; j < d->nrun && !later; j++)
-			later = d->run[j].claim == d->run[i].claim;
-		if (!c->run_allocated || later)
+		if (!c->run_allocated || last[d->run[i].claim] != i)
 			continue;
 		for (uint32_t k = 0; k < c->nresults && !rc; k++) {
 			const kp_device *v = &d->devices[c->results[k].device];
@@ -377,6 +382,7 @@ static int write_dra_allocations(planner *pl, int64_t run_id)
 		if (sqlite3_step(q) != SQLITE_DONE)
 			rc = db_fail(pl, "dra_allocation");
 	}
+	kp_free(last);
 	sqlite3_finalize(q);
 	return rc;
 }

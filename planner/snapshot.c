@@ -91,8 +91,9 @@ int kp_snap_add_pod(kp_snap *s, int32_t pi, int32_t node)
 	p->node = node;
 	if (s->st && kp_snap_volumes_moved(s, pi, node, 1))
 		return KP_NOMEM;
-	kp_counters_update(s, pi, node, 1);
-	s->node_ver[node]++;
+	if (kp_counters_update(s, pi, node, 1))
+		return KP_NOMEM;
+	kp_snap_touch(s, node);
 	return KP_OK;
 }
 
@@ -102,10 +103,10 @@ void kp_snap_remove_pod(kp_snap *s, int32_t pi)
 	int node = p->node;
 	if (node < 0)
 		return;
-	kp_counters_update(s, pi, node, -1);
+	(void)kp_counters_update(s, pi, node, -1);   /* no allocation going down */
 	if (s->st)
 		kp_snap_volumes_moved(s, pi, node, -1);   /* no allocation going down */
-	s->node_ver[node]++;
+	kp_snap_touch(s, node);
 	const kp_class *c = &s->classes[p->cls];
 	size_t base = (size_t)node * (size_t)s->nres;
 	for (uint32_t k = 0; k < c->nreq; k++)

@@ -246,9 +246,16 @@ typedef struct kp_snap {
 	 * (the planner's per-node cache of node-local verdicts keys on it) */
 	uint32_t *node_ver;
 	/* nodes gone for a moment (planner/plan_survive.c): never filtered,
-	 * counted nowhere; NULL none */
+	 * counted nowhere; NULL none.  gone_gen moves whenever one comes or goes */
 	uint8_t *gone;
 	int32_t ngone;
+	uint32_t gone_gen;
+	/* the change log: a ring of the last chg_mask + 1 nodes whose node_ver
+	 * moved, nchg of them ever; the planner's node buckets (plan_bucket.c)
+	 * read it.  NULL when nobody reads it. */
+	int32_t *chg;
+	uint32_t chg_mask;
+	uint64_t nchg;
 	/* volumes (storage.h), NULL when no pod has one and no CSINode was imported */
 	struct kp_storage *st;
 	/* Dynamic Resource Allocation (dra.h), NULL when no pod names a claim and no slice was imported */
@@ -281,6 +288,13 @@ int kp_snap_pod_index(const kp_snap *s, int64_t db_id);
 /* Place / remove a pod on a node: resources, ports, pod lists.  May allocate
  * (the per-node lists grow geometrically); returns KP_OK or KP_NOMEM. */
 int kp_snap_add_pod(kp_snap *s, int32_t pod, int32_t node);
+/* node's state changed: node_ver moves, and the change log (when kept) names it */
+static inline void kp_snap_touch(kp_snap *s, int32_t node)
+{
+	s->node_ver[node]++;
+	if (s->chg)
+		s->chg[s->nchg++ & s->chg_mask] = node;
+}
 void kp_snap_remove_pod(kp_snap *s, int32_t pod);
 
 /* storage.c: pod pi came to (delta 1) or left (delta -1) node n — its
@@ -296,9 +310,17 @@ void kp_snap_dra_release(kp_snap *s);
  * (ns, sel), created (and filled by one scan) when new; returns its index
  * into s->counters.v, or -1 on out of memory.  kp_counters_update: pod pi
  * was added to (delta 1) or removed from (delta -1) node (kp_snap_add_pod
- * and kp_snap_remove_pod call it). */
+ * and kp_snap_remove_pod call it); KP_OK, or KP_NOMEM (never going down).
+ * Read a counter with kp_counter_at, or iterate its non-zero nodes with
+ * kp_counter_first / kp_counter_next on kp_snap_counter (counters.h). */
 int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel, int terminating);
-void kp_counters_update(kp_snap *s, int32_t pi, int node, int delta);
+int kp_counters_update(kp_snap *s, int32_t pi, int node, int delta);
+static inline const kp_counter *kp_snap_counter(const kp_snap *s, int counter) { return &s->counters.v[counter]; }
+/* matching pods of counter on node */
+static inline int32_t kp_counter_at(const kp_snap *s, int counter, int node)
+{
+	return kp_counter_count(&s->counters.v[counter], node);
+}
 
 /* A topology key's values over the nodes: per node the label value (-1 when
  * the node has no such label) and a dense domain index (0..ndom-1, -1). */

@@ -137,29 +137,23 @@ int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel, int terminating)
 	if (KP_GROW(cs->v, cs->n, cs->cap, 64))
 		return -1;
 	kp_counter *c = &cs->v[cs->n];
+	kp_counter_init(c, s->nnodes);
 	c->hash = h;
 	c->ns = ns;
 	c->terminating = (uint8_t)!!terminating;
 	c->sel = kp_arena_alloc(&s->arena, sizeof *c->sel);
-	c->per_node = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), sizeof *c->per_node);
-	if (!c->sel || !c->per_node) {
-		kp_free(c->per_node);
+	if (!c->sel)
 		return -1;
-	}
 	*c->sel = *sel;
 	c->sel->reqs = sel->n ? kp_arena_alloc(&s->arena, sel->n * sizeof *sel->reqs) : NULL;
-	if (sel->n && !c->sel->reqs) {
-		kp_free(c->per_node);
+	if (sel->n && !c->sel->reqs)
 		return -1;
-	}
 	for (uint32_t i = 0; i < sel->n; i++) {
 		c->sel->reqs[i] = sel->reqs[i];
 		if (sel->reqs[i].nvals) {
 			c->sel->reqs[i].vals = kp_arena_alloc(&s->arena, sel->reqs[i].nvals * sizeof(kp_sid));
-			if (!c->sel->reqs[i].vals) {
-				kp_free(c->per_node);
+			if (!c->sel->reqs[i].vals)
 				return -1;
-			}
 			memcpy(c->sel->reqs[i].vals, sel->reqs[i].vals, sel->reqs[i].nvals * sizeof(kp_sid));
 		}
 	}
@@ -189,8 +183,8 @@ int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel, int terminating)
 			int32_t slot = lidx_find(cs, ((int64_t)trig->key << 32) | (uint32_t)trig->vals[k]);
 			for (int32_t j = 0; slot >= 0 && j < cs->lidx_count[slot]; j++) {
 				const kp_pod *p = &s->pods[cs->lidx_pods[cs->lidx_start[slot] + j]];
-				if (p->node >= 0 && matches(s, c, p))
-					c->per_node[p->node]++;
+				if (p->node >= 0 && matches(s, c, p) && kp_counter_add(c, p->node, 1))
+					return -1;
 			}
 		}
 		return idx;
@@ -199,28 +193,29 @@ int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel, int terminating)
 		return -1;   /* out of memory building the index */
 	for (int n = 0; n < s->nnodes; n++)
 		for (uint32_t j = 0; j < s->nnode_pods[n]; j++)
-			if (matches(s, c, &s->pods[s->node_pods[n][j]]))
-				c->per_node[n]++;
+			if (matches(s, c, &s->pods[s->node_pods[n][j]]) && kp_counter_add(c, n, 1))
+				return -1;
 	return idx;
 }
 
-void kp_counters_update(kp_snap *s, int32_t pi, int node, int delta)
+int kp_counters_update(kp_snap *s, int32_t pi, int node, int delta)
 {
 	kp_counters *cs = &s->counters;
 	const kp_pod *p = &s->pods[pi];
 	if (!cs->n)
-		return;
+		return KP_OK;
 	for (uint32_t i = 0; i < p->labels.n && cs->trig.nkeys; i++) {
 		int64_t key = ((int64_t)p->labels.v[i].key << 32) | (uint32_t)p->labels.v[i].value;
 		for (int32_t k = kp_multimap_first(&cs->trig, key); k >= 0; k = cs->trig.next[k]) {
 			kp_counter *c = &cs->v[cs->trig.val[k]];
-			if (matches(s, c, p))
-				c->per_node[node] += delta;
+			if (matches(s, c, p) && kp_counter_add(c, node, delta))
+				return KP_NOMEM;
 		}
 	}
 	for (int i = 0; i < cs->nalways; i++) {
 		kp_counter *c = &cs->v[cs->always[i]];
-		if (matches(s, c, p))
-			c->per_node[node] += delta;
+		if (matches(s, c, p) && kp_counter_add(c, node, delta))
+			return KP_NOMEM;
 	}
+	return KP_OK;
 }

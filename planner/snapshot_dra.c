@@ -21,6 +21,7 @@ typedef struct dload {
 	kp_dmap pool_by_key;         /* (driver, pool) -> pool index */
 	kp_dmap dev_by_key;          /* (pool, device name) -> device index */
 	kp_dmap claim_by_key;        /* (ns, name) -> claim index */
+	sqlite3_stmt *pool_counters; /* prepared once for every pool (load_pool_counters) */
 } dload;
 
 static int nomem(dload *x) { return kp_ld_nomem(x->L); }
@@ -224,9 +225,11 @@ static int slice_devices(dload *x, kp_dslice *sl, int64_t sid, kp_sid driver, de
 
 static int load_pool_counters(dload *x, kp_dpool *p)
 {
-	sqlite3_stmt *q;
-	if (kp_ld_prepare(x->L, kp_sql_snapshot_dra_pool_counters, &q))
+	sqlite3_stmt *q = x->pool_counters;
+	if (!q && kp_ld_prepare(x->L, kp_sql_snapshot_dra_pool_counters, &x->pool_counters))
 		return x->L->err->code;
+	q = x->pool_counters;
+	sqlite3_reset(q);
 	sqlite3_bind_text(q, 1, kp_str(&x->L->s->strs, p->driver), -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 2, kp_str(&x->L->s->strs, p->name), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q, 3, p->generation);
@@ -235,7 +238,7 @@ static int load_pool_counters(dload *x, kp_dpool *p)
 	while (sqlite3_step(q) == SQLITE_ROW && n < 256)
 		c[n++] = (kp_dcounter){ kp_ld_intern(x->L, sqlite3_column_text(q, 0)),
 					kp_ld_intern(x->L, sqlite3_column_text(q, 1)), sqlite3_column_int64(q, 2) };
-	sqlite3_finalize(q);
+	sqlite3_reset(q);   /* the bound texts are the string table's (SQLITE_STATIC): let go of them now */
 	p->counters = kp_ld_alloc(x->L, n * sizeof *p->counters);
 	if (!p->counters)
 		return nomem(x);
@@ -311,6 +314,8 @@ static int load_slices(dload *x)
 	sqlite3_finalize(ds.caps);
 	sqlite3_finalize(ds.counters);
 	sqlite3_finalize(ds.taints);
+	sqlite3_finalize(x->pool_counters);
+	x->pool_counters = NULL;
 	d->nslices = ns;
 	/* a device consuming a counter its pool does not define makes the pool invalid */
 	for (int i = 0; i < d->ndevices && !rc; i++) {
@@ -402,7 +407,7 @@ int kp_snap_load_dra(kp_loader *L)
 	memset(d, 0, sizeof *d);
 	for (int i = 0; i < KP_DRA_NMSGS; i++)
 		d->reason_idx[i] = -1;
-	dload x = { L, d, { 0 }, { 0 }, { 0 } };
+	dload x = { L, d, { 0 }, { 0 }, { 0 }, NULL };
 	if (kp_dmap_init(&x.pool_by_key, 64) || kp_dmap_init(&x.dev_by_key, 256) || kp_dmap_init(&x.claim_by_key, 256))
 		rc = kp_ld_nomem(L);
 	if (!rc)
@@ -439,6 +444,8 @@ void kp_snap_dra_release(kp_snap *s)
 		kp_dmap_release(d->cache);
 		kp_free(d->cache);
 	}
+	kp_free(d->sel);
+	d->sel = NULL;
 	kp_free(d->counter_off);
 	kp_free(d->pool_used);
 	kp_free(d->run);
@@ -450,6 +457,14 @@ void kp_snap_dra_release(kp_snap *s)
 	kp_free(d->node_invalid);
 	kp_free(d->memo);        /* dra_memo.c's */
 	kp_free(d->node_gen);
+	if (d->memo_ids) {
+		kp_dmap_release(d->memo_ids);
+		kp_free(d->memo_ids);
+	}
+	d->memo_ids = NULL;
+	d->memo_key_id = 0;
+	d->memo_hot = NULL;
+	d->memo_hot_pi = 0;
 	d->memo = NULL;
 	d->node_gen = NULL;
 	if (d->gpus && d->gpus_free)

@@ -37,8 +37,12 @@ static int pre_filter(kp_cycle *cy)
 
 static int filter(kp_cycle *cy, int node)
 {
-	const char *msg = NULL;
-	int rc = kp_dra_filter(cy, node, &msg);
+	/* the memo's verdict inline (most calls), else the full Filter */
+	int hot = cy->s->dra ? kp_dra_memo_hot(cy->s->dra, cy->pi, node) : -1;
+	if (hot == 0)
+		return 0;
+	const char *msg = hot > 0 ? kp_dra_msgs[hot - 1] : NULL;
+	int rc = hot > 0 ? 1 : kp_dra_filter(cy, node, &msg);
 	if (rc <= 0)
 		return 0;   /* out of memory (rc < 0) shows again when the plan writes */
 	/* the reasons are a few fixed messages (kp_dra_msgs): each one's index is

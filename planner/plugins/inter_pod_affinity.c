@@ -28,20 +28,22 @@ static int node_value(const kp_snap *s, int node, kp_sid key) { return kp_labels
 /* a term kp_counter can count: labels only, in the owner's namespace */
 static int counter_term(const kp_pterm *t) { return !t->nns && !t->ns_sel.present && !t->nmlk && !t->nmmlk; }
 
-/* counts[(topo, value)] += the counter's pods on every node with that value */
+/* counts[(topo, value)] += the counter's pods on every node with that value
+ * (its nodes with some, ascending, as a loop over every node would add them) */
 static int add_counts(kp_cycle *cy, kp_dmap *counts, int cid, kp_sid topo)
 {
 	const kp_topo *tp = kp_snap_topo(cy->s, topo);
 	if (!tp)
 		return KP_NOMEM;
-	const int32_t *per_node = cy->s->counters.v[cid].per_node;
-	for (int n = 0; n < cy->s->nnodes; n++) {
-		if (!per_node[n] || tp->val[n] < 0)
+	const kp_counter *c = kp_snap_counter(cy->s, cid);
+	kp_counter_it it;
+	for (int ok = kp_counter_first(c, &it); ok; ok = kp_counter_next(c, &it)) {
+		if (tp->val[it.node] < 0)
 			continue;
-		int64_t *x = kp_dmap_put(counts, kp_pair_key(topo, tp->val[n]));
+		int64_t *x = kp_dmap_put(counts, kp_pair_key(topo, tp->val[it.node]));
 		if (!x)
 			return KP_NOMEM;
-		*x += per_node[n];
+		*x += it.count;
 	}
 	return KP_OK;
 }
@@ -199,6 +201,10 @@ static int pre_filter(kp_cycle *cy)
 	for (int i = 0; i < cy->nagroup_always; i++)
 		if (existing_group(cy, cy->agroup_always[i]))
 			return KP_NOMEM;
+	/* no required term of its own and no placed pod's anti-affinity
+	 * against it: the filter passes every node */
+	if (!c->has_req_aff && !c->has_req_anti && !cy->existing_anti.n)
+		return KP_SKIP;
 	cy->self_matches_all = 1;
 	for (uint32_t k = 0; k < c->npterms; k++)
 		if (c->pterms[k].required && !c->pterms[k].anti && !kp_term_matches(s, &c->pterms[k], cy->p, cy->p))

@@ -92,6 +92,8 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 			v[i].dcnt = NULL;
 			v[i].dpres = NULL;
 			v[i].dcap = 0;
+			v[i].host_cnt = NULL;
+			v[i].host_scattered = -1;
 		}
 		cy->cs = v;
 		cy->cap_cs = cap;
@@ -126,6 +128,7 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 	c->counter = kp_counter_get(cy->s, cy->p->ns, sel, 0);
 	if (c->counter < 0)
 		return KP_NOMEM;
+	c->host_view = NULL;
 	c->min_match = 0;
 	c->weight = 0;
 	if (hard)
@@ -172,19 +175,62 @@ static int build(kp_cycle *cy)
 	return KP_OK;
 }
 
-/* matching pods on a node (same namespace, not terminating, selector
- * matches), from the incremental counter */
-static int64_t count_on_node(const kp_cycle *cy, int node, const kp_cstate *c)
-{
-	return cy->s->counters.v[c->counter].per_node[node];
-}
-
 static int inclusion_ok(const kp_cycle *cy, const kp_cstate *c, int node)
 {
 	if (c->honor_affinity && !kp_bit(cy->c->affinity_ok, node))
 		return 0;
 	if (c->honor_taints && !kp_bit(cy->c->taints_ok, node))
 		return 0;
+	return 1;
+}
+
+/* node carries every hard constraint's topology key */
+static int has_hard_keys(const kp_cycle *cy, int node)
+{
+	for (int k = 0; k < cy->ncs; k++)
+		if (cy->cs[k].hard && cy->cs[k].tv[node] < 0)
+			return 0;
+	return 1;
+}
+
+/* per hard constraint (in order, slot j): which nodes pre_filter counts —
+ * they carry every hard key and pass the constraint's inclusion policies —
+ * and so which domains are present.  These depend on the class and the
+ * profile only (the nodes' labels and the class's static verdicts) and on
+ * the nodes gone (kp_snap.gone_gen), so they are found once for each.  1 listed, 0 too many hard
+ * constraints (found node by node), KP_NOMEM. */
+static int list_eligible(kp_cycle *cy)
+{
+	const kp_snap *s = cy->s;
+	if (cy->nhard > KP_SPREAD_ELIG_MAX)
+		return 0;
+	if (cy->elig_cls == cy->p->cls && cy->elig_pf == cy->pf && cy->elig_gone == s->gone_gen)
+		return 1;
+	cy->elig_cls = -1;
+	for (int k = 0, j = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (!c->hard)
+			continue;
+		if (!cy->elig[j] && !(cy->elig[j] = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1))))
+			return KP_NOMEM;
+		uint8_t *dp = kp_realloc(cy->elig_dpres[j], (size_t)c->ndom + 1);
+		if (!dp)
+			return KP_NOMEM;
+		cy->elig_dpres[j] = dp;
+		memset(dp, 0, (size_t)c->ndom + 1);
+		int64_t dsize = 0;
+		for (int n = 0; n < s->nnodes; n++) {
+			cy->elig[j][n] = (uint8_t)(!kp_snap_gone(s, n) && has_hard_keys(cy, n) && inclusion_ok(cy, c, n));
+			if (cy->elig[j][n] && !dp[c->dom[n]]) {
+				dp[c->dom[n]] = 1;
+				dsize++;
+			}
+		}
+		cy->elig_dsize[j++] = dsize;
+	}
+	cy->elig_cls = cy->p->cls;
+	cy->elig_pf = cy->pf;
+	cy->elig_gone = s->gone_gen;
 	return 1;
 }
 
@@ -207,14 +253,18 @@ static int pre_filter(kp_cycle *cy)
 		memset(c->dpres, 0, (size_t)c->dcap);
 		c->dsize = 0;
 	}
-	for (int n = 0; n < s->nnodes; n++) {
-		if (kp_snap_gone(s, n))
+	int listed = list_eligible(cy);
+	if (listed < 0)
+		return KP_NOMEM;
+	for (int k = 0, j = 0; k < cy->ncs && listed; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (!c->hard)
 			continue;
-		int has_all = 1;
-		for (int k = 0; k < cy->ncs && has_all; k++)
-			if (cy->cs[k].hard && cy->cs[k].tv[n] < 0)
-				has_all = 0;
-		if (!has_all)
+		memcpy(c->dpres, cy->elig_dpres[j], (size_t)c->ndom + 1);
+		c->dsize = cy->elig_dsize[j++];
+	}
+	for (int n = 0; n < s->nnodes && !listed; n++) {
+		if (kp_snap_gone(s, n) || !has_hard_keys(cy, n))
 			continue;
 		for (int k = 0; k < cy->ncs; k++) {
 			kp_cstate *c = &cy->cs[k];
@@ -225,8 +275,19 @@ static int pre_filter(kp_cycle *cy)
 				c->dpres[d] = 1;
 				c->dsize++;
 			}
-			c->dcnt[d] += count_on_node(cy, n, c);
 		}
+	}
+	/* the matching pods (from the counter: the nodes with some) on those nodes */
+	for (int k = 0, j = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (!c->hard)
+			continue;
+		const uint8_t *el = listed ? cy->elig[j++] : NULL;
+		const kp_counter *ct = kp_snap_counter(s, c->counter);
+		kp_counter_it it;
+		for (int ok = kp_counter_first(ct, &it); ok; ok = kp_counter_next(ct, &it))
+			if (el ? el[it.node] : has_hard_keys(cy, it.node) && inclusion_ok(cy, c, it.node))
+				c->dcnt[c->dom[it.node]] += it.count;
 	}
 	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
@@ -260,6 +321,31 @@ static int filter(kp_cycle *cy, int node)
 		}
 	}
 	return 0;
+}
+
+/* a soft hostname constraint's counts per node for Score: the counter's own
+ * dense array, or the sparse counter scattered into the constraint's scratch
+ * (the previous counter there unscattered first: O(its entries)) */
+static int host_counts(kp_cycle *cy, kp_cstate *c)
+{
+	const kp_snap *s = cy->s;
+	if (c->host_cnt && c->host_scattered >= 0) {
+		kp_counter_unscatter(kp_snap_counter(s, c->host_scattered), c->host_cnt);
+		c->host_scattered = -1;
+	}
+	const kp_counter *ct = kp_snap_counter(s, c->counter);
+	c->host_view = kp_counter_dense(ct);
+	if (c->host_view)
+		return KP_OK;
+	if (!c->host_cnt) {
+		c->host_cnt = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), sizeof *c->host_cnt);
+		if (!c->host_cnt)
+			return KP_NOMEM;
+	}
+	kp_counter_scatter(ct, c->host_cnt);
+	c->host_scattered = c->counter;
+	c->host_view = c->host_cnt;
+	return KP_OK;
 }
 
 static int pre_score(kp_cycle *cy)
@@ -316,15 +402,22 @@ static int pre_score(kp_cycle *cy)
 		int64_t size = c->is_host ? cy->nfeas - nignored : c->dsize;
 		c->weight = log((double)(size + 2));
 	}
-	/* counts over every node */
+	/* counts: the counter's nodes with matching pods */
 	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
-		if (c->hard || c->is_host)
+		if (c->hard)
 			continue;
-		const int32_t *per_node = cy->s->counters.v[c->counter].per_node;
-		for (int n = 0; n < s->nnodes; n++) {
+		if (c->is_host) {
+			if (host_counts(cy, c))
+				return KP_NOMEM;
+			continue;
+		}
+		const kp_counter *ct = kp_snap_counter(s, c->counter);
+		kp_counter_it it;
+		for (int ok = kp_counter_first(ct, &it); ok; ok = kp_counter_next(ct, &it)) {
+			int n = it.node;
 			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
-			if (!c->dpres[d] || !per_node[n] || kp_snap_gone(s, n) || !inclusion_ok(cy, c, n))
+			if (!c->dpres[d] || kp_snap_gone(s, n) || !inclusion_ok(cy, c, n))
 				continue;
 			if (require_all) {
 				int has_all = 1;
@@ -334,7 +427,7 @@ static int pre_score(kp_cycle *cy)
 				if (!has_all)
 					continue;
 			}
-			c->dcnt[d] += per_node[n];
+			c->dcnt[d] += it.count;
 		}
 	}
 	return KP_OK;
@@ -358,7 +451,7 @@ static int64_t score(kp_cycle *cy, int node)
 			continue;
 		int64_t cnt;
 		if (c->is_host) {
-			cnt = count_on_node(cy, node, c);
+			cnt = c->host_view[node];
 		} else {
 			int32_t d = c->dom[node];
 			cnt = c->dpres[d] ? c->dcnt[d] : 0;
@@ -389,6 +482,109 @@ static void normalize(kp_cycle *cy, int64_t *scores)
 		else
 			scores[n] = 100 * (max + min - scores[n]) / max;
 	}
+}
+
+/* ---- the node buckets' view (plan_bucket.c; cycle.h) ---- */
+
+int kp_spread_prepare(kp_cycle *cy)
+{
+	if (build(cy))
+		return KP_NOMEM;
+	for (int k = 0; k < cy->ncs; k++)
+		if (!cy->cs[k].hard)
+			return KP_OK;
+	return KP_SKIP;
+}
+
+int64_t kp_spread_count(const kp_cycle *cy, const kp_cstate *c, int node)
+{
+	return kp_counter_count(kp_snap_counter(cy->s, c->counter), node);
+}
+
+static int require_all_soft(const kp_cycle *cy)
+{
+	return cy->c->nspreads > 0 || !cy->pf->spread_system_defaults;
+}
+
+static int has_all_soft(const kp_cycle *cy, int n)
+{
+	for (int j = 0; j < cy->ncs; j++)
+		if (!cy->cs[j].hard && cy->cs[j].tv[n] < 0)
+			return 0;
+	return 1;
+}
+
+/* what node n adds to the matching pods of soft constraint k's domain in
+ * pre_score's count, and that domain */
+static int64_t contrib(const kp_cycle *cy, int k, int n, int32_t *dom)
+{
+	const kp_cstate *c = &cy->cs[k];
+	*dom = c->dom[n] < 0 ? c->ndom : c->dom[n];
+	int64_t cnt = kp_counter_count(kp_snap_counter(cy->s, c->counter), n);
+	if (!cnt || !inclusion_ok(cy, c, n) || (require_all_soft(cy) && !has_all_soft(cy, n)))
+		return 0;
+	return cnt;
+}
+
+/* pre_score over a summary of the feasible nodes: reps[i] stands for
+ * mult[i] nodes of the same domains (total in all) */
+int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t *mult, int nreps, int64_t total)
+{
+	if (build(cy))
+		return KP_NOMEM;
+	int nsoft = 0;
+	for (int k = 0; k < cy->ncs; k++)
+		nsoft += !cy->cs[k].hard;
+	if (!nsoft || !total)
+		return KP_SKIP;
+	int require_all = require_all_soft(cy);
+	for (int k = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (c->hard || c->is_host)
+			continue;
+		memset(c->dpres, 0, (size_t)c->ndom + 1);
+		c->dsize = 0;
+	}
+	int64_t nignored = 0;
+	for (int i = 0; i < nreps; i++) {
+		int n = reps[i];
+		cy->spread_ignored[n] = (uint8_t)(require_all && !has_all_soft(cy, n));
+		if (cy->spread_ignored[n]) {
+			nignored += mult[i];
+			continue;
+		}
+		for (int k = 0; k < cy->ncs; k++) {
+			kp_cstate *c = &cy->cs[k];
+			if (c->hard || c->is_host)
+				continue;
+			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
+			if (!c->dpres[d]) {
+				c->dpres[d] = 1;
+				c->dsize++;
+			}
+		}
+	}
+	for (int k = 0; k < cy->ncs; k++) {
+		kp_cstate *c = &cy->cs[k];
+		if (c->hard)
+			continue;
+		c->weight = log((double)((c->is_host ? total - nignored : c->dsize) + 2));
+		if (c->is_host) {
+			if (host_counts(cy, c))
+				return KP_NOMEM;
+			continue;
+		}
+		memset(c->dcnt, 0, ((size_t)c->ndom + 1) * sizeof *c->dcnt);
+		const kp_counter *ct = kp_snap_counter(cy->s, c->counter);
+		kp_counter_it it;
+		for (int ok = kp_counter_first(ct, &it); ok; ok = kp_counter_next(ct, &it)) {
+			int32_t d;
+			int64_t v = contrib(cy, k, it.node, &d);
+			if (c->dpres[d])
+				c->dcnt[d] += v;
+		}
+	}
+	return KP_OK;
 }
 
 const kp_plugin kp_plugin_pod_topology_spread = {

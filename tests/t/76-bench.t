@@ -24,6 +24,7 @@ is "$(printf '%s\n' "$q" | grep -c '| 6000 pods |')" 4 "four import rows: YAML a
 like "$q" "| the same as JSON, kubectl -o json" "... the JSON row"
 like "$q" "| 100 nodes / 3000 pods, plain | 3000 |" "the plain plan row, 3,000 pending pods"
 like "$q" "| 3000 / 0 / 0 |" "plain: every pod placed"
+like "$q" "| 3000 of 3000 |" "plain: the node buckets decided every cycle"
 like "$q" "| 100 nodes / 3000 pods, full |" "the full-mix plan row"
 if [ -d "$KP_SHARED_DATA/openb" ]; then
 	like "$q" "| default | 8152 |" "openb's default list: 8,152 pods"

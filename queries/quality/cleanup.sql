@@ -4,3 +4,4 @@ DROP TABLE IF EXISTS temp.kp_q_pool;
 DROP TABLE IF EXISTS temp.kp_q_pc;
 DROP TABLE IF EXISTS temp.kp_q_nr;
 DROP TABLE IF EXISTS temp.kp_q_app;
+DROP TABLE IF EXISTS temp.kp_q_areq;

@@ -24,13 +24,15 @@ dev AS MATERIALIZED (
   JOIN slice_device d ON d.slice_id = s.id
   JOIN node n ON n.name = CASE WHEN s.per_device_node_selection THEN d.node_name ELSE s.node_name END
   JOIN temp.kp_q_pool np ON np.node_id = n.id),
+-- (duplicates in inuse and appc are harmless: both are read only through
+-- the DISTINCT sets below, so neither pays for a dedupe of its own)
 inuse AS MATERIALIZED (
   SELECT r.claim_id, r.driver, r.pool, r.device FROM resource_claim_result r JOIN resource_claim c ON c.id = r.claim_id
   WHERE c.allocated = 1 AND r.admin_access = 0
-  UNION SELECT claim_id, driver, pool, device FROM dra_allocation WHERE run_id = ?1 AND admin_access = 0),
+  UNION ALL SELECT claim_id, driver, pool, device FROM dra_allocation WHERE run_id = ?1 AND admin_access = 0),
 -- the claims of the app pods each node holds after the run
 appc AS MATERIALIZED (
-  SELECT DISTINCT pl.node_id, c.id AS claim_id
+  SELECT pl.node_id, c.id AS claim_id
   FROM placement pl JOIN pod p ON p.id = pl.pod_id
   JOIN pod_resource_claim pc ON pc.pod_id = p.id
   JOIN resource_claim c ON c.namespace = p.namespace AND c.name = pc.claim

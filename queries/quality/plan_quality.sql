@@ -14,14 +14,16 @@ by_requests AS (
     SELECT pool, resource, total, c, SUM(c) OVER (PARTITION BY pool, resource ORDER BY c DESC, node_id
                                                  ROWS UNBOUNDED PRECEDING) AS upto FROM cap WHERE total > 0)
   GROUP BY 1, 2),
+-- (a request above half of cmax >= 0 is positive: kp_q_areq has them all)
 by_large AS (
-  SELECT a.pool, q.resource, SUM(a.n) AS n
-  FROM temp.kp_q_app a JOIN class_request q ON q.class_id = a.class_id
-  JOIN (SELECT pool, resource, max(c) AS cmax FROM cap GROUP BY 1, 2) b ON b.pool = a.pool AND b.resource = q.resource
-  WHERE q.resource <> 'pods' AND q.value > b.cmax - q.value GROUP BY 1, 2),
--- required anti-affinity terms that select pods of their own class
+  SELECT a.pool, a.resource, SUM(a.n) AS n
+  FROM temp.kp_q_areq a
+  JOIN (SELECT pool, resource, max(c) AS cmax FROM cap GROUP BY 1, 2) b ON b.pool = a.pool AND b.resource = a.resource
+  WHERE a.value > b.cmax - a.value GROUP BY 1, 2),
+-- required anti-affinity terms that select pods of their own class (the
+-- terms first: few, where the app classes are many)
 aa_term AS MATERIALIZED (
-  SELECT t.class_id, t.seq, t.selector FROM class_pod_affinity t JOIN pod_class c ON c.id = t.class_id
+  SELECT t.class_id, t.seq, t.selector FROM class_pod_affinity t CROSS JOIN pod_class c ON c.id = t.class_id
   WHERE t.anti = 1 AND t.required = 1 AND t.selector IS NOT NULL
     AND t.match_label_keys = '[]' AND t.mismatch_label_keys = '[]'
     AND ((t.namespaces = '[]' AND t.ns_selector IS NULL) OR t.ns_selector = '[]'

@@ -8,8 +8,7 @@ WITH usedn AS MATERIALIZED (SELECT node_id FROM temp.kp_q_nr WHERE resource = 'p
 -- per pool: the smallest positive request of each resource among its app pods
 -- (attach slots and devices: 1)
 smallest AS MATERIALIZED (
-  SELECT a.pool, q.resource, min(q.value) AS m FROM temp.kp_q_app a JOIN class_request q ON q.class_id = a.class_id
-  WHERE q.value > 0 AND q.resource <> 'pods' GROUP BY 1, 2
+  SELECT pool, resource, min(value) AS m FROM temp.kp_q_areq GROUP BY 1, 2
   UNION ALL SELECT DISTINCT pool, 'pods', 1 FROM temp.kp_q_app
   UNION ALL SELECT DISTINCT pool, resource, 1 FROM temp.kp_q_nr WHERE resource LIKE 'attach:%' OR resource LIKE 'device:%'),
 nfree AS MATERIALIZED (

@@ -8,6 +8,9 @@
 --       requests, and 'pods' (a count); overhead: the per-node pods' requests,
 --       app: the app pods'
 --   kp_q_app(pool, class_id, n)                   app pods per pool and class
+--   kp_q_areq(pool, resource, value, n)           app pods per pool and positive request of a
+--       resource (pods left out): what plan_quality's large pods and plan_stranded's smallest
+--       request read, once (pods of many classes share few requests)
 -- and, from the planner's temp.kp_q_attach_in (plan_write.c), the CSI attach
 -- slots as a resource 'attach:DRIVER' of kp_q_nr where the limit binds every
 -- node of the pool (a node without a limit has unbounded slots: no bound);
@@ -39,6 +42,10 @@ LEFT JOIN agg a ON a.node_id = np.node_id AND a.resource = pr.resource;
 CREATE TEMP TABLE kp_q_app(pool TEXT, class_id INTEGER, n INTEGER, PRIMARY KEY(pool, class_id));
 INSERT INTO temp.kp_q_app SELECT np.pool, x.class_id, SUM(x.n)
 FROM temp.kp_q_pc x JOIN temp.kp_q_pool np ON np.node_id = x.node_id WHERE NOT x.per_node GROUP BY 1, 2;
+CREATE TEMP TABLE kp_q_areq(pool TEXT, resource TEXT, value INTEGER, n INTEGER);
+INSERT INTO temp.kp_q_areq SELECT a.pool, q.resource, q.value, SUM(a.n)
+FROM temp.kp_q_app a JOIN class_request q ON q.class_id = a.class_id
+WHERE q.resource <> 'pods' AND q.value > 0 GROUP BY 1, 2, 3;
 INSERT INTO temp.kp_q_nr
 WITH lim AS MATERIALIZED (
   SELECT np.pool, a.driver, count(*) AS n, SUM(a.app) AS app

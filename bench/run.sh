@@ -257,6 +257,17 @@ SURVIVE_ROW=$(awk -v n="$SURVIVE_NODES" -v p="$SURVIVE_PODS" -v sv="$sv_s" -v sp
 		n, p, n, sv, ans, 1000 * sv / n, sp, sv / sp, rp, k, rp / (k + 1), rss / 1024 }')
 say "capacity --survive node: $sv_s s, one plan $sp_s s"
 
+# ---- 7. growth: 2,500 / 75,000 (the survive cluster) to 10,000 / 300,000, plain ----
+GROW_NODES=10000 GROW_PODS=300000
+[ -z "$QUICK" ] || { GROW_NODES=400; GROW_PODS=12000; }
+: > "$ROWS"
+plan_case "$SURVIVE_NODES nodes / $SURVIVE_PODS pods, plain" "$sdb" g1
+gen_case $GROW_NODES $GROW_PODS plain
+plan_case "$GROW_NODES nodes / $GROW_PODS pods, plain" "$W/gen-$GROW_NODES-$GROW_PODS-plain.db" g2
+GROW_ROWS=$(cat "$ROWS")
+: > "$ROWS"
+GROW_EXP=$(awk -v a="$R_g1" -v b="$R_g2" -v f="$((GROW_NODES / SURVIVE_NODES))" 'BEGIN { printf "%.2f", log(b / a) / log(f) }')
+
 fi   # not SCALE_ONLY
 
 # ---- 5. scale ----
@@ -330,6 +341,13 @@ fi
 	if [ -n "${R_s4:-}" ] && [ -n "${R_s7:-}" ]; then
 		echo "Cost of the volumes at the largest size: $(awk -v a="$R_s4" -v b="$R_s7" 'BEGIN { printf "%+.0f %%", 100 * (b - a) / a }') against the full mix without them."
 	fi
+	echo
+	echo "## Growth (issue 20: exponent <= 1.15)"
+	echo
+	echo "$PLAN_HEAD"
+	echo "$GROW_ROWS"
+	echo
+	echo "Both $((GROW_NODES / SURVIVE_NODES)) times larger: time x$(awk -v a="$R_g1" -v b="$R_g2" 'BEGIN { printf "%.1f", b / a }'), exponent $GROW_EXP (time ~ size^$GROW_EXP)."
 	echo
 	echo "## capacity --survive node (issue 20)"
 	echo

@@ -197,6 +197,7 @@ int kp_k8s_get_resize_status(kctx *c, const kp_ynode *status, kp_pod_in *pod)
 	    read_statuses(c, status, "initContainerStatuses", 1, pod, &k) != KP_OK)
 		return KP_PARSE;
 	pod->nstatuses = k;
+	pod->pod_status_resources = kp_ymap_get(status, "resources") != NULL;
 	const kp_ynode *conds;
 	if (kp_k8s_get_seq(c, status, "conditions", "status.conditions", &conds) != KP_OK)
 		return KP_PARSE;

@@ -189,6 +189,7 @@ typedef struct kp_pod_in {
 	/* in-place resize (status; InPlacePodVerticalScaling, kube 1.33+) */
 	kp_ctr_status *statuses; size_t nstatuses;
 	int resize_infeasible;   /* condition PodResizePending with reason Infeasible */
+	int pod_status_resources;   /* status.resources: pod-level resize (kube 1.36; not modelled) */
 	/* node features the pod requires (NodeDeclaredFeatures), sorted */
 	kp_strs features;
 } kp_pod_in;

@@ -114,6 +114,9 @@ const char *kp_store_kvs_text(kp_import *imp, const kp_kvs *kv)
 typedef struct class_info {
 	kp_ress req, nz;
 	int nalt, resized;
+	/* status kube 1.36 reads and kplan does not: a non-sidecar init
+	 * container's resources, pod-level status.resources (run warning) */
+	int init_resize, pod_resize;
 	kp_ress alt_req[3], alt_nz[3];
 } class_info;
 
@@ -266,6 +269,8 @@ static void class_spec(kp_sb *sb, const kp_pod_in *p, const class_info *ci)
 		}
 		kp_sb_addc(sb, ']');
 	}
+	if (ci->init_resize || ci->pod_resize)
+		kp_sb_printf(sb, ",\"unmodelledResize\":[%d,%d]", ci->init_resize, ci->pod_resize);
 	if (p->features.n) {
 		kp_sb_adds(sb, ",\"features\":");
 		json_strs(sb, &p->features);
@@ -430,9 +435,10 @@ static int insert_kube_rows(kp_import *imp, int64_t id, const kp_pod_in *p, cons
 					return err->code;
 			}
 		}
-	const char *inputs[2] = { p->pod_requests.n || p->pod_limits.n ? "pod-level-resources" : NULL,
-				  ci->resized ? "resize-status" : NULL };
-	for (int i = 0; i < 2; i++) {
+	const char *inputs[4] = { p->pod_requests.n || p->pod_limits.n ? "pod-level-resources" : NULL,
+				  ci->resized ? "resize-status" : NULL, ci->init_resize ? "init-resize-status" : NULL,
+				  ci->pod_resize ? "pod-resize-status" : NULL };
+	for (int i = 0; i < 4; i++) {
 		if (!inputs[i])
 			continue;
 		sqlite3_stmt *s = stmt(imp, S_CLASS_KINPUT);
@@ -560,6 +566,12 @@ int kp_store_class(kp_import *imp, const kp_pod_in *p, int64_t *out, kp_err *err
 			     !ress_equal(&ci.alt_req[0], &ci.alt_req[2]) || !ress_equal(&ci.alt_nz[0], &ci.alt_nz[2]);
 		ci.nalt = p->pod_requests.n || p->pod_limits.n || ci.resized ? 3 : 0;
 	}
+	ci.pod_resize = p->pod_status_resources;
+	for (size_t i = 0; i < p->nstatuses; i++)
+		for (size_t j = 0; j < p->ncontainers && p->statuses[i].init; j++)
+			if (p->containers[j].kind == KP_CONTAINER_INIT && p->containers[j].name && p->statuses[i].name &&
+			    !strcmp(p->containers[j].name, p->statuses[i].name))
+				ci.init_resize = 1;
 	class_spec(&imp->spec, p, &ci);
 	if (!kp_sb_ok(&imp->spec))
 		return kp_err_set(err, KP_NOMEM, "out of memory");

@@ -60,7 +60,7 @@ void kp_plan_kube_warnings(const planner *pl, kp_plan_result *r, long claims)
 	const kp_snap *s = &pl->s;
 	const kp_kube *k = &s->kube;
 	int minor = k->minor;
-	long gtlt = 0, podlevel = 0, features = 0, resized = 0;
+	long gtlt = 0, podlevel = 0, features = 0, resized = 0, unmodelled = 0;
 	for (int q = 0; q < pl->nqueue; q++) {
 		const kp_class *c = &s->classes[s->pods[pl->queue[q]].cls];
 		gtlt += has_never_toleration(c);
@@ -72,7 +72,13 @@ void kp_plan_kube_warnings(const planner *pl, kp_plan_result *r, long claims)
 			const kp_class *c = &s->classes[s->pods[i].cls];
 			resized += (c->kube_inputs & KP_KIN_RESIZE) != 0;
 			podlevel += (c->kube_inputs & KP_KIN_POD_LEVEL) != 0;
+			unmodelled += (c->kube_inputs & KP_KIN_RESIZE_UNMODELLED) != 0;
 		}
+	if (unmodelled && minor >= 36)
+		kp_plan_warn(r, "resize-unmodelled: kube 1.%d: %ld bound pod(s) report resources in status for a non-sidecar "
+			"init container or for the whole pod (status.resources), which kube 1.36+ may count (in-place resize of "
+			"init containers and of pod-level resources); kplan counts their spec (docs/kube-versions.md §2)",
+			minor, unmodelled);
 	if (gtlt)
 		kp_plan_warn(r, "kube 1.%d: %ld pending pod(s) have Gt/Lt tolerations, which need the "
 			"TaintTolerationComparisonOperators feature gate (off): they tolerate no taint, as kube-scheduler "

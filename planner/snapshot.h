@@ -137,8 +137,10 @@ typedef struct kp_class {
 } kp_class;
 
 enum { KP_POD_BOUND = 0, KP_POD_PENDING, KP_POD_DONE, KP_POD_UNKNOWN_NODE };
-/* kp_class.kube_inputs: spec.resources set; status resources reported */
-enum { KP_KIN_POD_LEVEL = 1, KP_KIN_RESIZE = 2 };
+/* kp_class.kube_inputs: spec.resources set; status resources reported;
+ * status kube 1.36+ may read and kplan does not (a non-sidecar init
+ * container's resources, pod-level status.resources) */
+enum { KP_KIN_POD_LEVEL = 1, KP_KIN_RESIZE = 2, KP_KIN_RESIZE_UNMODELLED = 4 };
 
 typedef struct kp_pod {
 	int64_t db_id;

@@ -121,7 +121,9 @@ static int load_inputs(kp_loader *L)
 		const char *in = kp_ld_col(st, 1);
 		if (ci >= 0)
 			L->s->classes[ci].kube_inputs |= !strcmp(in, "pod-level-resources") ? KP_KIN_POD_LEVEL
-							: !strcmp(in, "resize-status") ? KP_KIN_RESIZE : 0;
+							: !strcmp(in, "resize-status") ? KP_KIN_RESIZE
+							: !strcmp(in, "init-resize-status") || !strcmp(in, "pod-resize-status")
+								? KP_KIN_RESIZE_UNMODELLED : 0;
 	}
 	sqlite3_finalize(st);
 	return KP_OK;

@@ -61,9 +61,9 @@ static int same_local(const kp_class *a, const kp_class *b, int images)
 	    a->nports != b->nports || a->nfeatures != b->nfeatures || a->ncontainers != b->ncontainers ||
 	    a->kube_inputs != b->kube_inputs || (images && a->nimages != b->nimages))
 		return 0;
-	if (memcmp(a->req_res, b->req_res, a->nreq * sizeof *a->req_res) ||
-	    memcmp(a->req_val, b->req_val, a->nreq * sizeof *a->req_val))
-		return 0;
+	if (a->nreq && (memcmp(a->req_res, b->req_res, a->nreq * sizeof *a->req_res) ||
+			memcmp(a->req_val, b->req_val, a->nreq * sizeof *a->req_val)))
+		return 0;   /* (no memcmp of 0 bytes: the arrays may be NULL) */
 	for (uint32_t i = 0; i < a->ntols; i++)
 		if (!same_tol(&a->tols[i], &b->tols[i]))
 			return 0;

@@ -109,6 +109,7 @@ int64_t *kp_dmap_put(kp_dmap *m, int64_t key)
 
 int kp_cycle_fail(kp_cycle *cy, int node, int plugin, int reason, int unresolvable)
 {
+	cy->verdicts_dirty = 1;
 	if (cy->fail[node] < 0) {
 		cy->fail[node] = (int8_t)plugin;
 		cy->unres[node] = (uint8_t)unresolvable;
@@ -389,6 +390,7 @@ int kp_cycle_init(kp_cycle *cy, kp_snap *s, uint64_t seed)
 	    !cy->allowed || !cy->min_prio || !cy->min_prio_stamp || !cy->listed || !cy->r_insufficient)
 		return KP_NOMEM;
 	memset(cy->fail, -1, n);
+	cy->verdicts_dirty = 1;   /* unres too, on the first cycle */
 	if (kp_dmap_init(&cy->aff_counts, 64) || kp_dmap_init(&cy->anti_counts, 64) ||
 	    kp_dmap_init(&cy->existing_anti, 64) || kp_dmap_init(&cy->topo_score, 64) ||
 	    kp_dmap_init(&cy->anti_memo, 64) || kp_dmap_init(&cy->agroup_index, 64))

@@ -247,10 +247,12 @@ static int place_node(planner *pl, bslot *sl, int n)
 	kp_cycle *cy = &pl->cy;
 	unlink_node(sl, n);
 	int ok = !kp_snap_gone(&pl->s, n);
+	uint8_t dirty = cy->verdicts_dirty;
 	for (int j = 0; j < bs->nloc && ok; j++)
 		ok = !kp_plugins[bs->loc[j]]->filter(cy, n);
-	cy->fail[n] = -1;
+	cy->fail[n] = -1;   /* the verdict undone: the cycle's arrays as they were */
 	cy->unres[n] = 0;
+	cy->verdicts_dirty = dirty;
 	if (!ok)
 		return KP_OK;
 	int64_t L = 0, key[MAX_KEY];
@@ -563,9 +565,11 @@ static int64_t representatives(planner *pl, bslot *sl, int hard_on, int *nr)
 		if (!sl->b[bi].nfeas)
 			continue;
 		int32_t rep = sl->g[top_group(sl, &sl->b[bi])].head;
+		uint8_t dirty = cy->verdicts_dirty;
 		if (hard_on && sp->filter(cy, rep)) {
 			cy->fail[rep] = -1;
 			cy->unres[rep] = 0;
+			cy->verdicts_dirty = dirty;
 			continue;
 		}
 		cy->feas[*nr] = rep;

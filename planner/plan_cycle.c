@@ -499,8 +499,13 @@ static int setup_cycle(planner *pl, int32_t pi, const kp_profile *pf)
 	cy->abort_msg = NULL;
 	cy->abort_plugin = KP_P_DYNAMIC_RESOURCES;
 	memset(cy->skip, 0, sizeof cy->skip);
-	memset(cy->fail, -1, (size_t)s->nnodes);
-	memset(cy->unres, 0, (size_t)s->nnodes);
+	/* every node's verdict starts as passed: cleared only when a cycle
+	 * left some set (a node-buckets cycle undoes its own, plan_bucket.c) */
+	if (cy->verdicts_dirty) {
+		memset(cy->fail, -1, (size_t)s->nnodes);
+		memset(cy->unres, 0, (size_t)s->nnodes);
+		cy->verdicts_dirty = 0;
+	}
 	if (kp_plan_added_affinity(pl, pf))
 		return pl->err->code;
 	return KP_OK;

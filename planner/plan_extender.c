@@ -645,6 +645,7 @@ int kp_plan_extenders_filter(planner *pl, int32_t *feas, int *nfeas)
 			if (keep[n] == 2) {
 				feas[m++] = n;
 			} else if (keep[n] == 1) {
+				cy->verdicts_dirty = 1;
 				cy->fail[n] = KP_P_HTTP_EXTENDER;
 				cy->unres[n] = 1;
 				cy->rstart[n] = (int32_t)cy->rlen;

@@ -348,6 +348,37 @@ static int host_counts(kp_cycle *cy, kp_cstate *c)
 	return KP_OK;
 }
 
+/* the scored nodes (nodes[i] standing for mult[i] of them, 1 when mult is
+ * NULL): each is ignored when it lacks a soft constraint's key and every
+ * key is required, else its domains are present (dpres, dsize); the
+ * ignored ones counted */
+static int64_t mark_scored(kp_cycle *cy, const int32_t *nodes, const int64_t *mult, int n, int require_all)
+{
+	int64_t nignored = 0;
+	for (int i = 0; i < n; i++) {
+		int node = nodes[i];
+		cy->spread_ignored[node] = 0;
+		for (int k = 0; k < cy->ncs && require_all; k++)
+			if (!cy->cs[k].hard && cy->cs[k].tv[node] < 0)
+				cy->spread_ignored[node] = 1;
+		if (cy->spread_ignored[node]) {
+			nignored += mult ? mult[i] : 1;
+			continue;
+		}
+		for (int k = 0; k < cy->ncs; k++) {
+			kp_cstate *c = &cy->cs[k];
+			if (c->hard || c->is_host)
+				continue;
+			int32_t d = c->dom[node] < 0 ? c->ndom : c->dom[node];
+			if (!c->dpres[d]) {
+				c->dpres[d] = 1;
+				c->dsize++;
+			}
+		}
+	}
+	return nignored;
+}
+
 static int pre_score(kp_cycle *cy)
 {
 	if (build(cy))
@@ -371,30 +402,7 @@ static int pre_score(kp_cycle *cy)
 		memset(c->dpres, 0, nd);
 		c->dsize = 0;
 	}
-	int nignored = 0;
-	for (int i = 0; i < cy->nfeas; i++) {
-		int n = cy->feas[i];
-		cy->spread_ignored[n] = 0;
-		if (require_all) {
-			for (int k = 0; k < cy->ncs; k++)
-				if (!cy->cs[k].hard && cy->cs[k].tv[n] < 0)
-					cy->spread_ignored[n] = 1;
-			if (cy->spread_ignored[n]) {
-				nignored++;
-				continue;
-			}
-		}
-		for (int k = 0; k < cy->ncs; k++) {
-			kp_cstate *c = &cy->cs[k];
-			if (c->hard || c->is_host)
-				continue;
-			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
-			if (!c->dpres[d]) {
-				c->dpres[d] = 1;
-				c->dsize++;
-			}
-		}
-	}
+	int64_t nignored = mark_scored(cy, cy->feas, NULL, cy->nfeas, require_all);
 	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
 		if (c->hard)
@@ -545,25 +553,7 @@ int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t
 		memset(c->dpres, 0, (size_t)c->ndom + 1);
 		c->dsize = 0;
 	}
-	int64_t nignored = 0;
-	for (int i = 0; i < nreps; i++) {
-		int n = reps[i];
-		cy->spread_ignored[n] = (uint8_t)(require_all && !has_all_soft(cy, n));
-		if (cy->spread_ignored[n]) {
-			nignored += mult[i];
-			continue;
-		}
-		for (int k = 0; k < cy->ncs; k++) {
-			kp_cstate *c = &cy->cs[k];
-			if (c->hard || c->is_host)
-				continue;
-			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
-			if (!c->dpres[d]) {
-				c->dpres[d] = 1;
-				c->dsize++;
-			}
-		}
-	}
+	int64_t nignored = mark_scored(cy, reps, mult, nreps, require_all);
 	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
 		if (c->hard)

@@ -416,7 +416,8 @@ static int rekey(planner *pl, bslot *sl)
 	if (same)
 		return KP_OK;
 	int nold = sl->nhot;
-	memcpy(bs->tmp, sl->hotl, (size_t)nold * sizeof *bs->tmp);
+	if (nold)
+		memcpy(bs->tmp, sl->hotl, (size_t)nold * sizeof *bs->tmp);
 	for (int i = 0; i < nold; i++)
 		sl->hot[bs->tmp[i]] = 0;
 	sl->nhot = 0;

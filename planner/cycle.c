@@ -414,10 +414,6 @@ void kp_cycle_release(kp_cycle *cy)
 	kp_free(cy->rbuf);
 	kp_free(cy->raw);
 	kp_free(cy->spread_ignored);
-	for (int k = 0; k < KP_SPREAD_ELIG_MAX; k++) {
-		kp_free(cy->elig[k]);
-		kp_free(cy->elig_dpres[k]);
-	}
 	kp_free(cy->allowed);
 	kp_free(cy->r_insufficient);
 	kp_free(cy->anti_pods);
@@ -428,6 +424,8 @@ void kp_cycle_release(kp_cycle *cy)
 		kp_free(cy->cs[i].dcnt);
 		kp_free(cy->cs[i].dpres);
 		kp_free(cy->cs[i].host_cnt);
+		kp_free(cy->cs[i].elig);
+		kp_free(cy->cs[i].elig_dpres);
 	}
 	kp_free(cy->cs);
 	kp_dmap_release(&cy->aff_counts);

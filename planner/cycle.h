@@ -52,6 +52,11 @@ typedef struct kp_cstate {
 	const int32_t *host_view;
 	int32_t *host_cnt;
 	int32_t host_scattered;
+	/* a hard constraint: the nodes PreFilter counts (every hard key, its
+	 * inclusion policies) and the domains they make present, found once
+	 * for a class, profile and set of nodes (kp_cycle.elig_*); outlive the cycle */
+	uint8_t *elig, *elig_dpres;
+	int64_t elig_dsize;
 	int64_t min_match;
 	double weight;
 } kp_cstate;
@@ -96,15 +101,11 @@ typedef struct kp_cycle {
 	int ncs, cap_cs, nhard;
 	uint8_t spread_built;    /* constraints prepared this cycle (the plan loop resets it) */
 	uint8_t *spread_ignored; /* per node (score) */
-	/* the nodes each hard constraint counts (every hard key, its inclusion
-	 * policies): fixed for a class and profile, listed once for them */
-#define KP_SPREAD_ELIG_MAX 4
-	int32_t elig_cls;        /* class index, -1 none */
+	/* what the constraints' elig arrays were found for: class index (-1
+	 * none), profile, kp_snap.gone_gen */
+	int32_t elig_cls;
 	const kp_profile *elig_pf;
-	uint32_t elig_gone;      /* kp_snap.gone_gen they were found for */
-	uint8_t *elig[KP_SPREAD_ELIG_MAX];        /* per node: counted */
-	uint8_t *elig_dpres[KP_SPREAD_ELIG_MAX];  /* per domain: a counted node is in it */
-	int64_t elig_dsize[KP_SPREAD_ELIG_MAX];
+	uint32_t elig_gone;
 	/* InterPodAffinity */
 	kp_dmap aff_counts, anti_counts, existing_anti, topo_score;
 	kp_dmap anti_memo;       /* (class, namespace) of a placed pod -> which of its terms match the incoming pod */

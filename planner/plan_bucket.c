@@ -85,10 +85,10 @@ struct kp_bstate {
 	bslot slot[NSLOT];
 	bslot *cur;
 	uint64_t clock;
-	int nnodes;
-	/* this cycle's plugins: node-local filters, L's scores, keyed normalised scores */
+	/* this cycle's plugins: node-local filters, node-local scores (L: those
+	 * without NormalizeScore), the keyed normalised ones among them */
 	int loc[KP_P_COUNT], nloc;
-	int lsum_k[KP_P_COUNT], nlsum;
+	int ks[KP_P_COUNT], nks;
 	int key_k[KP_P_COUNT], nkey_k;
 	/* per query */
 	int64_t *mult, *tot_b;
@@ -240,27 +240,20 @@ static int link_node(bslot *sl, int n, int32_t bi, int64_t L)
 
 /* ---- one node ---- */
 
-/* node n into slot sl as it is now: its node-local verdict, L and bucket */
+/* node n into slot sl as it is now: its node-local verdict and scores
+ * (the node-local cache's, plan_cycle.c), L and bucket */
 static int place_node(planner *pl, bslot *sl, int n)
 {
 	kp_bstate *bs = pl->bs;
 	kp_cycle *cy = &pl->cy;
 	unlink_node(sl, n);
-	int ok = !kp_snap_gone(&pl->s, n);
-	uint8_t dirty = cy->verdicts_dirty;
-	for (int j = 0; j < bs->nloc && ok; j++)
-		ok = !kp_plugins[bs->loc[j]]->filter(cy, n);
-	cy->fail[n] = -1;   /* the verdict undone: the cycle's arrays as they were */
-	cy->unres[n] = 0;
-	cy->verdicts_dirty = dirty;
-	if (!ok)
+	if (kp_snap_gone(&pl->s, n) || !kp_plan_local_pass(pl, n, bs->loc, bs->nloc))
 		return KP_OK;
-	int64_t L = 0, key[MAX_KEY];
-	for (int j = 0; j < bs->nlsum; j++)
-		L += cy->pf->weight[bs->lsum_k[j]] * kp_plugins[bs->lsum_k[j]]->score(cy, n);
+	const kp_lslot *e = kp_plan_local_scores(pl, n, bs->ks, bs->nks);
+	int64_t L = e->lsum, key[MAX_KEY];
 	int nk = 0, hot = 0;
 	for (int j = 0; j < bs->nkey_k; j++)
-		key[nk++] = kp_plugins[bs->key_k[j]]->score(cy, n);
+		key[nk++] = e->raw[pl->lraw_of[bs->key_k[j]]];
 	for (int k = 0; k < sl->ncs; k++) {
 		const kp_cstate *c = &cy->cs[k];
 		if (c->tv[n] < 0) {
@@ -463,7 +456,7 @@ static bslot *activate(planner *pl, int profile_idx, const uint8_t *skipped, int
 	if (!sl || *rc == KP_SKIP) {
 		if (!sl) {
 			sl = lru;
-			if (!sl->in_use && slot_alloc(sl, bs->nnodes)) {
+			if (!sl->in_use && slot_alloc(sl, pl->s.nnodes)) {
 				slot_free(sl);
 				*rc = KP_NOMEM;
 				return NULL;
@@ -494,7 +487,7 @@ static int classify(planner *pl, uint8_t *skipped, int *spread_on, int *hard_on)
 	const kp_profile *pf = cy->pf;
 	if (cy->restrict_nodes)
 		return 0;
-	bs->nloc = bs->nlsum = bs->nkey_k = 0;
+	bs->nloc = bs->nks = bs->nkey_k = 0;
 	*hard_on = *spread_on = 0;
 	for (int k = 0; k < KP_P_COUNT; k++) {
 		const kp_plugin *pg = kp_plugins[k];
@@ -523,10 +516,9 @@ static int classify(planner *pl, uint8_t *skipped, int *spread_on, int *hard_on)
 			skipped[k] = rc == KP_SKIP;
 			if (skipped[k])
 				continue;
+			bs->ks[bs->nks++] = k;
 			if (pg->normalize)
 				bs->key_k[bs->nkey_k++] = k;
-			else
-				bs->lsum_k[bs->nlsum++] = k;
 		} else if (k == KP_P_POD_TOPOLOGY_SPREAD) {
 			int rc = kp_spread_prepare(cy);
 			if (rc < 0)
@@ -683,7 +675,6 @@ int kp_plan_bucket_setup(planner *pl)
 	if (!bs)
 		return kp_plan_nomem(pl);
 	pl->bs = bs;
-	bs->nnodes = s->nnodes;
 	bs->mult = kp_malloc((size_t)n * sizeof *bs->mult);
 	bs->tot_b = kp_malloc((size_t)n * sizeof *bs->tot_b);
 	bs->tmp = kp_malloc((size_t)n * sizeof *bs->tmp);

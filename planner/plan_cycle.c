@@ -315,17 +315,6 @@ int kp_plan_evict_victims(planner *pl, int32_t pi, const kp_candidate *c)
 
 /* ---- the node-local cache ---- */
 
-#define KP_LRAW_MAX 4          /* node-local scores with NormalizeScore a slot keeps */
-
-/* one node's cached node-local verdict and scores for one (key, profile) */
-typedef struct kp_lslot {
-	uint32_t id;                 /* pl->lid, 0 empty */
-	uint32_t fver, sver;         /* node_ver when fpass / lsum and raw were computed */
-	uint8_t fhas, shas, fpass;
-	int64_t lsum;                /* weighted sum of the node-local scores without NormalizeScore */
-	int64_t raw[KP_LRAW_MAX];    /* raw node-local scores that are normalised (pl->lraw_of) */
-} kp_lslot;
-
 /* the cycle's row of slots (the node's slot is row[n]), claimed for pl->lid */
 static kp_lslot *slot_row(const planner *pl)
 {
@@ -338,6 +327,52 @@ static void claim(kp_lslot *e, uint32_t id)
 		e->id = id;
 		e->fhas = e->shas = 0;
 	}
+}
+
+/* kp_plan_local_pass (plan_int.h) */
+int kp_plan_local_pass(planner *pl, int n, const int *loc, int nloc)
+{
+	kp_cycle *cy = &pl->cy;
+	kp_lslot *e = &slot_row(pl)[n];
+	uint32_t ver = pl->s.node_ver[n];
+	claim(e, pl->lid);
+	if (!e->fhas || e->fver != ver) {
+		uint8_t dirty = cy->verdicts_dirty;
+		int ok = 1;
+		for (int j = 0; j < nloc && ok; j++)
+			ok = !kp_plugins[loc[j]]->filter(cy, n);
+		e->fpass = (uint8_t)ok;
+		e->fver = ver;
+		e->fhas = 1;
+		cy->fail[n] = -1;   /* the verdict undone: the cycle's arrays as they were */
+		cy->unres[n] = 0;
+		cy->verdicts_dirty = dirty;
+	}
+	return e->fpass;
+}
+
+/* kp_plan_local_scores (plan_int.h) */
+const kp_lslot *kp_plan_local_scores(planner *pl, int n, const int *ks, int nk)
+{
+	kp_cycle *cy = &pl->cy;
+	kp_lslot *e = &slot_row(pl)[n];
+	uint32_t ver = pl->s.node_ver[n];
+	claim(e, pl->lid);
+	if (!e->shas || e->sver != ver) {
+		int64_t sum = 0;
+		for (int j = 0; j < nk; j++) {
+			int k = ks[j];
+			int64_t v = kp_plugins[k]->score(cy, n);
+			if (kp_plugins[k]->normalize)
+				e->raw[pl->lraw_of[k]] = v;
+			else
+				sum += cy->pf->weight[k] * v;
+		}
+		e->lsum = sum;
+		e->sver = ver;
+		e->shas = 1;
+	}
+	return e;
 }
 
 /* Filter every node with the node-local cache: a node's node-local
@@ -359,27 +394,14 @@ static void filter_cached(planner *pl)
 		else
 			other[nother++] = k;
 	}
-	kp_lslot *row = slot_row(pl);
 	cy->nfeas = 0;
 	for (int n = 0; n < s->nnodes; n++) {
-		uint32_t ver = s->node_ver[n];
 		cy->fail[n] = -1;
 		/* the pod's own restriction (a PreFilterResult: VolumeBinding's
 		 * local PVs are the pod's claims') is not its class's: not cached */
 		if ((cy->restrict_nodes && !cy->allowed[n]) || kp_snap_gone(s, n))
 			continue;
-		kp_lslot *e = &row[n];
-		claim(e, pl->lid);
-		if (!e->fhas || e->fver != ver) {
-			int ok = 1;
-			for (int j = 0; j < nloc && ok; j++)
-				ok = !kp_plugins[loc[j]]->filter(cy, n);
-			e->fpass = (uint8_t)ok;
-			e->fver = ver;
-			e->fhas = 1;
-			cy->fail[n] = -1;
-		}
-		if (!e->fpass)
+		if (!kp_plan_local_pass(pl, n, loc, nloc))
 			continue;
 		int ok = 1;
 		for (int j = 0; j < nother && ok; j++)
@@ -396,7 +418,6 @@ static void filter_cached(planner *pl)
  * skip (scores 0). */
 static int local_scores(planner *pl, const kp_profile *pf, uint8_t *skipped)
 {
-	kp_snap *s = &pl->s;
 	kp_cycle *cy = &pl->cy;
 	int ks[KP_P_COUNT], nk = 0, norm[KP_P_COUNT], nnorm = 0;
 	for (int k = 0; k < KP_P_COUNT; k++) {
@@ -416,26 +437,9 @@ static int local_scores(planner *pl, const kp_profile *pf, uint8_t *skipped)
 				norm[nnorm++] = k;
 		}
 	}
-	kp_lslot *row = slot_row(pl);
 	for (int i = 0; i < cy->nfeas; i++) {
 		int n = cy->feas[i];
-		uint32_t ver = s->node_ver[n];
-		kp_lslot *e = &row[n];
-		claim(e, pl->lid);
-		if (!e->shas || e->sver != ver) {
-			int64_t sum = 0;
-			for (int j = 0; j < nk; j++) {
-				int k = ks[j];
-				int64_t v = kp_plugins[k]->score(cy, n);
-				if (kp_plugins[k]->normalize)
-					e->raw[pl->lraw_of[k]] = v;
-				else
-					sum += pf->weight[k] * v;
-			}
-			e->lsum = sum;
-			e->sver = ver;
-			e->shas = 1;
-		}
+		const kp_lslot *e = kp_plan_local_scores(pl, n, ks, nk);
 		pl->total[n] += e->lsum;
 		for (int j = 0; j < nnorm; j++)
 			pl->scores[norm[j]][n] = e->raw[pl->lraw_of[norm[j]]];

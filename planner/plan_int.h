@@ -211,6 +211,23 @@ int kp_plan_evict_victims(planner *pl, int32_t pi, const struct kp_candidate *c)
 int kp_plan_requests_fit(const kp_snap *s, const kp_class *c, const kp_profile *pf, int n, const int64_t *used,
 			 int64_t npods);
 
+/* plan_cycle.c: the node-local cache.  One node's cached node-local
+ * verdict and scores for one (key, profile) (pl->lid) */
+#define KP_LRAW_MAX 4          /* node-local scores with NormalizeScore a slot keeps */
+typedef struct kp_lslot {
+	uint32_t id;                 /* pl->lid, 0 empty */
+	uint32_t fver, sver;         /* node_ver when fpass / lsum and raw were computed */
+	uint8_t fhas, shas, fpass;
+	int64_t lsum;                /* weighted sum of the node-local scores without NormalizeScore */
+	int64_t raw[KP_LRAW_MAX];    /* raw node-local scores that are normalised (pl->lraw_of) */
+} kp_lslot;
+/* node n passes the node-local filters loc[0..nloc) of this cycle (cached;
+ * the cycle's verdict arrays left as they were) */
+int kp_plan_local_pass(planner *pl, int n, const int *loc, int nloc);
+/* node n's node-local scores of the plugins ks[0..nk) (those whose
+ * PreScore did not skip): lsum and raw, cached */
+const kp_lslot *kp_plan_local_scores(planner *pl, int n, const int *ks, int nk);
+
 /* plan_bucket.c: the node buckets, the choice of node that visits the
  * buckets and the ties instead of every node.  Setup/release pair (release
  * also after a failed setup). */

@@ -94,6 +94,7 @@ static int add_constraint(kp_cycle *cy, kp_sid topo, int64_t max_skew, int64_t m
 			v[i].dcap = 0;
 			v[i].host_cnt = NULL;
 			v[i].host_scattered = -1;
+			v[i].elig = v[i].elig_dpres = NULL;
 		}
 		cy->cs = v;
 		cy->cap_cs = cap;
@@ -193,45 +194,42 @@ static int has_hard_keys(const kp_cycle *cy, int node)
 	return 1;
 }
 
-/* per hard constraint (in order, slot j): which nodes pre_filter counts —
+/* each hard constraint's elig arrays: which nodes pre_filter counts —
  * they carry every hard key and pass the constraint's inclusion policies —
  * and so which domains are present.  These depend on the class and the
  * profile only (the nodes' labels and the class's static verdicts) and on
- * the nodes gone (kp_snap.gone_gen), so they are found once for each.  1 listed, 0 too many hard
- * constraints (found node by node), KP_NOMEM. */
+ * the nodes gone (kp_snap.gone_gen), so they are found once for each.
+ * KP_OK or KP_NOMEM. */
 static int list_eligible(kp_cycle *cy)
 {
 	const kp_snap *s = cy->s;
-	if (cy->nhard > KP_SPREAD_ELIG_MAX)
-		return 0;
 	if (cy->elig_cls == cy->p->cls && cy->elig_pf == cy->pf && cy->elig_gone == s->gone_gen)
-		return 1;
+		return KP_OK;
 	cy->elig_cls = -1;
-	for (int k = 0, j = 0; k < cy->ncs; k++) {
+	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
 		if (!c->hard)
 			continue;
-		if (!cy->elig[j] && !(cy->elig[j] = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1))))
+		if (!c->elig && !(c->elig = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1))))
 			return KP_NOMEM;
-		uint8_t *dp = kp_realloc(cy->elig_dpres[j], (size_t)c->ndom + 1);
+		uint8_t *dp = kp_realloc(c->elig_dpres, (size_t)c->ndom + 1);
 		if (!dp)
 			return KP_NOMEM;
-		cy->elig_dpres[j] = dp;
+		c->elig_dpres = dp;
 		memset(dp, 0, (size_t)c->ndom + 1);
-		int64_t dsize = 0;
+		c->elig_dsize = 0;
 		for (int n = 0; n < s->nnodes; n++) {
-			cy->elig[j][n] = (uint8_t)(!kp_snap_gone(s, n) && has_hard_keys(cy, n) && inclusion_ok(cy, c, n));
-			if (cy->elig[j][n] && !dp[c->dom[n]]) {
+			c->elig[n] = (uint8_t)(!kp_snap_gone(s, n) && has_hard_keys(cy, n) && inclusion_ok(cy, c, n));
+			if (c->elig[n] && !dp[c->dom[n]]) {
 				dp[c->dom[n]] = 1;
-				dsize++;
+				c->elig_dsize++;
 			}
 		}
-		cy->elig_dsize[j++] = dsize;
 	}
 	cy->elig_cls = cy->p->cls;
 	cy->elig_pf = cy->pf;
 	cy->elig_gone = s->gone_gen;
-	return 1;
+	return KP_OK;
 }
 
 static int pre_filter(kp_cycle *cy)
@@ -241,52 +239,24 @@ static int pre_filter(kp_cycle *cy)
 	if (!cy->nhard)
 		return KP_SKIP;
 	const kp_snap *s = cy->s;
+	if (list_eligible(cy))
+		return KP_NOMEM;
 	/* counted afresh on every call: a preemption dry run calls again after
 	 * removing victims.  Per domain (dense index): whether a node that
-	 * carries every hard key and passes the inclusion policies is in it,
-	 * and the matching pods on those nodes */
+	 * carries every hard key and passes the inclusion policies is in it
+	 * (the class's, list_eligible), and the matching pods on those nodes
+	 * (from the counter: the nodes with some) */
 	for (int k = 0; k < cy->ncs; k++) {
 		kp_cstate *c = &cy->cs[k];
 		if (!c->hard)
 			continue;
 		memset(c->dcnt, 0, (size_t)c->dcap * sizeof *c->dcnt);
-		memset(c->dpres, 0, (size_t)c->dcap);
-		c->dsize = 0;
-	}
-	int listed = list_eligible(cy);
-	if (listed < 0)
-		return KP_NOMEM;
-	for (int k = 0, j = 0; k < cy->ncs && listed; k++) {
-		kp_cstate *c = &cy->cs[k];
-		if (!c->hard)
-			continue;
-		memcpy(c->dpres, cy->elig_dpres[j], (size_t)c->ndom + 1);
-		c->dsize = cy->elig_dsize[j++];
-	}
-	for (int n = 0; n < s->nnodes && !listed; n++) {
-		if (kp_snap_gone(s, n) || !has_hard_keys(cy, n))
-			continue;
-		for (int k = 0; k < cy->ncs; k++) {
-			kp_cstate *c = &cy->cs[k];
-			if (!c->hard || !inclusion_ok(cy, c, n))
-				continue;
-			int32_t d = c->dom[n];
-			if (!c->dpres[d]) {
-				c->dpres[d] = 1;
-				c->dsize++;
-			}
-		}
-	}
-	/* the matching pods (from the counter: the nodes with some) on those nodes */
-	for (int k = 0, j = 0; k < cy->ncs; k++) {
-		kp_cstate *c = &cy->cs[k];
-		if (!c->hard)
-			continue;
-		const uint8_t *el = listed ? cy->elig[j++] : NULL;
+		memcpy(c->dpres, c->elig_dpres, (size_t)c->ndom + 1);
+		c->dsize = c->elig_dsize;
 		const kp_counter *ct = kp_snap_counter(s, c->counter);
 		kp_counter_it it;
 		for (int ok = kp_counter_first(ct, &it); ok; ok = kp_counter_next(ct, &it))
-			if (el ? el[it.node] : has_hard_keys(cy, it.node) && inclusion_ok(cy, c, it.node))
+			if (c->elig[it.node])
 				c->dcnt[c->dom[it.node]] += it.count;
 	}
 	for (int k = 0; k < cy->ncs; k++) {

@@ -927,7 +927,10 @@ int kp_config_to_json(kp_config *cfg)
 					     (long long)p->shape[k].util, (long long)p->shape[k].score);
 			kp_sb_adds(&sb, "]");
 		}
-		kp_sb_printf(&sb, "},\"hardPodAffinityWeight\":%lld,\"spreadDefaulting\":\"%s\"",
+		kp_sb_adds(&sb, "}");
+		if (p->bal_1_20)
+			kp_sb_adds(&sb, ",\"balancedAllocationFormula\":\"kube-1.20\"");
+		kp_sb_printf(&sb, ",\"hardPodAffinityWeight\":%lld,\"spreadDefaulting\":\"%s\"",
 			     (long long)p->hard_pod_affinity_weight, p->spread_system_defaults ? "System" : "List");
 		if (p->pct_nodes_to_score >= 0)
 			kp_sb_printf(&sb, ",\"percentageOfNodesToScore\":%d", p->pct_nodes_to_score);

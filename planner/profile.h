@@ -46,6 +46,7 @@ typedef struct kp_profile {
 	/* NodeResourcesBalancedAllocationArgs */
 	int nbal_res;
 	kp_res_weight bal_res[KP_MAX_RES_WEIGHTS];
+	int bal_1_20;            /* kube 1.20's formula, cpu and memory only (--strategy kube-1.20) */
 	/* InterPodAffinityArgs */
 	int64_t hard_pod_affinity_weight;
 	int ignore_preferred_existing;

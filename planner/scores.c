@@ -67,6 +67,13 @@ int64_t kp_balanced_allocation(const double *f, size_t n)
 	return (int64_t)((1 - std) * KP_MAX_NODE_SCORE);
 }
 
+int64_t kp_balanced_allocation_1_20(double cpu, double memory)
+{
+	if (cpu >= 1 || memory >= 1)
+		return 0;
+	return (int64_t)((1 - fabs(cpu - memory)) * KP_MAX_NODE_SCORE);
+}
+
 #define MB (1024LL * 1024)
 int64_t kp_image_locality(int64_t sum, int64_t containers)
 {

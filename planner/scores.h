@@ -27,6 +27,10 @@ int64_t kp_rtcr(int64_t requested, int64_t alloc, const kp_shape_point *shape, s
 /* BalancedAllocation: fractions f_i = min(1, requested_i / alloc_i);
  * (1 - std(f)) * 100 truncated; std = |f1 - f2| / 2 for two. */
 int64_t kp_balanced_allocation(const double *fractions, size_t n);
+/* kube 1.20's balancedResourceScorer: the cpu and memory fractions of
+ * allocatable (requested / allocatable, 1 when allocatable is 0); 0 when
+ * either is at least 1, else (1 - |cpu - memory|) * 100, truncated */
+int64_t kp_balanced_allocation_1_20(double cpu_fraction, double memory_fraction);
 
 /* ImageLocality from the sum of scaled image sizes and the container count. */
 int64_t kp_image_locality(int64_t sum, int64_t containers);

@@ -40,7 +40,7 @@
 
 const char *const wi_kind_names[WI_NKINDS] = { "from-run", "remove-nodes", "cordon", "drain", "add-nodes", "scale",
 					       "add-pods", "remove-pods", "move-pods", "untaint", "relax", "mode", "strategy" };
-const char *const wi_strat_names[WI_NSTRATS] = { "least", "most", "balanced", "fgd", "gpu-pack" };
+const char *const wi_strat_names[WI_NSTRATS] = { "least", "most", "balanced", "fgd", "gpu-pack", "kube-1.20" };
 
 kp_whatif *kp_whatif_new(void)
 {

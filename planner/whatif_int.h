@@ -30,7 +30,7 @@ enum { WI_FROM_RUN, WI_REMOVE, WI_CORDON, WI_DRAIN, WI_ADD, WI_SCALE, WI_ADD_POD
 /* the option names, as kp_whatif_add takes them and run_scenario.option records them */
 extern const char *const wi_kind_names[WI_NKINDS];
 
-enum { WI_STRAT_LEAST, WI_STRAT_MOST, WI_STRAT_BALANCED, WI_STRAT_FGD, WI_STRAT_PACK, WI_NSTRATS };
+enum { WI_STRAT_LEAST, WI_STRAT_MOST, WI_STRAT_BALANCED, WI_STRAT_FGD, WI_STRAT_PACK, WI_STRAT_K120, WI_NSTRATS };
 extern const char *const wi_strat_names[WI_NSTRATS];
 
 /* ids of scenario objects: negative, ascending in creation order, never an imported row's */

@@ -106,10 +106,51 @@ static void apply_fgd(kp_config *cfg, wi_op *op)
 		   : "FGDScore (the FGD paper's) the only score in every profile, GPUs chosen by it");
 }
 
+/* kube-1.20: the resource scores of kube-scheduler 1.20's default profile
+ * (NodeResourcesLeastAllocated and NodeResourcesBalancedAllocation, weight 1
+ * each, cpu and memory at weight 1; BalancedAllocation's 1.20 formula) and
+ * its default weights for the other score plugins the profile runs
+ * (pkg/scheduler/algorithmprovider/registry.go of 1.20: TaintToleration,
+ * NodeAffinity, InterPodAffinity, ImageLocality 1, PodTopologySpread 2);
+ * those plugins score as the run's kube version */
+static void apply_kube_1_20(kp_config *cfg, wi_op *op)
+{
+	static const struct { int plugin; int64_t weight; } w120[] = {
+		{ KP_P_TAINT_TOLERATION, 1 }, { KP_P_NODE_AFFINITY, 1 }, { KP_P_INTER_POD_AFFINITY, 1 },
+		{ KP_P_IMAGE_LOCALITY, 1 }, { KP_P_POD_TOPOLOGY_SPREAD, 2 },
+	};
+	for (int i = 0; i < cfg->nprofiles; i++) {
+		kp_profile *p = &cfg->profiles[i];
+		for (size_t k = 0; k < sizeof w120 / sizeof *w120; k++)
+			if (p->score[w120[k].plugin])
+				p->weight[w120[k].plugin] = w120[k].weight;
+		p->score[KP_P_NODE_RESOURCES_FIT] = p->score[KP_P_BALANCED_ALLOCATION] = 1;
+		p->weight[KP_P_NODE_RESOURCES_FIT] = p->weight[KP_P_BALANCED_ALLOCATION] = 1;
+		p->strategy = KP_STRAT_LEAST;
+		p->nshape = 0;
+		p->nfit_res = p->nbal_res = 2;
+		snprintf(p->fit_res[0].name, sizeof p->fit_res[0].name, "cpu");
+		snprintf(p->fit_res[1].name, sizeof p->fit_res[1].name, "memory");
+		p->fit_res[0].weight = p->fit_res[1].weight = 1;
+		p->bal_res[0] = p->fit_res[0];
+		p->bal_res[1] = p->fit_res[1];
+		p->bal_1_20 = 1;
+	}
+	kp_sb_adds(&op->effect, "kube-scheduler 1.20's default scores in every profile (the FGD paper's simulator's "
+		   "\"kube default\"): LeastAllocated on cpu and memory and NodeResourcesBalancedAllocation as 1.20 "
+		   "scored it ((1 - |cpu - memory|) x 100), weight 1 each; 1.20's weights for the other score plugins "
+		   "(TaintToleration, NodeAffinity, InterPodAffinity, ImageLocality 1, PodTopologySpread 2), which score "
+		   "as the run's kube version; filters unchanged");
+}
+
 void wi_apply_strategy(kp_config *cfg, wi_op *op)
 {
 	if (op->strategy == WI_STRAT_FGD || op->strategy == WI_STRAT_PACK) {
 		apply_fgd(cfg, op);
+		return;
+	}
+	if (op->strategy == WI_STRAT_K120) {
+		apply_kube_1_20(cfg, op);
 		return;
 	}
 	for (int i = 0; i < cfg->nprofiles; i++) {

@@ -9,6 +9,7 @@
  */
 #include "whatif_int.h"
 #include "scores.h"
+#include "../common/suggest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,7 +422,11 @@ int wi_parse_op(wi_op *op, const char *option, const char *v, kp_err *err)
 				op->strategy = i;
 				return KP_OK;
 			}
-		return usage(err, option, v, "the strategy is least, most, balanced, fgd or gpu-pack");
+		{
+			const char *near = kp_closest(v, wi_strat_names, WI_NSTRATS);
+			return usage(err, option, v, "the strategy is least, most, balanced, fgd, gpu-pack or kube-1.20%s%s%s",
+				     near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+		}
 	}
 	return KP_OK;
 }

@@ -15,6 +15,13 @@
  *    50 + (50 + B(with the pod) - B(without)) / 2, integer arithmetic.  No
  *    upstream copy of the 1.36 file was read: the formula is the PR's and
  *    CHANGELOG-1.36's, as docs/kube-versions.md quotes it.
+ * Under --strategy kube-1.20 (profile bal_1_20) it scores as kube 1.18-1.21
+ * did (balancedResourceScorer in the same file of those releases, the
+ * framework.MaxNodeScore copies; volumes' BalanceAttachedNodeVolumes was
+ * alpha and off): cpu and memory only, with NON-ZERO requests (the node's
+ * NonZeroRequested plus the pod's), 0 when either fraction is at least 1,
+ * else (1 - |cpu - memory|) * 100; no best-effort skip.  The scores of the
+ * FGD paper's simulator (kube 1.20.5; docs/gpu-devices.md).
  */
 #include "../cycle.h"
 
@@ -28,7 +35,7 @@ static int64_t pod_request(const kp_class *c, int r)
 
 static int pre_score(kp_cycle *cy)
 {
-	if (cy->s->kube.minor < 33)
+	if (cy->s->kube.minor < 33 || cy->pf->bal_1_20)
 		return KP_OK;
 	for (int i = 0; i < cy->pf->nbal_res; i++)
 		if (cy->bal_res[i] >= 0 && pod_request(cy->c, cy->bal_res[i]) != 0)
@@ -63,8 +70,24 @@ static int64_t balance(kp_cycle *cy, int node, int64_t *without)
 	return kp_balanced_allocation(f, n);
 }
 
+/* kube 1.20's: the node's non-zero requests (resources 0 cpu, 1 memory) plus
+ * the pod's */
+static int64_t score_1_20(kp_cycle *cy, int node)
+{
+	const kp_snap *s = cy->s;
+	double f[2];
+	for (int r = 0; r < 2; r++) {
+		int64_t alloc = s->alloc[(size_t)node * (size_t)s->nres + (size_t)r];
+		int64_t req = s->nz_used[2 * node + r] + (r ? cy->c->nz_mem : cy->c->nz_cpu);
+		f[r] = alloc == 0 ? 1 : (double)req / (double)alloc;
+	}
+	return kp_balanced_allocation_1_20(f[0], f[1]);
+}
+
 static int64_t score(kp_cycle *cy, int node)
 {
+	if (cy->pf->bal_1_20)
+		return score_1_20(cy, node);
 	if (cy->s->kube.minor < 36)
 		return balance(cy, node, NULL);
 	int64_t without, with = balance(cy, node, &without);

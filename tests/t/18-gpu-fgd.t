@@ -61,7 +61,8 @@ like "$out" "45->45x1000" "the empty node scores 45 (200 milli more fragmented)"
 # the option is checked
 run "$KPLAN" plan -q --strategy fdg "$db"
 ok "$([ "$rc" -ne 0 ]; echo $?)" "a misspelt strategy is refused"
-like "$err" "least, most, balanced, fgd or gpu-pack" "the message lists the strategies"
+like "$err" "least, most, balanced, fgd, gpu-pack or kube-1.20" "the message lists the strategies"
+like "$err" "did you mean 'fgd'?" "and names the one meant"
 
 # capacity's dry runs (TEMP copies of the run tables) plan GPUs too: a third
 # pod of a whole GPU fits nowhere; one node like the template (a GPU as a

@@ -159,6 +159,18 @@ for st in default least balanced most; do
 done
 is "$b_default $b_least $b_balanced $b_most" "mem-heavy=n1 mem-heavy=n1 mem-heavy=n2 mem-heavy=n2" \
 	"balanced puts the memory-heavy pod where cpu and memory end up in proportion; least on the emptier node"
+# kube-1.20: 1.20's BalancedAllocation, (1 - |cpu - memory|) x 100, has twice the
+# pull of the standard deviation's: n2 53%/56% scores 96 + LeastAllocated 44,
+# n1 3%/50% 53 + 73 (the fixture's numbers, by hand)
+run "$KPLAN" plan --strategy kube-1.20 "$bdb"
+like "$out" "what-if --strategy kube-1.20: kube-scheduler 1.20's default scores in every profile" "kube-1.20: the summary says what it scores with"
+is "$(binds "$bdb")" "mem-heavy=n2" "kube-1.20 puts the memory-heavy pod on the evenly used n2, where 1.37's default put it on n1"
+like "$(q1 "$bdb" "SELECT config FROM run WHERE id = (SELECT max(id) FROM run)")" '"balancedAllocationFormula":"kube-1.20"' \
+	"run.config records 1.20's BalancedAllocation"
+run "$KPLAN" explain "$bdb" default/mem-heavy
+like "$out" "0->100x1 0->0x1 44->44x1 0->0x2 0->0x1 96->96x1 0->0x1 | 240" \
+	"explain replays it: n2 LeastAllocated 44, BalancedAllocation 96, 1.20's weights (TaintToleration 1, PodTopologySpread 2)"
+like "$out" "0->100x1 0->0x1 73->73x1 0->0x2 0->0x1 53->53x1 0->0x1 | 226" "and n1: 73 and 53"
 
 # --- combined, given in reverse: applied remove, cordon, drain, add, scale, mode
 run "$KPLAN" plan --scale shop/web=3 --add-nodes "$D/big-node.yaml" --drain n1 --cordon pool=new --remove-nodes n4 "$db"
@@ -220,7 +232,7 @@ err_case 64 "--scale 'shop/web': expected NAMESPACE/WORKLOAD=REPLICAS" --scale s
 err_case 64 "--scale 'shop/web=-1': REPLICAS must be an integer" --scale shop/web=-1
 err_case 64 "unknown workload kind 'pod'" --scale shop/pod/web=2
 err_case 64 "--mode 'bogus': the mode is 'pending'" --mode bogus
-err_case 64 "--strategy 'fast': the strategy is least, most, balanced, fgd or gpu-pack" --strategy fast
+err_case 64 "--strategy 'fast': the strategy is least, most, balanced, fgd, gpu-pack or kube-1.20" --strategy fast
 err_case 1 "--drain 'n9': no node named 'n9'" --drain n9
 err_case 1 "--scale 'shop/nope=3': no workload named 'nope' in namespace 'shop'" --scale shop/nope=3
 err_case 1 "kube-system/agent is a DaemonSet" --scale kube-system/agent=3

@@ -94,6 +94,13 @@ db=$T/gang-v135.db
 "$KPLAN" import -q "$db" "$TESTS_DIR/e2e/g-gang-v135-timeout.yaml"
 plan_both "$db" "gang 1.35 Permit timeout" --kube-version 1.35 --feature-gates GenericWorkload=true,GangScheduling=true
 
+# --strategy kube-1.20: 1.20's BalancedAllocation and score weights through the
+# node-local cache and the node buckets
+db=$T/k120.db
+"$GEN" --nodes "$NODES" --pods "$PODS" --seed 4 --mix full -o "$T/c.yaml"
+"$KPLAN" import -q "$db" "$T/c.yaml"
+plan_both "$db" "full mix, --strategy kube-1.20" --strategy kube-1.20
+
 # devices (DRA): the dra-example-driver manifests on two nodes of eight GPUs
 if [ -d "$KP_SHARED_DATA/realworld2" ]; then
 	db=$T/dra.db

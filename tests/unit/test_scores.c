@@ -264,6 +264,37 @@ static void check_balanced(void)
 	TAP_EQ_I64(kp_balanced_allocation(one, 1), 100, "balanced: one fraction has std 0");
 }
 
+/* kube 1.20's balancedResourceScorer (--strategy kube-1.20): the fractions of
+ * balanced_allocation_test.go's cases, scored (1 - |cpu - memory|) * 100 as
+ * 1.18-1.21 expected them (the older copies read, on a 0-10 scale, expect
+ * 6, 9, 6, 4 for the 65, 90, 60, 40 here: the same truncation) */
+typedef struct bal120_case { const char *name; int64_t cpu, cpu_alloc, mem, mem_alloc, want; } bal120_case;
+static const bal120_case bal120_cases[] = {
+	{"nothing scheduled, nothing requested", 0, 4000, 0, 10000, 100},
+	{"differently sized machines (machine1: 75% cpu, 50% memory)", 3000, 4000, 5000, 10000, 75},
+	{"differently sized machines (machine2: 50%, 50%)", 3000, 6000, 5000, 10000, 100},
+	{"pods scheduled with resources (machine1: 60%, 25%)", 6000, 10000, 5000, 20000, 65},
+	{"pods scheduled with resources (machine2: 60%, 50%)", 6000, 10000, 10000, 20000, 90},
+	{"differently sized machines (60%, 20%)", 6000, 10000, 10000, 50000, 60},
+	{"no resources requested (60%, 0%)", 6000, 10000, 0, 20000, 40},
+	{"requested resources exceed node capacity (150% cpu) score 0", 6000, 4000, 0, 10000, 0},
+	{"requested resources at node capacity (100% cpu) score 0", 6000, 6000, 0, 10000, 0},
+	{"allocatable 0 counts as a full fraction: 0", 0, 0, 0, 10000, 0},
+};
+
+static void check_balanced_1_20(void)
+{
+	for (size_t i = 0; i < sizeof bal120_cases / sizeof *bal120_cases; i++) {
+		const bal120_case *c = &bal120_cases[i];
+		double cpu = c->cpu_alloc ? (double)c->cpu / (double)c->cpu_alloc : 1;
+		double mem = c->mem_alloc ? (double)c->mem / (double)c->mem_alloc : 1;
+		TAP_EQ_I64(kp_balanced_allocation_1_20(cpu, mem), c->want, "balanced 1.20: %s", c->name);
+	}
+	/* the factor the 1.20 formula has that the std one halves: 1 - 0.25 vs 1 - 0.25/2 */
+	double f[2] = {0.75, 0.5};
+	TAP_EQ_I64(kp_balanced_allocation(f, 2), 87, "balanced: the same node scores 87 with the standard deviation (1.31-1.35)");
+}
+
 /* ----------------------------------------------------------- ImageLocality */
 
 typedef struct img { int64_t size, num_nodes; } img;
@@ -457,6 +488,7 @@ int main(void)
 	check_rtcr();
 	check_broken_linear();
 	check_balanced();
+	check_balanced_1_20();
 	check_image();
 	check_tolerations();
 	check_expressions();

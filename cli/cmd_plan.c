@@ -45,6 +45,11 @@ const char cmd_plan_help[] =
 	"                            0: 50 - nodes/125 per cent, at least 5 per cent\n"
 	"                            and 100 nodes, from a rotating start), or PCT\n"
 	"                            per cent (1..100)\n"
+	"  --tie-break random|node-rank\n"
+	"                            nodes with equal totals: random (kube's: a seeded\n"
+	"                            hash of pod and node, the default) or node-rank (one\n"
+	"                            seeded ranking of the nodes for every pod, as the FGD\n"
+	"                            paper's simulator; --strategy fgd's default)\n"
 	"  --no-preemption           plan without DefaultPreemption\n"
 	"  --fail-on-unschedulable   exit 2 when any pod is left unschedulable (CI gates)\n"
 	"  --reference               no caches: run every plugin on every node for every pod\n"
@@ -136,6 +141,7 @@ struct summary_ctx {
 	int quiet, progress;
 	kp_whatif *whatif;           /* NULL: none */
 	kp_rebalance *rebalance;     /* NULL: none */
+	uint64_t seed;
 };
 
 static int print_summary(void *ctx, const kp_plan_result *r)
@@ -169,6 +175,10 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 	       r->kept == 1 ? "" : "s", r->nodes, r->nodes == 1 ? "" : "s", r->passes, r->passes == 1 ? "" : "es", r->elapsed,
 	       r->config_source, kube);
 	kp_whatif_print(c->whatif, stdout, NULL);
+	if (r->tie_rank)
+		printf("tie-break node-rank: nodes with equal totals are taken in one seeded ranking of the nodes (seed %llu), "
+		       "the same for every pod, as the FGD paper's simulator took them (--tie-break random: kube's)\n",
+		       (unsigned long long)c->seed);
 	if (c->rebalance)
 		kp_rebalance_print(c->rebalance, stdout);
 	fflush(stdout);
@@ -184,6 +194,7 @@ static const struct option plan_opts[] = {
 	{ "kube-version", required_argument, NULL, 'K' },
 	{ "feature-gates", required_argument, NULL, 'G' },
 	{ "nodes-to-score", required_argument, NULL, 'N' },
+	{ "tie-break", required_argument, NULL, 'T' },
 	{ "mode", required_argument, NULL, 'W' },
 	{ "from-run", required_argument, NULL, 'W' },
 	{ "strategy", required_argument, NULL, 'W' },
@@ -270,6 +281,14 @@ static int parse_args(int argc, char **argv, plan_args *a)
 			a->o.nodes_to_score = optarg;
 			break;
 		}
+		case 'T': {
+			int rank;
+			kp_err e = { 0 };
+			if (kp_plan_tie_break(optarg, &rank, &e))
+				return kp_cli_usage("plan", "%s", e.msg);
+			a->o.tie_break = optarg;
+			break;
+		}
 		case 'n': a->o.no_preemption = 1; break;
 		case 'f': a->gate = 1; break;
 		case 'r': a->o.reference = 1; break;
@@ -352,6 +371,10 @@ static int run_plan(const char *path, plan_args *a, kp_err *err)
 		kp_sb_printf(&opt, ",\"nodes_to_score\":");
 		kp_sb_add_json_str(&opt, o->nodes_to_score);
 	}
+	if (o->tie_break) {
+		kp_sb_printf(&opt, ",\"tie_break\":");
+		kp_sb_add_json_str(&opt, o->tie_break);
+	}
 	kp_whatif_options_json(o->whatif, &opt);
 	kp_rebalance_options_json(o->rebalance, &opt);
 	kp_sb_printf(&opt, "}");
@@ -367,7 +390,7 @@ static int run_plan(const char *path, plan_args *a, kp_err *err)
 		return kp_cli_fail(err);
 	}
 	kp_cli_on_interrupt(db);
-	struct summary_ctx sc = { a->quiet, o->progress != NULL, o->whatif, o->rebalance };
+	struct summary_ctx sc = { a->quiet, o->progress != NULL, o->whatif, o->rebalance, o->seed };
 	o->before_commit = print_summary;
 	o->commit_ctx = &sc;
 	kp_plan_result r;

@@ -107,6 +107,7 @@ typedef struct kp_explain {
 	                              * static ones when none does, "N reason, ..." (decisive.h) */
 	int decisive_static;         /* ... the static ones: no node passes the static filters */
 	int nomem;                   /* a capture ran out of memory: the verdicts only, no numbers */
+	int tie_rank;                /* ties went to the seeded node ranking (--tie-break node-rank) */
 } kp_explain;
 
 /* What happened to the pod: action keep, bind, move, evict, unschedulable,

@@ -212,6 +212,11 @@ uint32_t kp_tiebreak_node(uint64_t h, int64_t node)
 	return (uint32_t)(h >> 32);
 }
 
+uint64_t kp_tiebreak_pod_of(const kp_cycle *cy, int64_t pod)
+{
+	return kp_tiebreak_pod(cy->seed, cy->pf && cy->pf->tie_rank ? INT64_MIN : pod);
+}
+
 uint32_t kp_tiebreak(uint64_t seed, int64_t pod, int64_t node)
 {
 	return kp_tiebreak_node(kp_tiebreak_pod(seed, pod), node);

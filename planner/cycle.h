@@ -176,6 +176,10 @@ int kp_static_filter(kp_cycle *cy, int node, int plugin);
 uint32_t kp_tiebreak(uint64_t seed, int64_t pod, int64_t node);
 /* the same in two steps, the pod's part once: kp_tiebreak_node(kp_tiebreak_pod(seed, pod), node) */
 uint64_t kp_tiebreak_pod(uint64_t seed, int64_t pod);
+/* the pod's half as the cycle's profile breaks ties: kp_tiebreak_pod of the
+ * pod, or under --tie-break node-rank of one fixed id, so every pod sees the
+ * same seeded ranking of the nodes */
+uint64_t kp_tiebreak_pod_of(const kp_cycle *cy, int64_t pod);
 uint32_t kp_tiebreak_node(uint64_t h, int64_t node);
 
 /* kube's DefaultNormalizeScore(MaxNodeScore, reverse) over the feasible nodes */

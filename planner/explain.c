@@ -450,7 +450,8 @@ static void node_verdict(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int
 	snprintf(en->node, sizeof en->node, "%s", kp_str(&s->strs, s->node_name[n]));
 	en->feasible = in_feas[n];
 	en->evaluated = in_feas[n] || cy->fail[n] >= 0;
-	en->tiebreak = kp_tiebreak(cy->seed, cy->p->db_id, s->node_db_id[n]);
+	en->tiebreak = kp_tiebreak_node(kp_tiebreak_pod_of(cy, cy->p->db_id), s->node_db_id[n]);
+	ex->tie_rank = pf->tie_rank;
 	if (en->feasible)
 		return;
 	if (!en->evaluated) {

@@ -57,6 +57,7 @@ typedef struct replay {
 	const struct kp_whatif_importer *importer;
 	char kube_version[16], feature_gates[2048];   /* the run's (kube_db.h) */
 	char nodes_to_score[16];                      /* the run's --nodes-to-score, "" none */
+	char tie_break[16];                           /* the run's --tie-break, "" none */
 } replay;
 
 static int add_whatif(replay *rp, const char *option, const char *value, kp_err *err)
@@ -103,6 +104,8 @@ static int read_options(sqlite3 *db, const char *options, kp_explain_result *x, 
 		x->reference = sqlite3_column_int(st, 2);
 		if (sqlite3_column_text(st, 7))
 			snprintf(rp->nodes_to_score, sizeof rp->nodes_to_score, "%s", (const char *)sqlite3_column_text(st, 7));
+		if (sqlite3_column_text(st, 8))
+			snprintf(rp->tie_break, sizeof rp->tie_break, "%s", (const char *)sqlite3_column_text(st, 8));
 		const char *mode = (const char *)sqlite3_column_text(st, 3), *strategy = (const char *)sqlite3_column_text(st, 4);
 		const char *rebalance = (const char *)sqlite3_column_text(st, 5);
 		snprintf(x->mode, sizeof x->mode, "%s", mode ? mode : "pending");
@@ -262,6 +265,7 @@ static int replay_run(sqlite3 *db, kp_explain_result *x, replay *rp, kp_err *err
 	o->reference = x->reference;
 	o->config_file = x->config;
 	o->nodes_to_score = rp->nodes_to_score[0] ? rp->nodes_to_score : NULL;
+	o->tie_break = rp->tie_break[0] ? rp->tie_break : NULL;
 	/* as the run was planned: its version and gates, not today's settings */
 	if (x->run && kp_kube_of_run(db, x->run, rp->kube_version, sizeof rp->kube_version, rp->feature_gates,
 				     sizeof rp->feature_gates)) {

@@ -138,6 +138,7 @@ int kp_fix_plan(fixer *f, char **extra, int n)
 	kp_plan_opts po = { .seed = f->seed, .no_preemption = f->no_preemption, .config_file = f->config, .dry_run = 1,
 			    .whatif = w, .on_pod = on_pod, .result_ctx = f };
 	po.nodes_to_score = f->nodes_to_score[0] ? f->nodes_to_score : NULL;
+	po.tie_break = f->tie_break[0] ? f->tie_break : NULL;
 	if (f->kube_exact) {
 		po.kube_version = f->kube_version;
 		po.feature_gates = f->feature_gates;
@@ -234,6 +235,8 @@ static int load_run(fixer *f)
 			rc = kp_fix_nomem(f);
 		if (sqlite3_column_type(s, 6) == SQLITE_TEXT)
 			snprintf(f->nodes_to_score, sizeof f->nodes_to_score, "%s", (const char *)sqlite3_column_text(s, 6));
+		if (sqlite3_column_type(s, 7) == SQLITE_TEXT)
+			snprintf(f->tie_break, sizeof f->tie_break, "%s", (const char *)sqlite3_column_text(s, 7));
 	} else if (step != SQLITE_DONE) {
 		rc = kp_fix_dbfail(f);
 	} else if (o->run) {

@@ -26,6 +26,7 @@ typedef struct fixer {
 	char kube_version[16], feature_gates[2048];   /* the run's (kube_db.h); "" before they were recorded */
 	int kube_exact;
 	char nodes_to_score[16];     /* the run's --nodes-to-score, "" none */
+	char tie_break[16];          /* the run's --tie-break, "" none */
 	char **wopts;                /* the run's scenario: option, value pairs */
 	int nw, capw;
 	/* the dry run being read */

@@ -30,6 +30,7 @@
 #include "rebalance.h"
 #include "../common/db.h"
 #include "../common/json.h"
+#include "../common/suggest.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -810,16 +811,37 @@ int kp_plan_nodes_to_score(const char *text, int *pct, kp_err *err)
 	return KP_OK;
 }
 
-/* --nodes-to-score over every profile's percentageOfNodesToScore */
-static int apply_nodes_to_score(const kp_plan_opts *o, kp_config *cfg, kp_err *err)
+int kp_plan_tie_break(const char *text, int *rank, kp_err *err)
 {
-	int pct;
-	if (!o->nodes_to_score)
-		return KP_OK;
-	if (kp_plan_nodes_to_score(o->nodes_to_score, &pct, err))
+	static const char *const names[] = { "random", "node-rank" };
+	for (int i = 0; i < 2; i++)
+		if (!strcmp(text, names[i])) {
+			*rank = i;
+			return KP_OK;
+		}
+	const char *near = kp_closest(text, names, 2);
+	return kp_err_set(err, KP_USAGE, "--tie-break: '%s' is not random or node-rank%s%s%s", text,
+			  near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+}
+
+/* --nodes-to-score over every profile's percentageOfNodesToScore, and
+ * --tie-break over every profile's (after the what-if strategy: it overrides
+ * fgd's node-rank); r->tie_rank says whether some profile ranks */
+static int apply_nodes_to_score(const kp_plan_opts *o, kp_config *cfg, kp_plan_result *r, kp_err *err)
+{
+	int pct, rank;
+	if (o->nodes_to_score && kp_plan_nodes_to_score(o->nodes_to_score, &pct, err))
 		return KP_USAGE;
-	for (int i = 0; i < cfg->nprofiles; i++)
-		cfg->profiles[i].pct_nodes_to_score = pct;
+	if (o->tie_break && kp_plan_tie_break(o->tie_break, &rank, err))
+		return KP_USAGE;
+	r->tie_rank = 0;
+	for (int i = 0; i < cfg->nprofiles; i++) {
+		if (o->nodes_to_score)
+			cfg->profiles[i].pct_nodes_to_score = pct;
+		if (o->tie_break)
+			cfg->profiles[i].tie_rank = rank;
+		r->tie_rank |= cfg->profiles[i].tie_rank;
+	}
 	return KP_OK;
 }
 
@@ -842,7 +864,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	kp_kube kube;
 	if (!(rc = kp_kube_resolve(db, o->kube_version, o->feature_gates, o->kube_exact, &kube, err)) &&
 	    !(rc = kp_config_load(db, o->config_file, &kube, &pl.cfg, err)) && !(rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) &&
-	    !(rc = apply_nodes_to_score(o, &pl.cfg, err)) && !(rc = kp_snap_load(db, &pl.s, &kube, err))) {
+	    !(rc = apply_nodes_to_score(o, &pl.cfg, r, err)) && !(rc = kp_snap_load(db, &pl.s, &kube, err))) {
 		r->t_load = kp_now() - t0;
 		snprintf(r->config_source, sizeof r->config_source, "%s", pl.cfg.source);
 		r->kube = kube;
@@ -884,7 +906,7 @@ int kp_plan_open(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, planner 
 	}
 	kp_kube kube;
 	if (!(rc = kp_kube_resolve(db, o->kube_version, o->feature_gates, o->kube_exact, &kube, err)) &&
-	    !(rc = kp_config_load(db, o->config_file, &kube, &pl->cfg, err)) && !(rc = apply_nodes_to_score(o, &pl->cfg, err)) &&
+	    !(rc = kp_config_load(db, o->config_file, &kube, &pl->cfg, err)) && !(rc = apply_nodes_to_score(o, &pl->cfg, r, err)) &&
 	    !(rc = kp_snap_load(db, &pl->s, &kube, err))) {
 		r->t_load = kp_now() - t0;
 		snprintf(r->config_source, sizeof r->config_source, "%s", pl->cfg.source);

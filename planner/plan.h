@@ -78,6 +78,11 @@ typedef struct kp_plan_opts {
 	 * or a percentage 1..100, for every profile over its configuration's;
 	 * NULL: as configured (kplan_nodes_to_score checks the text) */
 	const char *nodes_to_score;
+	/* --tie-break: "random" (kube's: a seeded hash of pod and node) or
+	 * "node-rank" (one seeded ranking of the nodes for every pod, the FGD
+	 * paper's simulator's rule) in every profile; NULL: as the profile has it
+	 * (--strategy fgd: node-rank).  kp_plan_tie_break checks the text */
+	const char *tie_break;
 	const char *options_json;    /* recorded in run.options */
 	int dry_run;                 /* explain: plan in memory, write nothing */
 	int reference;               /* no caches: every plugin on every node for every pod (for checking) */
@@ -116,6 +121,7 @@ typedef struct kp_plan_result {
 	int nwarnings;
 	char warnings[KP_PLAN_MAX_WARNINGS][512];   /* "kind: text"; kp_plan_warn (plan_int.h) adds one */
 	int64_t gpu_free_before;     /* GPU milli free before the run (gpu_frag.h), -1 no GPUs */
+	int tie_rank;                /* some profile broke ties by the seeded node ranking */
 } kp_plan_result;
 
 int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *err);
@@ -123,5 +129,8 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 /* --nodes-to-score's text as a profile's pct_nodes_to_score: -1 every node,
  * 0 kube's adaptive percentage, 1..100; KP_USAGE (err says why) otherwise. */
 int kp_plan_nodes_to_score(const char *text, int *pct, kp_err *err);
+/* --tie-break's text: *rank 0 for "random", 1 for "node-rank"; KP_USAGE
+ * (err says why, with a "did you mean") otherwise. */
+int kp_plan_tie_break(const char *text, int *rank, kp_err *err);
 
 #endif

@@ -647,7 +647,7 @@ int kp_plan_bucket_choose(planner *pl, int profile_idx, int *best, int *nfeas, i
 	/* the ties: best_node's rule, the highest seeded hash, then the lowest index */
 	int b = -1;
 	uint32_t btb = 0;
-	uint64_t ph = kp_tiebreak_pod(cy->seed, p->db_id);
+	uint64_t ph = kp_tiebreak_pod_of(cy, p->db_id);
 	for (int i = 0; i < nr; i++) {
 		if (bs->tot_b[i] != top)
 			continue;

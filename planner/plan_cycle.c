@@ -716,7 +716,7 @@ static int best_node(const planner *pl, const kp_pod *p)
 	int best = cy->feas[0];
 	uint32_t best_tb = 0;
 	int best_tb_valid = 0;
-	uint64_t ph = kp_tiebreak_pod(cy->seed, p->db_id);
+	uint64_t ph = kp_tiebreak_pod_of(cy, p->db_id);
 	for (int i = 1; i < cy->nfeas; i++) {
 		int n = cy->feas[i];
 		if (pl->total[n] > pl->total[best]) {

@@ -930,6 +930,8 @@ int kp_config_to_json(kp_config *cfg)
 		kp_sb_adds(&sb, "}");
 		if (p->bal_1_20)
 			kp_sb_adds(&sb, ",\"balancedAllocationFormula\":\"kube-1.20\"");
+		if (p->tie_rank)
+			kp_sb_adds(&sb, ",\"tieBreak\":\"node-rank\"");
 		kp_sb_printf(&sb, ",\"hardPodAffinityWeight\":%lld,\"spreadDefaulting\":\"%s\"",
 			     (long long)p->hard_pod_affinity_weight, p->spread_system_defaults ? "System" : "List");
 		if (p->pct_nodes_to_score >= 0)

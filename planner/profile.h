@@ -47,6 +47,10 @@ typedef struct kp_profile {
 	int nbal_res;
 	kp_res_weight bal_res[KP_MAX_RES_WEIGHTS];
 	int bal_1_20;            /* kube 1.20's formula, cpu and memory only (--strategy kube-1.20) */
+	/* nodes with equal totals: 0 kube's (a seeded hash of pod and node, a
+	 * different order per pod), 1 one seeded ranking of the nodes for every
+	 * pod (--tie-break node-rank; --strategy fgd's default) */
+	int tie_rank;
 	/* InterPodAffinityArgs */
 	int64_t hard_pod_affinity_weight;
 	int ignore_preferred_existing;

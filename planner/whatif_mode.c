@@ -100,6 +100,11 @@ static void apply_fgd(kp_config *cfg, wi_op *op)
 		int k = op->strategy == WI_STRAT_PACK ? KP_P_GPU_PACK_SCORE : KP_P_FGD_SCORE;
 		p->score[k] = 1;
 		p->weight[k] = op->strategy == WI_STRAT_PACK ? 1 : 1000;
+		/* the paper's simulator (a kube 1.20.5 fork) takes the smallest node
+		 * name among equal scores, its node names prefixed with a random
+		 * permutation: one random ranking of the nodes for every pod */
+		if (op->strategy == WI_STRAT_FGD)
+			p->tie_rank = 1;
 	}
 	kp_sb_adds(&op->effect, op->strategy == WI_STRAT_PACK
 		   ? "GpuPackScore (kplan's: fragmented plus cpu-stranded GPU milli) the only score in every profile, GPUs chosen by it"

@@ -232,8 +232,11 @@ static void text_why(kp_sb *sb, const kp_explain_result *x)
 			if (x->order[i] != ex->chosen && ex->nodes[x->order[i]].feasible)
 				second = &ex->nodes[x->order[i]];
 		if (second && second->total == w->total)
-			kp_sb_printf(sb, "\nwhy %s: tied with %s at %lld; the seeded tie-break hash picked %s (%u > %u)\n", w->node,
-				     second->node, (long long)w->total, w->node, w->tiebreak, second->tiebreak);
+			kp_sb_printf(sb, "\nwhy %s: tied with %s at %lld; %s picked %s (%u > %u)\n", w->node,
+				     second->node, (long long)w->total,
+				     ex->tie_rank ? "the seeded node ranking (--tie-break node-rank, the same for every pod)"
+						  : "the seeded tie-break hash",
+				     w->node, w->tiebreak, second->tiebreak);
 		else if (second)
 			kp_sb_printf(sb, "\nwhy %s: highest total %lld (next: %s with %lld)\n", w->node, (long long)w->total, second->node,
 				     (long long)second->total);

@@ -100,6 +100,12 @@ db=$T/k120.db
 "$GEN" --nodes "$NODES" --pods "$PODS" --seed 4 --mix full -o "$T/c.yaml"
 "$KPLAN" import -q "$db" "$T/c.yaml"
 plan_both "$db" "full mix, --strategy kube-1.20" --strategy kube-1.20
+# --tie-break node-rank: one node ranking for every pod, through the node
+# buckets' tie hashing and best_node's
+db=$T/rank.db
+"$GEN" --nodes "$NODES" --pods "$PODS" --seed 5 --mix plain -o "$T/c.yaml"
+"$KPLAN" import -q "$db" "$T/c.yaml"
+plan_both "$db" "plain mix, --tie-break node-rank" --tie-break node-rank
 
 # devices (DRA): the dra-example-driver manifests on two nodes of eight GPUs
 if [ -d "$KP_SHARED_DATA/realworld2" ]; then

@@ -4,7 +4,9 @@
  * (kp_tiebreak_pod / kp_tiebreak_node, which the plan's best_node and the
  * node buckets use), equal the high 32 bits of kp_hash64 over the 16 bytes
  * { pod, node } for node ids of every size (the small ones take a shortcut
- * for the zero bytes), negative ones, and several seeds.
+ * for the zero bytes), negative ones, and several seeds.  And
+ * kp_tiebreak_pod_of: kube's per-pod order, or under --tie-break node-rank
+ * (profile tie_rank) one ranking of the nodes that every pod shares.
  */
 #include <stdint.h>
 
@@ -38,5 +40,37 @@ int main(void)
 	TAP_OK(two, "kp_tiebreak_node(kp_tiebreak_pod()) equals it too");
 	TAP_EQ_I64(kp_tiebreak(1, 42, 7) == kp_tiebreak(1, 42, 8), 0, "different nodes hash apart");
 	TAP_EQ_I64(kp_tiebreak(1, 42, 7) == kp_tiebreak(2, 42, 7), 0, "different seeds hash apart");
+
+	/* the node a pod takes among 64 tied nodes: the highest hash */
+	kp_profile pf = { 0 };
+	kp_cycle cy = { 0 };
+	cy.pf = &pf;
+	int first[2][2];   /* [tie_rank][seed 1, 2]: pod 1's node */
+	int same[2] = { 1, 1 };
+	for (int rank = 0; rank < 2; rank++) {
+		pf.tie_rank = rank;
+		for (int64_t pod = 1; pod <= 50; pod++)
+			for (int sd = 0; sd < 2; sd++) {
+				cy.seed = (uint64_t)sd + 1;
+				uint64_t h = kp_tiebreak_pod_of(&cy, pod);
+				int best = -1;
+				uint32_t bt = 0;
+				for (int n = 0; n < 64; n++)
+					if (best < 0 || kp_tiebreak_node(h, n) > bt) {
+						best = n;
+						bt = kp_tiebreak_node(h, n);
+					}
+				if (pod == 1)
+					first[rank][sd] = best;
+				else
+					same[rank] &= best == first[rank][sd];
+			}
+	}
+	TAP_OK(same[1], "node-rank: every pod's tie goes to the same node of 64 (50 pods, 2 seeds)");
+	TAP_OK(first[1][0] != first[1][1], "node-rank: another seed ranks another node first");
+	TAP_OK(!same[0], "random (kube's): the tied node differs from pod to pod");
+	pf.tie_rank = 0;
+	cy.seed = 1;
+	TAP_OK(kp_tiebreak_pod_of(&cy, 42) == kp_tiebreak_pod(1, 42), "random: kp_tiebreak_pod_of is kp_tiebreak_pod");
 	return tap_done();
 }

@@ -47,22 +47,28 @@ placed() { q "$1" "SELECT count(*) FROM placement WHERE run_id = (SELECT max(id)
 gpu() { q "$1" "SELECT $2 FROM (SELECT sum(milli) AS milli, sum(free_milli) AS free, sum(frag_milli) AS frag
 	FROM gpu_fragmentation WHERE run_id = (SELECT max(id) FROM run))"; }
 
+# against DB LIST STRATEGY PLACED PCT: plan DB with --strategy STRATEGY and
+# check its pods placed (within 1 %) and GPU milli allocated (within 1 point)
+# against the simulator's PLACED and PCT; $pct is left for more checks
+against() {
+	run "$KPLAN" plan --strategy "$3" "$1"
+	is "$rc" 0 "$2: plan --strategy $3"
+	p=$(placed "$1")
+	within "$p" "$4" 1 "$2, $3: $p pods placed, the simulator $4 (within 1 %)"
+	pct=$(gpu "$1" "round(100.0 * (milli - free) / milli, 2)")
+	awk -v g="$pct" -v w="$5" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 1) }'
+	ok $? "$2, $3: $pct % of the GPU milli allocated, the simulator $5 % (within 1 point)"
+}
+
 for list in default gpushare40 multigpu20; do
 	db=$T/$list.db
 	run "$KPLAN" import -q "$db" "$D/openb_node_list_gpu_node.csv" "$D/openb_pod_list_$list.csv"
 	is "$rc" 0 "$list: import"
-	run "$KPLAN" plan --strategy kube-1.20 "$db"
-	is "$rc" 0 "$list: plan --strategy kube-1.20"
 	case $list in
-	default) want_placed=7894 want_pct=91.36 ;;
-	gpushare40) want_placed=7779 want_pct=80.14 ;;
-	multigpu20) want_placed=7897 want_pct=91.45 ;;
+	default) against "$db" $list kube-1.20 7894 91.36 ;;
+	gpushare40) against "$db" $list kube-1.20 7779 80.14 ;;
+	multigpu20) against "$db" $list kube-1.20 7897 91.45 ;;
 	esac
-	p=$(placed "$db")
-	within "$p" "$want_placed" 1 "$list, kube-1.20: $p pods placed, the simulator $want_placed (within 1 %)"
-	pct=$(gpu "$db" "round(100.0 * (milli - free) / milli, 2)")
-	awk -v g="$pct" -v w="$want_pct" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 1) }'
-	ok $? "$list, kube-1.20: $pct % of the GPU milli allocated, the simulator $want_pct % (within 1 point)"
 	if [ $list = default ]; then
 		within "$(gpu "$db" free)" 537050 2 "default, kube-1.20: idle GPU milli $(gpu "$db" free), the simulator 537.05 k (within 2 %)"
 		within "$(gpu "$db" "round(frag)")" 515240 2 \
@@ -78,18 +84,11 @@ for list in default gpushare40 multigpu20; do
 		skip "SAN build: the fgd plans are slow" $([ $list = default ] && echo 4 || echo 3)
 		continue
 	fi
-	run "$KPLAN" plan --strategy fgd "$db"
-	is "$rc" 0 "$list: plan --strategy fgd"
 	case $list in
-	default) want_placed=7896 want_pct=94.37 ;;
-	gpushare40) want_placed=7740 want_pct=81.81 ;;
-	multigpu20) want_placed=7829 want_pct=93.46 ;;
+	default) against "$db" $list fgd 7896 94.37 ;;
+	gpushare40) against "$db" $list fgd 7740 81.81 ;;
+	multigpu20) against "$db" $list fgd 7829 93.46 ;;
 	esac
-	p=$(placed "$db")
-	within "$p" "$want_placed" 1 "$list, fgd: $p pods placed, the simulator $want_placed (within 1 %)"
-	pct=$(gpu "$db" "round(100.0 * (milli - free) / milli, 2)")
-	awk -v g="$pct" -v w="$want_pct" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 1) }'
-	ok $? "$list, fgd: $pct % of the GPU milli allocated, the simulator $want_pct % (within 1 point)"
 	if [ $list = default ]; then
 		awk -v g="$pct" 'BEGIN { exit !(g >= 94.37) }'
 		ok $? "default, fgd: $pct % allocated, at least the paper's 94.37 %"

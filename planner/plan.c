@@ -827,7 +827,7 @@ int kp_plan_tie_break(const char *text, int *rank, kp_err *err)
 /* --nodes-to-score over every profile's percentageOfNodesToScore, and
  * --tie-break over every profile's (after the what-if strategy: it overrides
  * fgd's node-rank); r->tie_rank says whether some profile ranks */
-static int apply_nodes_to_score(const kp_plan_opts *o, kp_config *cfg, kp_plan_result *r, kp_err *err)
+static int apply_run_options(const kp_plan_opts *o, kp_config *cfg, kp_plan_result *r, kp_err *err)
 {
 	int pct, rank;
 	if (o->nodes_to_score && kp_plan_nodes_to_score(o->nodes_to_score, &pct, err))
@@ -864,7 +864,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	kp_kube kube;
 	if (!(rc = kp_kube_resolve(db, o->kube_version, o->feature_gates, o->kube_exact, &kube, err)) &&
 	    !(rc = kp_config_load(db, o->config_file, &kube, &pl.cfg, err)) && !(rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) &&
-	    !(rc = apply_nodes_to_score(o, &pl.cfg, r, err)) && !(rc = kp_snap_load(db, &pl.s, &kube, err))) {
+	    !(rc = apply_run_options(o, &pl.cfg, r, err)) && !(rc = kp_snap_load(db, &pl.s, &kube, err))) {
 		r->t_load = kp_now() - t0;
 		snprintf(r->config_source, sizeof r->config_source, "%s", pl.cfg.source);
 		r->kube = kube;
@@ -906,7 +906,7 @@ int kp_plan_open(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, planner 
 	}
 	kp_kube kube;
 	if (!(rc = kp_kube_resolve(db, o->kube_version, o->feature_gates, o->kube_exact, &kube, err)) &&
-	    !(rc = kp_config_load(db, o->config_file, &kube, &pl->cfg, err)) && !(rc = apply_nodes_to_score(o, &pl->cfg, r, err)) &&
+	    !(rc = kp_config_load(db, o->config_file, &kube, &pl->cfg, err)) && !(rc = apply_run_options(o, &pl->cfg, r, err)) &&
 	    !(rc = kp_snap_load(db, &pl->s, &kube, err))) {
 		r->t_load = kp_now() - t0;
 		snprintf(r->config_source, sizeof r->config_source, "%s", pl->cfg.source);

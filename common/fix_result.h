@@ -56,6 +56,7 @@ typedef struct kp_fix_result {
 	int from_run;                /* 1: the baseline is the state the run left */
 	char config[1024];           /* the configuration the checks used */
 	char kube[1100];             /* "kube 1.37 (feature gates: ...)": the run's, as the checks used it */
+	int tie_rank;                /* the baseline broke ties by the seeded node ranking (--tie-break node-rank) */
 	long unschedulable;          /* in the run */
 	int npods;                   /* examined */
 	kp_fix_pod *pods;

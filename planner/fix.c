@@ -156,6 +156,7 @@ int kp_fix_plan(fixer *f, char **extra, int n)
 	if (!rc && f->want == -2) {
 		snprintf(f->r->config, sizeof f->r->config, "%s", pr.config_source);
 		kp_kube_describe(&pr.kube, f->r->kube, sizeof f->r->kube);
+		f->r->tie_rank = pr.tie_rank;
 	}
 	f->r->plans++;
 	return rc;

@@ -20,9 +20,10 @@ static void print_cand_json(kp_sb *out, const kp_fix_cand *c, int rank)
 
 static void print_json(const kp_fix_result *r, const char *tmpl, int nfix, int nofix, kp_sb *out)
 {
-	kp_sb_printf(out, "{\"run_id\":%lld,\"baseline\":{\"run\":%lld,\"seed\":%llu,\"preemption\":%s,"
+	kp_sb_printf(out, "{\"run_id\":%lld,\"baseline\":{\"run\":%lld,\"seed\":%llu,\"tie_break\":\"%s\",\"preemption\":%s,"
 		     "\"preemption_from_run\":%s,\"from_run\":%s,\"config\":", (long long)r->run, (long long)r->run,
-		     (unsigned long long)r->seed, r->preemption ? "true" : "false", r->preemption_from_run ? "true" : "false",
+		     (unsigned long long)r->seed, r->tie_rank ? "node-rank" : "random", r->preemption ? "true" : "false",
+		     r->preemption_from_run ? "true" : "false",
 		     r->from_run ? "true" : "false");
 	kp_sb_add_json_str(out, r->config);
 	kp_sb_printf(out, ",\"kube\":");
@@ -88,9 +89,9 @@ static void print_text(const kp_fix_result *r, const char *tmpl, int nfix, int n
 	kp_sb_printf(out, "fix run %lld: %d of %d unschedulable pod%s examined %s a fix (%ld unschedulable in the run; "
 		     "%ld dry-run plan%s)\n", (long long)r->run, nfix, r->npods, r->npods == 1 ? "" : "s",
 		     nfix == 1 ? "has" : "have", r->unschedulable, r->plans, r->plans == 1 ? "" : "s");
-	kp_sb_printf(out, "baseline: %srun %lld%s (seed %llu, preemption %s%s, configuration: %s; %s) plus each change\n",
+	kp_sb_printf(out, "baseline: %srun %lld%s (seed %llu%s, preemption %s%s, configuration: %s; %s) plus each change\n",
 		     r->from_run ? "the state " : "", (long long)r->run, r->from_run ? " left (--from-run)" : "'s options",
-		     (unsigned long long)r->seed, r->preemption ? "on" : "off",
+		     (unsigned long long)r->seed, r->tie_rank ? ", ties by the node ranking" : "", r->preemption ? "on" : "off",
 		     r->preemption_from_run ? " as in the run" : " by --no-preemption", r->config, r->kube);
 	for (int i = 0; i < r->npods; i++) {
 		const kp_fix_pod *t = &r->pods[i];

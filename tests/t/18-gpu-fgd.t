@@ -62,7 +62,8 @@ like "$out" "45->45x1000" "the empty node scores 45 (200 milli more fragmented)"
 # without GPUs 50, so six small pods on four empty cpu nodes all tie.  The
 # paper's simulator (a kube 1.20.5 fork) took the smallest node name, its
 # names prefixed with a random permutation: one ranking for every pod, so all
-# six land on one node; kube's random tie-break spreads them.
+# six land on one node; kube's random tie-break spreads them.  (A seventh pod
+# fits nowhere, for fix.)
 cat >"$T/ties.csv" <<'CSV'
 sn,cpu_milli,memory_mib,gpu,model
 cpu-1,8000,16384,0,
@@ -78,6 +79,7 @@ small-3,100,128,0,0
 small-4,100,128,0,0
 small-5,100,128,0,0
 small-6,100,128,0,0
+too-big,9000,128,0,0
 CSV
 tdb="$T/ties.db"
 "$KPLAN" import -q "$tdb" "$T/ties.csv" "$T/tiepods.csv" || fail "import the tie cluster"
@@ -90,6 +92,8 @@ like "$out" "tie-break node-rank: nodes with equal totals are taken in one seede
 like "$(q1 "$tdb" "SELECT config FROM run WHERE id = (SELECT max(id) FROM run)")" '"tieBreak":"node-rank"' "run.config records it"
 run "$KPLAN" explain "$tdb" openb/small-6
 like "$out" "the seeded node ranking (--tie-break node-rank, the same for every pod) picked" "explain names the ranking"
+run "$KPLAN" fix "$tdb"
+like "$out" "baseline: run 1's options (seed 1, ties by the node ranking," "fix replays the run's tie-break and says so"
 run "$KPLAN" plan --strategy fgd --tie-break random "$tdb"
 ok "$([ "$(nodes_used | cut -d' ' -f1)" -gt 1 ]; echo $?)" "--tie-break random (kube's): the six spread ($(nodes_used | cut -d' ' -f1) nodes)"
 unlike "$out" "tie-break node-rank" "and the summary has no ranking line"

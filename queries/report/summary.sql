@@ -1,8 +1,14 @@
 -- kplan report, section summary (reports/model.c): one row, each column a
 -- (key, value) pair.  ?1 the run; ?3 1 to leave out the start time and the
--- elapsed seconds (--no-timing).
+-- elapsed seconds (--no-timing).  tie_break: node-rank when a profile of the
+-- run's configuration ranked the nodes (run.config "tieBreak", --tie-break,
+-- --strategy fgd), else random (kube's).
 SELECT r.id AS run, CASE WHEN ?3 THEN NULL ELSE r.started END AS started, r.kplan AS kplan,
- r.seed AS seed, r.config_source AS config_source,
+ r.seed AS seed,
+ CASE WHEN json_valid(r.config) AND EXISTS (SELECT 1 FROM json_each(r.config, '$.profiles') p
+                                            WHERE json_extract(p.value, '$.tieBreak') = 'node-rank')
+      THEN 'node-rank' ELSE 'random' END AS tie_break,
+ r.config_source AS config_source,
  CASE WHEN json_valid(r.options) THEN json_extract(r.options, '$.no_preemption') END AS no_preemption,
  r.nodes AS nodes, r.pending AS pending,
  (SELECT count(*) FROM placement WHERE run_id = r.id) AS pods,

@@ -94,6 +94,7 @@ run "$KPLAN" explain "$tdb" openb/small-6
 like "$out" "the seeded node ranking (--tie-break node-rank, the same for every pod) picked" "explain names the ranking"
 run "$KPLAN" fix "$tdb"
 like "$out" "baseline: run 1's options (seed 1, ties by the node ranking," "fix replays the run's tie-break and says so"
+like "$("$KPLAN" report "$tdb")" "tie_break         node-rank" "the report's summary says the run ranked the nodes"
 run "$KPLAN" plan --strategy fgd --tie-break random "$tdb"
 ok "$([ "$(nodes_used | cut -d' ' -f1)" -gt 1 ]; echo $?)" "--tie-break random (kube's): the six spread ($(nodes_used | cut -d' ' -f1) nodes)"
 unlike "$out" "tie-break node-rank" "and the summary has no ranking line"

@@ -109,6 +109,8 @@ int64_t *kp_dmap_put(kp_dmap *m, int64_t key)
 
 int kp_cycle_fail(kp_cycle *cy, int node, int plugin, int reason, int unresolvable)
 {
+	if (cy->probing)
+		return KP_OK;
 	cy->verdicts_dirty = 1;
 	if (cy->fail[node] < 0) {
 		cy->fail[node] = (int8_t)plugin;
@@ -314,10 +316,7 @@ int kp_cycle_add_affinity_pod(kp_cycle *cy, int32_t pi)
 	/* scoring reads only the terms that score: preferred ones and required
 	 * affinity (hardPodAffinityWeight); a pod with required anti-affinity
 	 * alone never adds to a node's score */
-	int scores = 0;
-	for (uint32_t k = 0; k < c->npterms && !scores; k++)
-		scores = !(c->pterms[k].required && c->pterms[k].anti);
-	if (scores && !(cy->listed[pi] & 2)) {
+	if ((c->has_req_aff || c->has_pref_pod) && !(cy->listed[pi] & 2)) {
 		if (push_pod(&cy->aff_pods, &cy->naff_pods, &cy->cap_aff_pods, pi))
 			return KP_NOMEM;
 		cy->listed[pi] |= 2;

@@ -74,6 +74,7 @@ typedef struct kp_cycle {
 	int nfeas;
 	int8_t *fail;            /* per node: -1 passed, else the failing plugin */
 	uint8_t verdicts_dirty;  /* some fail / unres entry may be set (kp_cycle_fail); the next cycle clears them */
+	uint8_t probing;         /* a filter asked for its answer only: kp_cycle_fail records nothing */
 	uint8_t *unres;          /* per node: UnschedulableAndUnresolvable */
 	int32_t *rstart;
 	uint16_t *rcount;

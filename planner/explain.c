@@ -441,7 +441,8 @@ static int capture_decisive(kp_explain *ex, const kp_cycle *cy, const uint8_t *a
 
 /* ---- the attempt ---- */
 
-static void node_verdict(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int n, const uint8_t *in_feas,
+/* ph: the pod's half of the tie-break (kp_tiebreak_pod_of) */
+static void node_verdict(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int n, uint64_t ph, const uint8_t *in_feas,
 			 const uint8_t *avoid)
 {
 	const kp_snap *s = cy->s;
@@ -450,8 +451,7 @@ static void node_verdict(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int
 	snprintf(en->node, sizeof en->node, "%s", kp_str(&s->strs, s->node_name[n]));
 	en->feasible = in_feas[n];
 	en->evaluated = in_feas[n] || cy->fail[n] >= 0;
-	en->tiebreak = kp_tiebreak_node(kp_tiebreak_pod_of(cy, cy->p->db_id), s->node_db_id[n]);
-	ex->tie_rank = pf->tie_rank;
+	en->tiebreak = kp_tiebreak_node(ph, s->node_db_id[n]);
 	if (en->feasible)
 		return;
 	if (!en->evaluated) {
@@ -522,8 +522,10 @@ void kp_explain_capture(kp_explain *ex, kp_cycle *cy, const kp_profile *pf, int 
 		ex->weight[k] = pf->weight[k];
 		ex->scored[k] = pf->score[k] && scoring && raw && raw[k];
 	}
+	uint64_t ph = kp_tiebreak_pod_of(cy, cy->p->db_id);
+	ex->tie_rank = pf->tie_rank;
 	for (int n = 0; n < s->nnodes; n++) {
-		node_verdict(ex, cy, pf, n, in_feas, avoid);
+		node_verdict(ex, cy, pf, n, ph, in_feas, avoid);
 		kp_explain_node *en = &ex->nodes[n];
 		for (int k = 0; en->feasible && scoring && raw && k < KP_P_COUNT && k < KP_EXPLAIN_PLUGINS; k++)
 			if (raw[k]) {

@@ -65,9 +65,9 @@ typedef struct bslot {
 	uint8_t cs_host[MAX_KEY], cs_hard[MAX_KEY];
 	int32_t cs_counter[MAX_KEY]; /* the counters its hostname counts follow */
 	uint64_t logpos;             /* kp_snap.nchg when last current */
-	/* per node: bucket, group, the group's list, L; keyed by a non-zero hostname count */
-	int32_t *nb, *ng, *next, *prev;
-	int64_t *L;
+	/* per node: its group (which holds its bucket and L), the group's list;
+	 * keyed by a non-zero hostname count */
+	int32_t *ng, *next, *prev;
 	uint8_t *hot;
 	int32_t *hotl;
 	int nhot, cap_hot;
@@ -213,7 +213,6 @@ static void unlink_node(bslot *sl, int n)
 	sl->b[g->bucket].nfeas--;
 	sl->total--;
 	sl->ng[n] = -1;
-	sl->nb[n] = -1;
 }
 
 static int link_node(bslot *sl, int n, int32_t bi, int64_t L)
@@ -231,8 +230,6 @@ static int link_node(bslot *sl, int n, int32_t bi, int64_t L)
 	sl->b[bi].nfeas++;
 	sl->total++;
 	sl->ng[n] = gi;
-	sl->nb[n] = bi;
-	sl->L[n] = L;
 	if (!g->in_heap && heap_push(sl, &sl->b[bi], gi))
 		return KP_NOMEM;
 	return KP_OK;
@@ -306,11 +303,9 @@ static void slot_free(bslot *sl)
 	kp_free(sl->g);
 	kp_dmap_release(&sl->bmap);
 	kp_dmap_release(&sl->gmap);
-	kp_free(sl->nb);
 	kp_free(sl->ng);
 	kp_free(sl->next);
 	kp_free(sl->prev);
-	kp_free(sl->L);
 	kp_free(sl->hot);
 	kp_free(sl->hotl);
 	memset(sl, 0, sizeof *sl);
@@ -321,13 +316,11 @@ static int slot_alloc(bslot *sl, int nnodes)
 	size_t n = (size_t)(nnodes ? nnodes : 1);
 	memset(sl, 0, sizeof *sl);
 	sl->in_use = 1;
-	sl->nb = kp_malloc(n * sizeof *sl->nb);
 	sl->ng = kp_malloc(n * sizeof *sl->ng);
 	sl->next = kp_malloc(n * sizeof *sl->next);
 	sl->prev = kp_malloc(n * sizeof *sl->prev);
-	sl->L = kp_malloc(n * sizeof *sl->L);
 	sl->hot = kp_calloc(n, 1);
-	if (!sl->nb || !sl->ng || !sl->next || !sl->prev || !sl->L || !sl->hot || kp_dmap_init(&sl->bmap, 64) ||
+	if (!sl->ng || !sl->next || !sl->prev || !sl->hot || kp_dmap_init(&sl->bmap, 64) ||
 	    kp_dmap_init(&sl->gmap, 256))
 		return KP_NOMEM;
 	return KP_OK;
@@ -358,9 +351,7 @@ static int build(planner *pl, bslot *sl, int32_t ident, int profile, const uint8
 	sl->profile = profile;
 	memcpy(sl->skipped, skipped, KP_P_COUNT);
 	sl->ncs = keyed ? cy->ncs : 0;
-	sl->nkey = bs->nkey_k + sl->ncs;
-	if (sl->nkey > MAX_KEY)
-		return KP_SKIP;
+	sl->nkey = bs->nkey_k + sl->ncs;   /* at most MAX_KEY: activate checked */
 	for (int k = 0; k < sl->ncs; k++) {
 		sl->cs_topo[k] = cy->cs[k].topo;
 		sl->cs_host[k] = cy->cs[k].is_host;
@@ -368,7 +359,7 @@ static int build(planner *pl, bslot *sl, int32_t ident, int profile, const uint8
 		sl->cs_counter[k] = cy->cs[k].counter;
 	}
 	for (int n = 0; n < s->nnodes; n++)
-		sl->nb[n] = sl->ng[n] = -1;
+		sl->ng[n] = -1;
 	for (int n = 0; n < s->nnodes; n++) {
 		int rc = place_node(pl, sl, n);
 		if (rc)
@@ -442,6 +433,9 @@ static bslot *activate(planner *pl, int profile_idx, const uint8_t *skipped, int
 	/* classes whose node-local plugins read the same inputs share a slot
 	 * (class_key.c; the cycle computed the key) */
 	int32_t ident = pl->lkey[cy->p->cls];
+	*rc = KP_OK;
+	if (bs->nkey_k + (keyed ? cy->ncs : 0) > MAX_KEY)
+		return NULL;   /* too many key properties: before a slot is taken */
 	bslot *sl = NULL, *lru = NULL;
 	for (int i = 0; i < NSLOT && !sl; i++) {
 		bslot *x = &bs->slot[i];
@@ -450,7 +444,6 @@ static bslot *activate(planner *pl, int profile_idx, const uint8_t *skipped, int
 		else if (!lru || !x->in_use || (lru->in_use && x->used_at < lru->used_at))
 			lru = x;
 	}
-	*rc = KP_OK;
 	if (sl && (*rc = sync(pl, sl)) == KP_OK)
 		*rc = rekey(pl, sl);
 	if (!sl || *rc == KP_SKIP) {
@@ -504,6 +497,13 @@ static int classify(planner *pl, uint8_t *skipped, int *spread_on, int *hard_on)
 			return 0;
 		bs->loc[bs->nloc++] = k;
 	}
+	/* a score plugin the buckets do not key: decided before any PreScore runs */
+	for (int k = 0; k < KP_P_COUNT; k++) {
+		const kp_plugin *pg = kp_plugins[k];
+		if (pf->score[k] && pg && pg->score && !pg->local_score && k != KP_P_POD_TOPOLOGY_SPREAD &&
+		    k != KP_P_INTER_POD_AFFINITY)
+			return 0;
+	}
 	memset(skipped, 0, KP_P_COUNT);
 	for (int k = 0; k < KP_P_COUNT; k++) {
 		const kp_plugin *pg = kp_plugins[k];
@@ -535,8 +535,6 @@ static int classify(planner *pl, uint8_t *skipped, int *spread_on, int *hard_on)
 			if (rc != KP_SKIP)
 				return 0;
 			skipped[k] = 1;
-		} else {
-			return 0;
 		}
 	}
 	return 1;
@@ -558,13 +556,11 @@ static int64_t representatives(planner *pl, bslot *sl, int hard_on, int *nr)
 		if (!sl->b[bi].nfeas)
 			continue;
 		int32_t rep = sl->g[top_group(sl, &sl->b[bi])].head;
-		uint8_t dirty = cy->verdicts_dirty;
-		if (hard_on && sp->filter(cy, rep)) {
-			cy->fail[rep] = -1;
-			cy->unres[rep] = 0;
-			cy->verdicts_dirty = dirty;
+		cy->probing = 1;   /* the verdict only */
+		int fails = hard_on && sp->filter(cy, rep);
+		cy->probing = 0;
+		if (fails)
 			continue;
-		}
 		cy->feas[*nr] = rep;
 		bs->mult[*nr] = sl->b[bi].nfeas;
 		total += sl->b[bi].nfeas;
@@ -582,12 +578,12 @@ static int bucket_totals(planner *pl, bslot *sl, int nr, int64_t total, int spre
 	const kp_profile *pf = cy->pf;
 	cy->nfeas = nr;
 	for (int i = 0; i < nr; i++)
-		bs->tot_b[i] = sl->L[cy->feas[i]];
+		bs->tot_b[i] = sl->g[sl->ng[cy->feas[i]]].L;
 	for (int j = 0; j < bs->nkey_k; j++) {
 		int k = bs->key_k[j];
 		int64_t *sc = pl->scores[k];
 		for (int i = 0; i < nr; i++)
-			sc[cy->feas[i]] = sl->bkey[sl->nb[cy->feas[i]] * sl->nkey + j];
+			sc[cy->feas[i]] = sl->bkey[sl->g[sl->ng[cy->feas[i]]].bucket * sl->nkey + j];
 		kp_plugins[k]->normalize(cy, sc);
 		for (int i = 0; i < nr; i++)
 			bs->tot_b[i] += pf->weight[k] * sc[cy->feas[i]];

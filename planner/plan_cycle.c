@@ -337,16 +337,14 @@ int kp_plan_local_pass(planner *pl, int n, const int *loc, int nloc)
 	uint32_t ver = pl->s.node_ver[n];
 	claim(e, pl->lid);
 	if (!e->fhas || e->fver != ver) {
-		uint8_t dirty = cy->verdicts_dirty;
 		int ok = 1;
+		cy->probing = 1;   /* the verdict only: the cycle's arrays stay as they were */
 		for (int j = 0; j < nloc && ok; j++)
 			ok = !kp_plugins[loc[j]]->filter(cy, n);
+		cy->probing = 0;
 		e->fpass = (uint8_t)ok;
 		e->fver = ver;
 		e->fhas = 1;
-		cy->fail[n] = -1;   /* the verdict undone: the cycle's arrays as they were */
-		cy->unres[n] = 0;
-		cy->verdicts_dirty = dirty;
 	}
 	return e->fpass;
 }
@@ -415,7 +413,7 @@ static void filter_cached(planner *pl)
  * plugins, then per feasible node the cached raw scores (recomputed when the
  * node changed): those without NormalizeScore go weighted into pl->total,
  * the others into pl->scores[k] for normalising.  skipped[k]: PreScore said
- * skip (scores 0). */
+ * skip (the plugin adds 0; its pl->scores[k] are left as they are). */
 static int local_scores(planner *pl, const kp_profile *pf, uint8_t *skipped)
 {
 	kp_cycle *cy = &pl->cy;
@@ -428,10 +426,7 @@ static int local_scores(planner *pl, const kp_profile *pf, uint8_t *skipped)
 		if (rc < 0)
 			return rc;
 		skipped[k] = rc == KP_SKIP;
-		if (skipped[k]) {
-			for (int i = 0; i < cy->nfeas; i++)
-				pl->scores[k][cy->feas[i]] = 0;
-		} else {
+		if (!skipped[k]) {   /* a skipped plugin adds 0: score_nodes passes it by */
 			ks[nk++] = k;
 			if (pg->normalize)
 				norm[nnorm++] = k;
@@ -663,7 +658,7 @@ static int score_nodes(planner *pl, const kp_profile *pf, int fast, int explaini
 		if (fast && local_score(k)) {
 			/* local_scores added it, or left its raw scores in sc */
 			if (!pg->normalize || local_skip[k])
-				continue;   /* a skipped plugin's scores are 0 (local_scores) */
+				continue;   /* a skipped plugin adds 0 */
 			pg->normalize(cy, sc);
 			for (int i = 0; i < cy->nfeas; i++) {
 				int n = cy->feas[i];

@@ -27,6 +27,20 @@ static const char *const noop_plugins[] = {
 	"SchedulingGates", "EBSLimits", "GCEPDLimits", "AzureDiskLimits", NULL,
 };
 
+void kp_profile_default_resources(kp_profile *p)
+{
+	p->strategy = KP_STRAT_LEAST;
+	p->nshape = 0;
+	p->nfit_res = 2;
+	snprintf(p->fit_res[0].name, sizeof p->fit_res[0].name, "cpu");
+	p->fit_res[0].weight = 1;
+	snprintf(p->fit_res[1].name, sizeof p->fit_res[1].name, "memory");
+	p->fit_res[1].weight = 1;
+	p->nbal_res = 2;
+	p->bal_res[0] = p->fit_res[0];
+	p->bal_res[1] = p->fit_res[1];
+}
+
 void kp_profile_default(kp_profile *p, const kp_kube *kube)
 {
 	kp_kube newest;
@@ -47,15 +61,7 @@ void kp_profile_default(kp_profile *p, const kp_kube *kube)
 		p->weight[k] = pg->weight;
 	}
 	kp_profile_for_kube(p, kube);
-	p->strategy = KP_STRAT_LEAST;
-	p->nfit_res = 2;
-	snprintf(p->fit_res[0].name, sizeof p->fit_res[0].name, "cpu");
-	p->fit_res[0].weight = 1;
-	snprintf(p->fit_res[1].name, sizeof p->fit_res[1].name, "memory");
-	p->fit_res[1].weight = 1;
-	p->nbal_res = 2;
-	p->bal_res[0] = p->fit_res[0];
-	p->bal_res[1] = p->fit_res[1];
+	kp_profile_default_resources(p);
 	p->hard_pod_affinity_weight = 1;
 	p->spread_system_defaults = 1;
 	p->min_candidate_pct = 10;

@@ -98,6 +98,9 @@ typedef struct kp_config {
  * default-scheduler, the version's default plugins and weights
  * (kp_profile_for_kube). */
 void kp_profile_default(kp_profile *p, const kp_kube *kube);
+/* kube's default NodeResourcesFit and BalancedAllocation arguments:
+ * LeastAllocated, no shape, cpu and memory at weight 1 for both */
+void kp_profile_default_resources(kp_profile *p);
 /* What a version and its gates change in a profile's defaults, as kube's
  * default_plugins.go (getDefaultPlugins, applyFeatureGates) does:
  * DynamicResources only with DynamicResourceAllocation on, without a Score

@@ -131,14 +131,7 @@ static void apply_kube_1_20(kp_config *cfg, wi_op *op)
 				p->weight[w120[k].plugin] = w120[k].weight;
 		p->score[KP_P_NODE_RESOURCES_FIT] = p->score[KP_P_BALANCED_ALLOCATION] = 1;
 		p->weight[KP_P_NODE_RESOURCES_FIT] = p->weight[KP_P_BALANCED_ALLOCATION] = 1;
-		p->strategy = KP_STRAT_LEAST;
-		p->nshape = 0;
-		p->nfit_res = p->nbal_res = 2;
-		snprintf(p->fit_res[0].name, sizeof p->fit_res[0].name, "cpu");
-		snprintf(p->fit_res[1].name, sizeof p->fit_res[1].name, "memory");
-		p->fit_res[0].weight = p->fit_res[1].weight = 1;
-		p->bal_res[0] = p->fit_res[0];
-		p->bal_res[1] = p->fit_res[1];
+		kp_profile_default_resources(p);
 		p->bal_1_20 = 1;
 	}
 	kp_sb_adds(&op->effect, "kube-scheduler 1.20's default scores in every profile (the FGD paper's simulator's "

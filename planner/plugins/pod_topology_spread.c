@@ -318,6 +318,19 @@ static int host_counts(kp_cycle *cy, kp_cstate *c)
 	return KP_OK;
 }
 
+static int require_all_soft(const kp_cycle *cy)
+{
+	return cy->c->nspreads > 0 || !cy->pf->spread_system_defaults;
+}
+
+static int has_all_soft(const kp_cycle *cy, int n)
+{
+	for (int j = 0; j < cy->ncs; j++)
+		if (!cy->cs[j].hard && cy->cs[j].tv[n] < 0)
+			return 0;
+	return 1;
+}
+
 /* the scored nodes (nodes[i] standing for mult[i] of them, 1 when mult is
  * NULL): each is ignored when it lacks a soft constraint's key and every
  * key is required, else its domains are present (dpres, dsize); the
@@ -327,10 +340,7 @@ static int64_t mark_scored(kp_cycle *cy, const int32_t *nodes, const int64_t *mu
 	int64_t nignored = 0;
 	for (int i = 0; i < n; i++) {
 		int node = nodes[i];
-		cy->spread_ignored[node] = 0;
-		for (int k = 0; k < cy->ncs && require_all; k++)
-			if (!cy->cs[k].hard && cy->cs[k].tv[node] < 0)
-				cy->spread_ignored[node] = 1;
+		cy->spread_ignored[node] = require_all && !has_all_soft(cy, node);
 		if (cy->spread_ignored[node]) {
 			nignored += mult ? mult[i] : 1;
 			continue;
@@ -351,64 +361,7 @@ static int64_t mark_scored(kp_cycle *cy, const int32_t *nodes, const int64_t *mu
 
 static int pre_score(kp_cycle *cy)
 {
-	if (build(cy))
-		return KP_NOMEM;
-	int nsoft = 0;
-	for (int k = 0; k < cy->ncs; k++)
-		nsoft += !cy->cs[k].hard;
-	if (!nsoft || !cy->nfeas)
-		return KP_SKIP;
-	const kp_snap *s = cy->s;
-	int require_all = cy->c->nspreads > 0 || !cy->pf->spread_system_defaults;
-	/* soft constraints: per domain (dense index; the absent label is domain
-	 * ndom, the value "" as in kube) whether a scored node is in it, and its
-	 * matching pods */
-	for (int k = 0; k < cy->ncs; k++) {
-		kp_cstate *c = &cy->cs[k];
-		if (c->hard || c->is_host)
-			continue;
-		size_t nd = (size_t)c->ndom + 1;
-		memset(c->dcnt, 0, nd * sizeof *c->dcnt);
-		memset(c->dpres, 0, nd);
-		c->dsize = 0;
-	}
-	int64_t nignored = mark_scored(cy, cy->feas, NULL, cy->nfeas, require_all);
-	for (int k = 0; k < cy->ncs; k++) {
-		kp_cstate *c = &cy->cs[k];
-		if (c->hard)
-			continue;
-		int64_t size = c->is_host ? cy->nfeas - nignored : c->dsize;
-		c->weight = log((double)(size + 2));
-	}
-	/* counts: the counter's nodes with matching pods */
-	for (int k = 0; k < cy->ncs; k++) {
-		kp_cstate *c = &cy->cs[k];
-		if (c->hard)
-			continue;
-		if (c->is_host) {
-			if (host_counts(cy, c))
-				return KP_NOMEM;
-			continue;
-		}
-		const kp_counter *ct = kp_snap_counter(s, c->counter);
-		kp_counter_it it;
-		for (int ok = kp_counter_first(ct, &it); ok; ok = kp_counter_next(ct, &it)) {
-			int n = it.node;
-			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
-			if (!c->dpres[d] || kp_snap_gone(s, n) || !inclusion_ok(cy, c, n))
-				continue;
-			if (require_all) {
-				int has_all = 1;
-				for (int j = 0; j < cy->ncs && has_all; j++)
-					if (!cy->cs[j].hard && cy->cs[j].tv[n] < 0)
-						has_all = 0;
-				if (!has_all)
-					continue;
-			}
-			c->dcnt[d] += it.count;
-		}
-	}
-	return KP_OK;
+	return kp_spread_pre_score_summary(cy, cy->feas, NULL, cy->nfeas, cy->nfeas);
 }
 
 /* llround for a non-negative double, exactly (x - floor(x) is exact) */
@@ -479,33 +432,11 @@ int64_t kp_spread_count(const kp_cycle *cy, const kp_cstate *c, int node)
 	return kp_counter_count(kp_snap_counter(cy->s, c->counter), node);
 }
 
-static int require_all_soft(const kp_cycle *cy)
-{
-	return cy->c->nspreads > 0 || !cy->pf->spread_system_defaults;
-}
-
-static int has_all_soft(const kp_cycle *cy, int n)
-{
-	for (int j = 0; j < cy->ncs; j++)
-		if (!cy->cs[j].hard && cy->cs[j].tv[n] < 0)
-			return 0;
-	return 1;
-}
-
-/* what node n adds to the matching pods of soft constraint k's domain in
- * pre_score's count, and that domain */
-static int64_t contrib(const kp_cycle *cy, int k, int n, int32_t *dom)
-{
-	const kp_cstate *c = &cy->cs[k];
-	*dom = c->dom[n] < 0 ? c->ndom : c->dom[n];
-	int64_t cnt = kp_counter_count(kp_snap_counter(cy->s, c->counter), n);
-	if (!cnt || !inclusion_ok(cy, c, n) || (require_all_soft(cy) && !has_all_soft(cy, n)))
-		return 0;
-	return cnt;
-}
-
-/* pre_score over a summary of the feasible nodes: reps[i] stands for
- * mult[i] nodes of the same domains (total in all) */
+/* PreScore over the scored nodes, or a summary of them: reps[i] stands for
+ * mult[i] nodes of the same domains (mult NULL: 1 each; total in all).
+ * Soft constraints: per domain (dense index; the absent label is domain
+ * ndom, the value "" as in kube) whether a scored node is in it, and its
+ * matching pods, counted over the counter's nodes with matching pods. */
 int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t *mult, int nreps, int64_t total)
 {
 	if (build(cy))
@@ -538,10 +469,12 @@ int kp_spread_pre_score_summary(kp_cycle *cy, const int32_t *reps, const int64_t
 		const kp_counter *ct = kp_snap_counter(cy->s, c->counter);
 		kp_counter_it it;
 		for (int ok = kp_counter_first(ct, &it); ok; ok = kp_counter_next(ct, &it)) {
-			int32_t d;
-			int64_t v = contrib(cy, k, it.node, &d);
-			if (c->dpres[d])
-				c->dcnt[d] += v;
+			int n = it.node;
+			int32_t d = c->dom[n] < 0 ? c->ndom : c->dom[n];
+			if (!c->dpres[d] || kp_snap_gone(cy->s, n) || !inclusion_ok(cy, c, n) ||
+			    (require_all && !has_all_soft(cy, n)))
+				continue;
+			c->dcnt[d] += it.count;
 		}
 	}
 	return KP_OK;

@@ -280,6 +280,14 @@ int kp_term_matches(const kp_snap *s, const kp_pterm *t, const kp_pod *owner, co
 	return 1;
 }
 
+int kp_nterms_any(const kp_snap *s, const kp_nterm *terms, uint32_t nterms, int n)
+{
+	for (uint32_t t = 0; t < nterms; t++)
+		if (kp_nterm_matches(s, &terms[t], n))
+			return 1;
+	return 0;
+}
+
 int kp_nterm_matches(const kp_snap *s, const kp_nterm *t, int n)
 {
 	if (!t->nexprs && !t->nfields)

@@ -191,6 +191,9 @@ void kp_default_normalize(kp_cycle *cy, int64_t *scores, int reverse);
 int kp_term_matches(const kp_snap *s, const kp_pterm *t, const kp_pod *owner, const kp_pod *target);
 /* A node selector term matches node n (expressions on labels, fields on the name); empty matches nothing. */
 int kp_nterm_matches(const kp_snap *s, const kp_nterm *t, int n);
+/* some of the nterms terms matches node n (none: 0; what an empty list
+ * means is the caller's) */
+int kp_nterms_any(const kp_snap *s, const kp_nterm *terms, uint32_t nterms, int n);
 
 /* InterPodAffinity: placed pod pi, whose class has required anti-affinity,
  * joins its (class, namespace) group.  KP_OK or KP_NOMEM. */

@@ -619,12 +619,7 @@ int kp_dra_claim_on_node(const kp_snap *s, const kp_dra *d, const kp_dclaim *c, 
 	if (c->node >= 0)
 		return c->node == n;
 	if (c->allocated && !c->run_allocated) {
-		if (!c->nterms)
-			return 1;
-		for (uint32_t t = 0; t < c->nterms; t++)
-			if (kp_nterm_matches(s, &c->terms[t], n))
-				return 1;
-		return 0;
+		return !c->nterms || kp_nterms_any(s, c->terms, c->nterms, n);
 	}
 	for (uint32_t i = 0; i < c->nresults; i++)
 		if (!kp_dra_visible(s, d, &d->devices[c->results[i].device], n))

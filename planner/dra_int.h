@@ -31,6 +31,9 @@ typedef struct search {
 
 /* dra_nodes.c: device v can be used on node n (its slice's or its own node selection) */
 int kp_dra_visible(const kp_snap *s, const kp_dra *d, const kp_device *v, int n);
+/* the one node device v is visible on (its slice's nodeName, or with
+ * perDeviceNodeSelection its own), -1 when it is all nodes' or selected */
+int32_t kp_dra_device_node(const kp_dra *d, const kp_device *v);
 /* the devices of complete, valid pools visible on x->node, in search order (x->cand) */
 int kp_dra_candidates(search *x);
 /* device dev passes request r's class and own selectors: 1, 0, -1 error (x->err) */

@@ -151,9 +151,7 @@ void kp_dra_touched(kp_dra *d, int32_t dev)
 {
 	d->memo_pi = 0;   /* a claim may have changed with the device */
 	const kp_device *v = &d->devices[dev];
-	const kp_dslice *sl = &d->slices[v->slice];
-	int node = sl->per_device ? (v->all_nodes || v->nterms ? -1 : v->node)
-				  : (sl->all_nodes || sl->has_selector ? -1 : sl->node);
+	int32_t node = kp_dra_device_node(d, v);
 	if (node >= 0 && !d->pools[v->pool].ncounters && d->node_gen)
 		d->node_gen[2 * node]++;
 	else

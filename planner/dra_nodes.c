@@ -10,29 +10,17 @@ int kp_dra_visible(const kp_snap *s, const kp_dra *d, const kp_device *v, int n)
 {
 	const kp_dslice *sl = &d->slices[v->slice];
 	if (sl->per_device) {
-		if (v->all_nodes || v->node == n)
-			return 1;
-		for (uint32_t t = 0; t < v->nterms; t++)
-			if (kp_nterm_matches(s, &v->terms[t], n))
-				return 1;
-		return 0;
+		return v->all_nodes || v->node == n || kp_nterms_any(s, v->terms, v->nterms, n);
 	}
-	if (sl->all_nodes || sl->node == n)
-		return 1;
-	if (!sl->has_selector)
-		return 0;
-	for (uint32_t t = 0; t < sl->nterms; t++)
-		if (kp_nterm_matches(s, &sl->terms[t], n))
-			return 1;
-	return 0;
+	return sl->all_nodes || sl->node == n || (sl->has_selector && kp_nterms_any(s, sl->terms, sl->nterms, n));
 }
 
-/* a device whose slice names one node and nothing else (not per device, no
- * selector, not all nodes) is visible there only */
-static int pinned(const kp_dra *d, const kp_device *v)
+int32_t kp_dra_device_node(const kp_dra *d, const kp_device *v)
 {
 	const kp_dslice *sl = &d->slices[v->slice];
-	return !sl->per_device && !sl->all_nodes && !sl->has_selector;
+	if (sl->per_device)
+		return v->all_nodes || v->nterms ? -1 : v->node;
+	return sl->all_nodes || sl->has_selector ? -1 : sl->node;
 }
 
 /* The devices of complete, valid pools visible on each node, in search
@@ -40,6 +28,16 @@ static int pinned(const kp_dra *d, const kp_device *v)
  * every node on first use and kept for the run (slices and node labels do
  * not change during it).  One pass puts each pinned device on its node; the
  * others are tried on every node (visible). */
+/* device i (of pool p) is visible on node m: a candidate there, or the
+ * node sees an invalid pool */
+static void put(kp_dra *d, const kp_dpool *p, int m, int32_t i)
+{
+	if (p->invalid)
+		d->node_invalid[m] = 1;
+	else if (!p->incomplete)
+		d->node_cand[m][d->node_ncand[m]++] = i;
+}
+
 static int node_devices(const kp_snap *s, kp_dra *d, int n)
 {
 	if (d->node_cand)
@@ -52,11 +50,11 @@ static int node_devices(const kp_snap *s, kp_dra *d, int n)
 	int rc = cnt && other && d->node_cand && d->node_ncand && d->node_invalid ? KP_OK : KP_NOMEM;
 	int32_t nother = 0;
 	for (int i = 0; !rc && i < d->ndevices; i++) {
-		const kp_device *v = &d->devices[i];
-		if (!pinned(d, v))
+		int32_t m = kp_dra_device_node(d, &d->devices[i]);
+		if (m < 0)
 			other[nother++] = i;
-		else if (d->slices[v->slice].node >= 0 && d->slices[v->slice].node < s->nnodes)
-			cnt[d->slices[v->slice].node]++;
+		else if (m < s->nnodes)
+			cnt[m]++;
 	}
 	for (int m = 0; !rc && m < s->nnodes; m++) {
 		int32_t *v = kp_malloc(((size_t)cnt[m] + (size_t)nother + 1) * sizeof *v);
@@ -70,26 +68,16 @@ static int node_devices(const kp_snap *s, kp_dra *d, int n)
 	for (int i = 0, o = 0; !rc && i < d->ndevices; i++) {
 		const kp_device *v = &d->devices[i];
 		const kp_dpool *p = &d->pools[v->pool];
-		int usable = !p->incomplete && !p->invalid;
 		if (o < nother && other[o] == i) {
 			o++;
-			for (int m = 0; m < s->nnodes; m++) {
-				if (!kp_dra_visible(s, d, v, m))
-					continue;
-				if (p->invalid)
-					d->node_invalid[m] = 1;
-				if (usable)
-					d->node_cand[m][d->node_ncand[m]++] = i;
-			}
+			for (int m = 0; m < s->nnodes; m++)
+				if (kp_dra_visible(s, d, v, m))
+					put(d, p, m, i);
 			continue;
 		}
-		int m = d->slices[v->slice].node;
-		if (m < 0 || m >= s->nnodes)
-			continue;
-		if (p->invalid)
-			d->node_invalid[m] = 1;
-		if (usable)
-			d->node_cand[m][d->node_ncand[m]++] = i;
+		int32_t m = kp_dra_device_node(d, v);
+		if (m < s->nnodes)
+			put(d, p, m, i);
 	}
 	kp_free(cnt);
 	kp_free(other);

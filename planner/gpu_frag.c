@@ -312,12 +312,7 @@ static int can_access(const kp_snap *s, const kp_gshape *k, int n)
 	const kp_class *c = &s->classes[k->cls];
 	if (c->affinity_ok)
 		return kp_bit(c->affinity_ok, n);
-	if (!c->nrequired)
-		return 1;
-	for (uint32_t t = 0; t < c->nrequired; t++)
-		if (kp_nterm_matches(s, &c->required[t], n))
-			return 1;
-	return 0;
+	return !c->nrequired || kp_nterms_any(s, c->required, c->nrequired, n);
 }
 
 enum { Q1, Q2, Q3, Q4, XL, XR, NA, NCAT };

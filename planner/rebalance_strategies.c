@@ -21,12 +21,7 @@ static int affinity_ok(const kp_snap *s, const kp_class *c, int n)
 	for (uint32_t i = 0; i < c->nnsel; i++)
 		if (kp_labels_get(&s->node_labels[n], c->nsel[i].key) != c->nsel[i].value)
 			return 0;
-	if (!c->nrequired)
-		return 1;
-	for (uint32_t t = 0; t < c->nrequired; t++)
-		if (kp_nterm_matches(s, &c->required[t], n))
-			return 1;
-	return 0;
+	return !c->nrequired || kp_nterms_any(s, c->required, c->nrequired, n);
 }
 
 static int tolerated(const kp_class *c, const kp_taint *x)

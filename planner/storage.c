@@ -181,12 +181,7 @@ static int zone_in_label(const kp_snap *s, const kp_pv *pv, kp_sid value)
 
 static int affinity_matches(kp_snap *s, const kp_pv *pv, int n)
 {
-	if (!pv->has_affinity)
-		return 1;
-	for (uint32_t t = 0; t < pv->nterms; t++)
-		if (kp_nterm_matches(s, &pv->terms[t], n))
-			return 1;
-	return 0;
+	return !pv->has_affinity || kp_nterms_any(s, pv->terms, pv->nterms, n);
 }
 
 int kp_storage_pv_fits_node(kp_snap *s, int32_t pvi, int n)
@@ -328,13 +323,8 @@ static int provision_check(kp_snap *s, const kp_claim *c, int n)
 	kp_sclass *sc = &s->st->classes[c->sc];
 	if (sc->no_provisioner)
 		return KP_VB_BIND_CONFLICT;
-	if (sc->nterms) {
-		int ok = 0;
-		for (uint32_t t = 0; t < sc->nterms && !ok; t++)
-			ok = kp_nterm_matches(s, &sc->terms[t], n);
-		if (!ok)
-			return KP_VB_BIND_CONFLICT;
-	}
+	if (sc->nterms && !kp_nterms_any(s, sc->terms, sc->nterms, n))
+		return KP_VB_BIND_CONFLICT;
 	return enough_capacity(s, c, sc, n) ? 0 : KP_VB_NOT_ENOUGH_SPACE;
 }
 

@@ -72,10 +72,7 @@ static int pre_filter(kp_cycle *cy)
 static int filter(kp_cycle *cy, int node)
 {
 	if (cy->has_added_req) {
-		int ok = 0;
-		for (uint32_t i = 0; i < cy->nadded_req && !ok; i++)
-			ok = kp_nterm_matches(cy->s, &cy->added_req[i], node);
-		if (!ok) {
+		if (!kp_nterms_any(cy->s, cy->added_req, cy->nadded_req, node)) {
 			kp_cycle_fail(cy, node, KP_P_NODE_AFFINITY, cy->r_added_affinity, 1);
 			return 1;
 		}

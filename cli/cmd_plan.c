@@ -138,17 +138,15 @@ static void progress(void *ctx, long done, long total)
 /* Printed just before COMMIT (warnings to stderr, the summary to stdout): if
  * stdout cannot take it, the run rolls back. */
 struct summary_ctx {
-	int quiet, progress;
-	kp_whatif *whatif;           /* NULL: none */
-	kp_rebalance *rebalance;     /* NULL: none */
-	uint64_t seed;
+	int quiet;
+	const kp_plan_opts *o;       /* its whatif, rebalance (NULL: none), seed, progress */
 };
 
 static int print_summary(void *ctx, const kp_plan_result *r)
 {
 	const struct summary_ctx *c = ctx;
 	int quiet = c->quiet;
-	if (c->progress)
+	if (c->o->progress)
 		fprintf(stderr, "\r\033[K");
 	if (getenv("KPLAN_TIMING"))
 		fprintf(stderr, "kplan: timing: load %.3f s, static filters %.3f s, scheduling %.3f s, write %.3f s; "
@@ -156,7 +154,7 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 			r->t_load, r->t_static, r->t_schedule, r->t_write, r->cycles, r->bucket_cycles);
 	for (int i = 0; i < r->nwarnings; i++)
 		fprintf(stderr, "kplan: warning: %s\n", r->warnings[i]);
-	kp_whatif_print(c->whatif, NULL, stderr);
+	kp_whatif_print(c->o->whatif, NULL, stderr);
 	if (quiet)
 		return 0;
 	printf("run %lld: %ld pending pod%s: %ld placed", (long long)r->run_id, r->pending, r->pending == 1 ? "" : "s",
@@ -164,7 +162,7 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 	if (r->stayed)
 		printf(" (%ld back on the node %s had, as keep rows)", r->stayed, r->stayed == 1 ? "it" : "they");
 	printf(", %ld unschedulable", r->unschedulable);
-	long rb_moves = kp_rebalance_moves(c->rebalance);
+	long rb_moves = kp_rebalance_moves(c->o->rebalance);
 	if (r->evicted || r->moved - rb_moves)
 		printf("; preemption: %ld evicted, %ld moved", r->evicted, r->moved - rb_moves);
 	if (r->ignored)
@@ -174,13 +172,13 @@ static int print_summary(void *ctx, const kp_plan_result *r)
 	printf("; %ld bound pod%s kept; %ld node%s; %ld pass%s; %.2f s; configuration: %s; %s\n", r->kept,
 	       r->kept == 1 ? "" : "s", r->nodes, r->nodes == 1 ? "" : "s", r->passes, r->passes == 1 ? "" : "es", r->elapsed,
 	       r->config_source, kube);
-	kp_whatif_print(c->whatif, stdout, NULL);
+	kp_whatif_print(c->o->whatif, stdout, NULL);
 	if (r->tie_rank)
 		printf("tie-break node-rank: nodes with equal totals are taken in one seeded ranking of the nodes (seed %llu), "
 		       "the same for every pod, as the FGD paper's simulator took them (--tie-break random: kube's)\n",
-		       (unsigned long long)c->seed);
-	if (c->rebalance)
-		kp_rebalance_print(c->rebalance, stdout);
+		       (unsigned long long)c->o->seed);
+	if (c->o->rebalance)
+		kp_rebalance_print(c->o->rebalance, stdout);
 	fflush(stdout);
 	return ferror(stdout) ? -1 : 0;
 }
@@ -273,20 +271,13 @@ static int parse_args(int argc, char **argv, plan_args *a)
 			a->o.kube_version = optarg;
 			break;
 		case 'G': a->o.feature_gates = optarg; break;
-		case 'N': {
-			int pct;
-			kp_err e = { 0 };
-			if (kp_plan_nodes_to_score(optarg, &pct, &e))
-				return kp_cli_usage("plan", "%s", e.msg);
-			a->o.nodes_to_score = optarg;
-			break;
-		}
+		case 'N':
 		case 'T': {
-			int rank;
+			int v;
 			kp_err e = { 0 };
-			if (kp_plan_tie_break(optarg, &rank, &e))
+			if ((c == 'N' ? kp_plan_nodes_to_score : kp_plan_tie_break)(optarg, &v, &e))
 				return kp_cli_usage("plan", "%s", e.msg);
-			a->o.tie_break = optarg;
+			*(c == 'N' ? &a->o.nodes_to_score : &a->o.tie_break) = optarg;
 			break;
 		}
 		case 'n': a->o.no_preemption = 1; break;
@@ -390,7 +381,7 @@ static int run_plan(const char *path, plan_args *a, kp_err *err)
 		return kp_cli_fail(err);
 	}
 	kp_cli_on_interrupt(db);
-	struct summary_ctx sc = { a->quiet, o->progress != NULL, o->whatif, o->rebalance, o->seed };
+	struct summary_ctx sc = { a->quiet, o };
 	o->before_commit = print_summary;
 	o->commit_ctx = &sc;
 	kp_plan_result r;

@@ -465,8 +465,9 @@ static int placement_feasible(const kp_gang *g, int scheduled, int remaining, kp
 	return 0;
 }
 
-/* the group failed: its pods placed in this cycle leave again */
-static int group_revert(planner *pl, const int32_t *take, int tried, const uint8_t *placed)
+/* kp_gang_revert (plan_int.h): the group failed, its pods placed in this
+ * cycle leave again */
+int kp_gang_revert(planner *pl, const int32_t *take, int tried, const uint8_t *placed)
 {
 	int rc = KP_OK;
 	for (int i = tried - 1; i >= 0 && !rc; i--)
@@ -580,7 +581,7 @@ static int group_cycle(planner *pl, int32_t first, int profile_idx)
 	rc = kp_gang_try(pl, g, take, nt, profile_idx, placed, &tried, &ok, &msg);
 	if (rc || ok)
 		goto done;
-	rc = group_revert(pl, take, tried, placed);
+	rc = kp_gang_revert(pl, take, tried, placed);
 	if (!rc)
 		rc = group_preempt(pl, g, take, nt, profile_idx, &msg, &preempted);
 	if (!rc)

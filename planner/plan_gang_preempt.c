@@ -207,9 +207,8 @@ static int dry_run(gp_state *st, int *ok, kp_sb *why)
 	pl->ex = ex;
 	for (int i = 0; i < nt; i++)
 		st->assigned[i] = !rc && *ok && placed[i] ? pl->out[st->take[i]].node : -1;
-	for (int i = tried - 1; i >= 0 && !rc; i--)
-		if (placed[i])
-			rc = kp_gang_revert_pod(pl, st->take[i]);
+	if (!rc)
+		rc = kp_gang_revert(pl, st->take, tried, placed);
 	for (int i = 0; i < nt; i++) {
 		pod_out *po = &pl->out[st->take[i]];
 		kp_free(po->message);

@@ -101,13 +101,12 @@ static int load_row(planner *pl, sqlite3_stmt *st, int *cap)
 }
 
 /* a gang of copies (key "NS/GROUP (copy N)") takes its PodGroup's priority,
- * topology flag and disruptionMode (workload-aware preemption) */
-static void copy_group(planner *pl, kp_gang *g)
+ * topology flag and disruptionMode (workload-aware preemption); st is
+ * gang_copy_group.sql, NULL when it did not prepare */
+static void copy_group(sqlite3_stmt *st, kp_gang *g)
 {
 	const char *slash = strchr(g->key, '/'), *end = strstr(g->key, " (copy ");
-	sqlite3_stmt *st;
-	if (!slash || !end || end < slash ||
-	    sqlite3_prepare_v2(pl->db, kp_sql_plan_gang_copy_group, -1, &st, NULL) != SQLITE_OK)
+	if (!st || !slash || !end || end < slash)
 		return;
 	sqlite3_bind_text(st, 1, g->key, (int)(slash - g->key), SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, slash + 1, (int)(end - slash - 1), SQLITE_TRANSIENT);
@@ -117,17 +116,20 @@ static void copy_group(planner *pl, kp_gang *g)
 		g->topology = (uint8_t)sqlite3_column_int(st, 2);
 		g->disrupt_all = !strcmp((const char *)sqlite3_column_text(st, 3), "All");
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 }
 
 /* the gangs of kplan capacity --pod's copies (whatif_gang.c), one per key */
 static int load_copies(planner *pl, int *cap)
 {
 	kp_gangs *gs = &pl->gangs;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st, *grp;
 	if (sqlite3_prepare_v2(pl->db, "SELECT pod_id, gang, min_count, gang_size FROM temp.kp_whatif_gang "
 				       "ORDER BY gang, pod_id", -1, &st, NULL) != SQLITE_OK)
 		return KP_OK;   /* no copies in gangs */
+	if (sqlite3_prepare_v2(pl->db, kp_sql_plan_gang_copy_group, -1, &grp, NULL) != SQLITE_OK)
+		grp = NULL;   /* the copies keep the defaults */
 	int rc = KP_OK, step;
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		int32_t pi = kp_snap_pod_index(&pl->s, sqlite3_column_int64(st, 0));
@@ -135,23 +137,28 @@ static int load_copies(planner *pl, int *cap)
 		if (pi < 0)
 			continue;
 		if (!gs->n || strcmp(gs->v[gs->n - 1].key, key)) {
-			if (KP_GROW(gs->v, gs->n, *cap, 16))
-				return kp_plan_nomem(pl);
+			if (KP_GROW(gs->v, gs->n, *cap, 16)) {
+				rc = kp_plan_nomem(pl);
+				break;
+			}
 			kp_gang *g = &gs->v[gs->n];
 			memset(g, 0, sizeof *g);
-			if (!(g->key = kp_strdup(key)))
-				return kp_plan_nomem(pl);
+			if (!(g->key = kp_strdup(key))) {
+				rc = kp_plan_nomem(pl);
+				break;
+			}
 			gs->n++;
 			g->min_count = sqlite3_column_int(st, 2);
 			g->gang = g->min_count > 1;
 			g->size = sqlite3_column_int(st, 3);
-			copy_group(pl, g);
+			copy_group(grp, g);
 		}
 		rc = add_member(pl, &gs->v[gs->n - 1], pi);
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = kp_interrupted ? kp_err_set(pl->err, KP_INTR, "interrupted")
 				    : kp_err_set(pl->err, KP_IO, "reading the copies' gangs: %s", sqlite3_errmsg(pl->db));
+	sqlite3_finalize(grp);
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -16,7 +16,9 @@
 #include "static.h"
 #include "dra.h"
 #include "kp_queries.h"
+#include "../common/priority.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +130,9 @@ static int load_copies(planner *pl, int *cap)
 	if (sqlite3_prepare_v2(pl->db, "SELECT pod_id, gang, min_count, gang_size FROM temp.kp_whatif_gang "
 				       "ORDER BY gang, pod_id", -1, &st, NULL) != SQLITE_OK)
 		return KP_OK;   /* no copies in gangs */
+	/* gang_copy_group.sql spells out KP_KNOWN_PRIORITY_CLASSES, as
+	 * gang_members.sql and snapshot/classes.sql do: all resolve alike */
+	assert(strstr(kp_sql_plan_gang_copy_group, KP_KNOWN_PRIORITY_CLASSES));
 	if (sqlite3_prepare_v2(pl->db, kp_sql_plan_gang_copy_group, -1, &grp, NULL) != SQLITE_OK)
 		grp = NULL;   /* the copies keep the defaults */
 	int rc = KP_OK, step;
@@ -166,6 +171,9 @@ static int load_copies(planner *pl, int *cap)
 static int load_gangs(planner *pl)
 {
 	sqlite3_stmt *st;
+	/* gang_members.sql spells out KP_KNOWN_PRIORITY_CLASSES (a PodGroup may
+	 * name a built-in class), as snapshot/classes.sql does */
+	assert(strstr(kp_sql_plan_gang_members, KP_KNOWN_PRIORITY_CLASSES));
 	/* a database made before the Workload API tables has no gangs */
 	if (sqlite3_prepare_v2(pl->db, kp_sql_plan_gang_members, -1, &st, NULL) != SQLITE_OK)
 		return KP_OK;

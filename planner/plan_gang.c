@@ -493,9 +493,11 @@ int kp_gang_revert(planner *pl, const int32_t *take, int tried, const uint8_t *p
 
 /* the failed group's pods (reverted) and the ones not tried get the
  * group's message, the ones that failed keep their own; none is tried
- * again before another binding */
+ * again before another binding.  The run's binding count is binds0 again
+ * (nothing bound), plus one when the group preempted (the evictions are a
+ * cluster event; the group's pods were queued again). */
 static int group_failed(planner *pl, const int32_t *take, int nt, int tried, const uint8_t *placed,
-			const char *msg, int64_t binds0)
+			const char *msg, int64_t binds0, int preempted)
 {
 	int rc = KP_OK;
 	for (int i = 0; i < nt && !rc; i++) {
@@ -506,9 +508,9 @@ static int group_failed(planner *pl, const int32_t *take, int nt, int tried, con
 		}
 		if (i >= tried || placed[i] || !po->message)
 			rc = fail_pod(pl, take[i], msg);
-		po->last_bind_stamp = binds0;
+		po->last_bind_stamp = binds0 + preempted;
 	}
-	pl->binds = binds0;   /* nothing bound: no cluster event */
+	pl->binds = binds0 + preempted;
 	pl->gangs.failed++;
 	return rc;
 }
@@ -590,7 +592,7 @@ static int group_cycle(planner *pl, int32_t first, int profile_idx)
 	int nt = take_queued(pl, g, first, take), tried = 0, rc = KP_OK, ok = 0, preempted = 0;
 	int64_t binds0 = pl->binds;
 	if (mixed_schedulers(pl, take, nt, &msg)) {
-		rc = group_failed(pl, take, nt, 0, placed, kp_sb_ok(&msg) ? msg.buf : "out of memory", binds0);
+		rc = group_failed(pl, take, nt, 0, placed, kp_sb_ok(&msg) ? msg.buf : "out of memory", binds0, 0);
 		goto done;
 	}
 	rc = kp_gang_try(pl, g, take, nt, profile_idx, placed, &tried, &ok, &msg);
@@ -600,13 +602,8 @@ static int group_cycle(planner *pl, int32_t first, int profile_idx)
 	if (!rc)
 		rc = group_preempt(pl, g, take, nt, profile_idx, &msg, &preempted);
 	if (!rc)
-		rc = group_failed(pl, take, nt, tried, placed, kp_sb_ok(&msg) ? msg.buf : "out of memory", binds0);
-	if (!rc && preempted) {
-		/* the evictions are cluster events; the group's pods were queued again */
-		pl->binds++;
-		for (int i = 0; i < nt; i++)
-			pl->out[take[i]].last_bind_stamp = pl->binds;
-	}
+		rc = group_failed(pl, take, nt, tried, placed, kp_sb_ok(&msg) ? msg.buf : "out of memory", binds0,
+				  preempted);
 done:
 	kp_sb_release(&msg);
 	kp_free(take);

@@ -224,6 +224,11 @@ struct kp_err;
 int kp_pod_requests(const kp_pod_in *pod, int flags, struct kp_arena *a, kp_ress *out,
 		    struct kp_err *err);
 
+/* Container c's status entry (matched by name: containerStatuses for a
+ * regular container, initContainerStatuses for a sidecar and, with
+ * allow_init, for an init container), NULL when none (requests.c). */
+const kp_ctr_status *kp_container_status(const kp_pod_in *pod, const kp_container *c, int allow_init);
+
 #define KP_DEFAULT_MILLI_CPU_REQUEST 100
 #define KP_DEFAULT_MEMORY_REQUEST (200LL * 1024 * 1024)
 

@@ -47,13 +47,13 @@ static int res_get(const kp_ress *r, const char *name, int64_t *v)
 	return 0;
 }
 
-/* the status entry of a regular or sidecar container, NULL */
-static const kp_ctr_status *status_of(const kp_pod_in *pod, const kp_container *c)
+/* kp_container_status (model.h) */
+const kp_ctr_status *kp_container_status(const kp_pod_in *pod, const kp_container *c, int allow_init)
 {
-	if (c->kind == KP_CONTAINER_INIT || !c->name)
+	if ((c->kind == KP_CONTAINER_INIT && !allow_init) || !c->name)
 		return NULL;
 	for (size_t i = 0; i < pod->nstatuses; i++)
-		if (pod->statuses[i].init == (c->kind == KP_CONTAINER_SIDECAR) && pod->statuses[i].name &&
+		if (pod->statuses[i].init == (c->kind != KP_CONTAINER_APP) && pod->statuses[i].name &&
 		    strcmp(pod->statuses[i].name, c->name) == 0)
 			return &pod->statuses[i];
 	return NULL;
@@ -68,7 +68,7 @@ static int64_t container_amount(const kp_pod_in *pod, const kp_container *c, con
 {
 	int nonzero = flags & KP_REQ_NONZERO, have = 0;
 	int64_t best = 0, v;
-	const kp_ctr_status *st = flags & KP_REQ_NO_STATUS ? NULL : status_of(pod, c);
+	const kp_ctr_status *st = flags & KP_REQ_NO_STATUS ? NULL : kp_container_status(pod, c, 0);
 	if (!st || !pod->resize_infeasible) {
 		if (res_get(&c->requests, name, &v) || res_get(&c->limits, name, &v))
 			best = v, have = 1;

@@ -567,11 +567,8 @@ int kp_store_class(kp_import *imp, const kp_pod_in *p, int64_t *out, kp_err *err
 		ci.nalt = p->pod_requests.n || p->pod_limits.n || ci.resized ? 3 : 0;
 	}
 	ci.pod_resize = p->pod_status_resources;
-	for (size_t i = 0; i < p->nstatuses; i++)
-		for (size_t j = 0; j < p->ncontainers && p->statuses[i].init; j++)
-			if (p->containers[j].kind == KP_CONTAINER_INIT && p->containers[j].name && p->statuses[i].name &&
-			    !strcmp(p->containers[j].name, p->statuses[i].name))
-				ci.init_resize = 1;
+	for (size_t j = 0; j < p->ncontainers && !ci.init_resize; j++)
+		ci.init_resize = p->containers[j].kind == KP_CONTAINER_INIT && kp_container_status(p, &p->containers[j], 1);
 	class_spec(&imp->spec, p, &ci);
 	if (!kp_sb_ok(&imp->spec))
 		return kp_err_set(err, KP_NOMEM, "out of memory");

@@ -16,7 +16,9 @@
 #include "static.h"
 #include "dra.h"
 #include "kp_queries.h"
+#include "../common/priority.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,13 +103,12 @@ static int load_row(planner *pl, sqlite3_stmt *st, int *cap)
 }
 
 /* a gang of copies (key "NS/GROUP (copy N)") takes its PodGroup's priority,
- * topology flag and disruptionMode (workload-aware preemption) */
-static void copy_group(planner *pl, kp_gang *g)
+ * topology flag and disruptionMode (workload-aware preemption); st is
+ * gang_copy_group.sql, NULL when it did not prepare */
+static void copy_group(sqlite3_stmt *st, kp_gang *g)
 {
 	const char *slash = strchr(g->key, '/'), *end = strstr(g->key, " (copy ");
-	sqlite3_stmt *st;
-	if (!slash || !end || end < slash ||
-	    sqlite3_prepare_v2(pl->db, kp_sql_plan_gang_copy_group, -1, &st, NULL) != SQLITE_OK)
+	if (!st || !slash || !end || end < slash)
 		return;
 	sqlite3_bind_text(st, 1, g->key, (int)(slash - g->key), SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, slash + 1, (int)(end - slash - 1), SQLITE_TRANSIENT);
@@ -117,17 +118,23 @@ static void copy_group(planner *pl, kp_gang *g)
 		g->topology = (uint8_t)sqlite3_column_int(st, 2);
 		g->disrupt_all = !strcmp((const char *)sqlite3_column_text(st, 3), "All");
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 }
 
 /* the gangs of kplan capacity --pod's copies (whatif_gang.c), one per key */
 static int load_copies(planner *pl, int *cap)
 {
 	kp_gangs *gs = &pl->gangs;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st, *grp;
 	if (sqlite3_prepare_v2(pl->db, "SELECT pod_id, gang, min_count, gang_size FROM temp.kp_whatif_gang "
 				       "ORDER BY gang, pod_id", -1, &st, NULL) != SQLITE_OK)
 		return KP_OK;   /* no copies in gangs */
+	/* gang_copy_group.sql spells out KP_KNOWN_PRIORITY_CLASSES, as
+	 * gang_members.sql and snapshot/classes.sql do: all resolve alike */
+	assert(strstr(kp_sql_plan_gang_copy_group, KP_KNOWN_PRIORITY_CLASSES));
+	if (sqlite3_prepare_v2(pl->db, kp_sql_plan_gang_copy_group, -1, &grp, NULL) != SQLITE_OK)
+		grp = NULL;   /* the copies keep the defaults */
 	int rc = KP_OK, step;
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		int32_t pi = kp_snap_pod_index(&pl->s, sqlite3_column_int64(st, 0));
@@ -135,23 +142,28 @@ static int load_copies(planner *pl, int *cap)
 		if (pi < 0)
 			continue;
 		if (!gs->n || strcmp(gs->v[gs->n - 1].key, key)) {
-			if (KP_GROW(gs->v, gs->n, *cap, 16))
-				return kp_plan_nomem(pl);
+			if (KP_GROW(gs->v, gs->n, *cap, 16)) {
+				rc = kp_plan_nomem(pl);
+				break;
+			}
 			kp_gang *g = &gs->v[gs->n];
 			memset(g, 0, sizeof *g);
-			if (!(g->key = kp_strdup(key)))
-				return kp_plan_nomem(pl);
+			if (!(g->key = kp_strdup(key))) {
+				rc = kp_plan_nomem(pl);
+				break;
+			}
 			gs->n++;
 			g->min_count = sqlite3_column_int(st, 2);
 			g->gang = g->min_count > 1;
 			g->size = sqlite3_column_int(st, 3);
-			copy_group(pl, g);
+			copy_group(grp, g);
 		}
 		rc = add_member(pl, &gs->v[gs->n - 1], pi);
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = kp_interrupted ? kp_err_set(pl->err, KP_INTR, "interrupted")
 				    : kp_err_set(pl->err, KP_IO, "reading the copies' gangs: %s", sqlite3_errmsg(pl->db));
+	sqlite3_finalize(grp);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -159,6 +171,9 @@ static int load_copies(planner *pl, int *cap)
 static int load_gangs(planner *pl)
 {
 	sqlite3_stmt *st;
+	/* gang_members.sql spells out KP_KNOWN_PRIORITY_CLASSES (a PodGroup may
+	 * name a built-in class), as snapshot/classes.sql does */
+	assert(strstr(kp_sql_plan_gang_members, KP_KNOWN_PRIORITY_CLASSES));
 	/* a database made before the Workload API tables has no gangs */
 	if (sqlite3_prepare_v2(pl->db, kp_sql_plan_gang_members, -1, &st, NULL) != SQLITE_OK)
 		return KP_OK;
@@ -465,8 +480,9 @@ static int placement_feasible(const kp_gang *g, int scheduled, int remaining, kp
 	return 0;
 }
 
-/* the group failed: its pods placed in this cycle leave again */
-static int group_revert(planner *pl, const int32_t *take, int tried, const uint8_t *placed)
+/* kp_gang_revert (plan_int.h): the group failed, its pods placed in this
+ * cycle leave again */
+int kp_gang_revert(planner *pl, const int32_t *take, int tried, const uint8_t *placed)
 {
 	int rc = KP_OK;
 	for (int i = tried - 1; i >= 0 && !rc; i--)
@@ -477,9 +493,11 @@ static int group_revert(planner *pl, const int32_t *take, int tried, const uint8
 
 /* the failed group's pods (reverted) and the ones not tried get the
  * group's message, the ones that failed keep their own; none is tried
- * again before another binding */
+ * again before another binding.  The run's binding count is binds0 again
+ * (nothing bound), plus one when the group preempted (the evictions are a
+ * cluster event; the group's pods were queued again). */
 static int group_failed(planner *pl, const int32_t *take, int nt, int tried, const uint8_t *placed,
-			const char *msg, int64_t binds0)
+			const char *msg, int64_t binds0, int preempted)
 {
 	int rc = KP_OK;
 	for (int i = 0; i < nt && !rc; i++) {
@@ -490,9 +508,9 @@ static int group_failed(planner *pl, const int32_t *take, int nt, int tried, con
 		}
 		if (i >= tried || placed[i] || !po->message)
 			rc = fail_pod(pl, take[i], msg);
-		po->last_bind_stamp = binds0;
+		po->last_bind_stamp = binds0 + preempted;
 	}
-	pl->binds = binds0;   /* nothing bound: no cluster event */
+	pl->binds = binds0 + preempted;
 	pl->gangs.failed++;
 	return rc;
 }
@@ -574,23 +592,18 @@ static int group_cycle(planner *pl, int32_t first, int profile_idx)
 	int nt = take_queued(pl, g, first, take), tried = 0, rc = KP_OK, ok = 0, preempted = 0;
 	int64_t binds0 = pl->binds;
 	if (mixed_schedulers(pl, take, nt, &msg)) {
-		rc = group_failed(pl, take, nt, 0, placed, kp_sb_ok(&msg) ? msg.buf : "out of memory", binds0);
+		rc = group_failed(pl, take, nt, 0, placed, kp_sb_ok(&msg) ? msg.buf : "out of memory", binds0, 0);
 		goto done;
 	}
 	rc = kp_gang_try(pl, g, take, nt, profile_idx, placed, &tried, &ok, &msg);
 	if (rc || ok)
 		goto done;
-	rc = group_revert(pl, take, tried, placed);
+	rc = kp_gang_revert(pl, take, tried, placed);
 	if (!rc)
 		rc = group_preempt(pl, g, take, nt, profile_idx, &msg, &preempted);
 	if (!rc)
-		rc = group_failed(pl, take, nt, tried, placed, kp_sb_ok(&msg) ? msg.buf : "out of memory", binds0);
-	if (!rc && preempted) {
-		/* the evictions are cluster events; the group's pods were queued again */
-		pl->binds++;
-		for (int i = 0; i < nt; i++)
-			pl->out[take[i]].last_bind_stamp = pl->binds;
-	}
+		rc = group_failed(pl, take, nt, tried, placed, kp_sb_ok(&msg) ? msg.buf : "out of memory", binds0,
+				  preempted);
 done:
 	kp_sb_release(&msg);
 	kp_free(take);

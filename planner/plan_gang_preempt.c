@@ -51,9 +51,9 @@ typedef struct gp_state {
 	int nt, profile_idx;
 	int64_t prio;                /* the preemptor's */
 	gp_unit *u;
-	int nu;
+	int nu, ucap;
 	int32_t *pods, *from;        /* the units' pods and their nodes */
-	int np;
+	int np, pcap, fcap;
 	int32_t *assigned;           /* per take[i]: the dry run's node, -1 */
 	uint8_t *done;               /* per pod of the snapshot: in a unit already */
 } gp_state;
@@ -69,10 +69,9 @@ static int64_t unit_priority(const planner *pl, int32_t pi)
 
 static int add_unit(gp_state *st, int group)
 {
-	gp_unit *u = kp_realloc(st->u, (size_t)(st->nu + 1) * sizeof *u);
-	if (!u)
+	if (KP_GROW(st->u, st->nu, st->ucap, 16))
 		return KP_NOMEM;
-	st->u = u;
+	gp_unit *u = st->u;
 	memset(&u[st->nu], 0, sizeof *u);
 	u[st->nu].first = st->np;
 	u[st->nu].group = (uint8_t)group;
@@ -86,13 +85,8 @@ static int add_unit(gp_state *st, int group)
 static int add_pod(gp_state *st, int32_t pi)
 {
 	const kp_snap *s = &st->pl->s;
-	int32_t *p = kp_realloc(st->pods, (size_t)(st->np + 1) * sizeof *p);
-	if (p)
-		st->pods = p;
-	int32_t *f = p ? kp_realloc(st->from, (size_t)(st->np + 1) * sizeof *f) : NULL;
-	if (!f)
+	if (KP_GROW(st->pods, st->np, st->pcap, 16) || KP_GROW(st->from, st->np, st->fcap, 16))
 		return KP_NOMEM;
-	st->from = f;
 	st->pods[st->np] = pi;
 	st->from[st->np++] = s->pods[pi].node;
 	gp_unit *u = &st->u[st->nu - 1];
@@ -207,9 +201,8 @@ static int dry_run(gp_state *st, int *ok, kp_sb *why)
 	pl->ex = ex;
 	for (int i = 0; i < nt; i++)
 		st->assigned[i] = !rc && *ok && placed[i] ? pl->out[st->take[i]].node : -1;
-	for (int i = tried - 1; i >= 0 && !rc; i--)
-		if (placed[i])
-			rc = kp_gang_revert_pod(pl, st->take[i]);
+	if (!rc)
+		rc = kp_gang_revert(pl, st->take, tried, placed);
 	for (int i = 0; i < nt; i++) {
 		pod_out *po = &pl->out[st->take[i]];
 		kp_free(po->message);

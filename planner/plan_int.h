@@ -298,6 +298,9 @@ int kp_gang_try(planner *pl, const kp_gang *g, const int32_t *take, int nt, int 
 		int *tried, int *ok, kp_sb *msg);
 /* pod pi, assumed by a group's cycle, leaves its node again */
 int kp_gang_revert_pod(planner *pl, int32_t pi);
+/* a failed group's revert: the pods of take[0..tried) that kp_gang_try
+ * placed (placed[i]) leave their nodes again, the last first */
+int kp_gang_revert(planner *pl, const int32_t *take, int tried, const uint8_t *placed);
 
 /* plan_gang_preempt.c: workload-aware preemption (KEP-5710, kube 1.37) for
  * group g whose cycle over take[0..nt) failed and was reverted: 1 when

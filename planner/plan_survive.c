@@ -45,6 +45,7 @@ struct kp_survive {
 	int32_t *gated;                       /* pods with scheduling gates: reported (unschedulable) every time */
 	int ngated;
 	uint8_t *seen;                        /* per pod: undone already (undo) */
+	int images;                           /* some node lists images (ImageLocality reads the nodes left) */
 };
 
 static int cmp_i32(const void *a, const void *b, void *ctx)
@@ -156,6 +157,8 @@ static int rebase(kp_survive *sv)
 	for (int k = 0; k < pl->nev; k++)
 		kp_free(pl->ev[k].pdbs);
 	pl->nev = 0;
+	for (int n = 0; n < s->nnodes && !sv->images; n++)
+		sv->images = s->nimages[n] > 0;
 	s->gone = sv->gone;   /* a class first queued later gets its static verdicts then (begin_cycle) */
 	return KP_OK;
 }
@@ -207,8 +210,7 @@ void kp_survive_close(kp_survive *sv)
 
 /* node n is gone (delta -1) or back (1): its images leave ImageLocality's
  * spread; the node changed (kp_snap_touch: the planner's caches read it
- * again), and when it lists images every node did (ImageLocality's score
- * of every node reads the spread and the nodes left) */
+ * again).  See nodes_changed for the other nodes. */
 static void node_gone(kp_snap *s, int n, int delta)
 {
 	s->gone[n] = (uint8_t)(delta < 0);
@@ -218,7 +220,15 @@ static void node_gone(kp_snap *s, int n, int delta)
 	for (uint32_t k = 0; k < s->nimages[n]; k++)
 		if (s->image_names[n][k] >= 0 && s->image_names[n][k] < s->image_nodes_len)
 			s->image_nodes[s->image_names[n][k]] += delta;
-	if (s->nimages[n])
+}
+
+/* nodes went or came back: when some node lists images, every node
+ * changed (ImageLocality's score of every node divides by the nodes left,
+ * whichever went, and reads the spread) */
+static void nodes_changed(kp_survive *sv)
+{
+	kp_snap *s = &sv->pl->s;
+	if (sv->images)
 		for (int m = 0; m < s->nnodes; m++)
 			kp_snap_touch(s, m);
 }
@@ -398,9 +408,14 @@ static int undo(kp_survive *sv, const int32_t *v, int nv)
 		sv->in_fixup[sv->fixup[k]] = 0;
 	}
 	sv->nfixup = 0;
+	int back = 0;
 	for (int n = 0; n < s->nnodes; n++)
-		if (s->gone[n])
+		if (s->gone[n]) {
 			node_gone(s, n, 1);
+			back = 1;
+		}
+	if (back)
+		nodes_changed(sv);
 	return KP_OK;
 }
 
@@ -451,6 +466,8 @@ int kp_survive_eval(kp_survive *sv, const char *label, const char *value, int wa
 			node_gone(s, n, -1);
 			(*nodes)++;
 		}
+	if (*nodes)
+		nodes_changed(sv);
 	pl->hide = sv->hide;
 	pl->report_changed = 1;
 	int rc = take_nodes(sv);

@@ -46,6 +46,8 @@ struct kp_survive {
 	int ngated;
 	uint8_t *seen;                        /* per pod: undone already (undo) */
 	int images;                           /* some node lists images (ImageLocality reads the nodes left) */
+	int32_t *pdb_members;                 /* per computed PDB k the pods it selects, */
+	int *pdb_start;                       /* pdb_members[pdb_start[k]..pdb_start[k + 1]) */
 };
 
 static int cmp_i32(const void *a, const void *b, void *ctx)
@@ -96,6 +98,28 @@ static const char *unsupported(const planner *pl)
 			return "percentageOfNodesToScore";
 	}
 	return NULL;
+}
+
+/* per PDB whose allowance is computed, the pods it selects (kp_snap_pdb_selects:
+ * what does not change from one domain to the next) */
+static int pdb_members(kp_survive *sv)
+{
+	kp_snap *s = &sv->pl->s;
+	sv->pdb_start = kp_calloc((size_t)s->npdbs + 1, sizeof *sv->pdb_start);
+	if (!sv->pdb_start)
+		return kp_plan_nomem(sv->pl);
+	int n = 0, cap = 0;
+	for (int k = 0; k < s->npdbs; k++) {
+		for (int32_t i = 0; i < s->npods && !s->pdbs[k].from_status; i++) {
+			if (!kp_snap_pdb_selects(s, &s->pdbs[k], i))
+				continue;
+			if (KP_GROW(sv->pdb_members, n, cap, 64))
+				return kp_plan_nomem(sv->pl);
+			sv->pdb_members[n++] = i;
+		}
+		sv->pdb_start[k + 1] = n;
+	}
+	return KP_OK;
 }
 
 static int rebase(kp_survive *sv)
@@ -160,7 +184,7 @@ static int rebase(kp_survive *sv)
 	for (int n = 0; n < s->nnodes && !sv->images; n++)
 		sv->images = s->nimages[n] > 0;
 	s->gone = sv->gone;   /* a class first queued later gets its static verdicts then (begin_cycle) */
-	return KP_OK;
+	return pdb_members(sv);
 }
 
 int kp_survive_open(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_survive **out, const char **why,
@@ -205,6 +229,8 @@ void kp_survive_close(kp_survive *sv)
 	kp_free(sv->nominated);
 	kp_free(sv->gated);
 	kp_free(sv->seen);
+	kp_free(sv->pdb_members);
+	kp_free(sv->pdb_start);
 	kp_free(sv);
 }
 
@@ -314,8 +340,12 @@ static int start_run(kp_survive *sv)
 	pl->nheap = 0;
 	pl->preemption = !pl->o->no_preemption;
 	memset(pl->next_start, 0, (size_t)pl->cfg.nprofiles * sizeof *pl->next_start);
-	for (int k = 0; k < s->npdbs; k++)
-		pl->pdb_allowed[k] = s->pdbs[k].from_status ? s->pdbs[k].allowed : kp_snap_pdb_computed(s, &s->pdbs[k], sv->hide);
+	static const int32_t none[1];
+	for (int k = 0; k < s->npdbs; k++) {
+		const int32_t *m = sv->pdb_members ? sv->pdb_members + sv->pdb_start[k] : none;
+		pl->pdb_allowed[k] = s->pdbs[k].from_status ? s->pdbs[k].allowed
+			: kp_snap_pdb_computed(s, &s->pdbs[k], sv->hide, m, sv->pdb_start[k + 1] - sv->pdb_start[k]);
+	}
 	for (int q = 0; q < pl->nqueue; q++)
 		if (kp_plan_heap_push(pl, pl->queue[q]))
 			return kp_plan_nomem(pl);

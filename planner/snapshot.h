@@ -276,8 +276,12 @@ int kp_snap_static_filters(sqlite3 *db, kp_snap *s, kp_err *err);
 void kp_snap_release(kp_snap *s);
 
 /* a PDB's allowance as the disruption controller computes it from the pods
- * now (bound: orig_node; pods hide marks left out, NULL none) */
-int64_t kp_snap_pdb_computed(const kp_snap *s, const kp_pdb *d, const uint8_t *hide);
+ * now (bound: orig_node; pods hide marks left out, NULL none), over the
+ * pods it selects: members[0..nmembers) when given (those
+ * kp_snap_pdb_selects), else every pod tested */
+int64_t kp_snap_pdb_computed(const kp_snap *s, const kp_pdb *d, const uint8_t *hide, const int32_t *members, int nmembers);
+/* pod i counts for d: planned, in its namespace, its selector matches */
+int kp_snap_pdb_selects(const kp_snap *s, const kp_pdb *d, int32_t i);
 
 /* the nodes not gone (kp_snap.gone): kube's numAllNodes */
 static inline int kp_snap_nlive(const kp_snap *s) { return s->nnodes - s->ngone; }

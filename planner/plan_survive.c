@@ -449,15 +449,16 @@ static int undo(kp_survive *sv, const int32_t *v, int nv)
 	return KP_OK;
 }
 
-/* the domain's plan written to the dry-run tables, without its nodes, for on_quality */
+/* the domain's plan written to the dry-run tables, without its nodes (a
+ * TEMP copy of node shadows it), for on_quality */
 static int quality(kp_survive *sv, kp_plan_result *r, double t0,
 		   int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id))
 {
 	planner *pl = sv->pl;
 	kp_snap *s = &pl->s;
 	sqlite3 *db = pl->db;
-	int rc = kp_quality_dry_tables(db, pl->err);
-	if (!rc && sqlite3_exec(db, kp_sql_plan_survive_nodes, NULL, NULL, NULL) != SQLITE_OK)
+	int rc = KP_OK;
+	if (sqlite3_exec(db, kp_sql_plan_survive_nodes, NULL, NULL, NULL) != SQLITE_OK)
 		rc = kp_err_set(pl->err, KP_IO, "cannot plan (the nodes left): %s", sqlite3_errmsg(db));
 	sqlite3_stmt *st = NULL;
 	if (!rc && sqlite3_prepare_v2(db, kp_sql_plan_survive_node_gone, -1, &st, NULL) != SQLITE_OK)
@@ -472,9 +473,7 @@ static int quality(kp_survive *sv, kp_plan_result *r, double t0,
 	}
 	sqlite3_finalize(st);
 	if (!rc)
-		rc = kp_plan_write_run(pl, r, t0);
-	if (!rc)
-		rc = on_quality(pl->o->result_ctx, db, r->run_id);
+		rc = kp_plan_dry_quality(pl, r, t0, on_quality);
 	sqlite3_exec(db, kp_sql_plan_survive_nodes_drop, NULL, NULL, NULL);
 	kp_quality_dry_drop(db);
 	return rc;

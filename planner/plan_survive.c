@@ -72,14 +72,6 @@ static void fresh_out(pod_out *po, uint8_t action)
 	po->node = po->evicted_from = po->evicted_by = po->nominated = -1;
 }
 
-static int owned_by_node(const kp_snap *s, const kp_pod *p)
-{
-	if (p->daemon_node >= 0)
-		return 1;
-	const char *k = p->owner_kind >= 0 ? kp_str(&s->strs, p->owner_kind) : "";
-	return !strcmp(k, "DaemonSet") || !strcmp(k, "Node");
-}
-
 /* what the evaluation does not model; NULL none */
 static const char *unsupported(const planner *pl)
 {
@@ -298,7 +290,7 @@ static int take_nodes(kp_survive *sv)
 			int32_t pi = s->node_pods[n][s->nnode_pods[n] - 1];
 			kp_pod *p = &s->pods[pi];
 			kp_snap_remove_pod(s, pi);
-			if (owned_by_node(s, p) || p->terminating) {
+			if (kp_snap_pod_per_node(s, p) || p->terminating) {
 				sv->hide[pi] = 1;   /* goes with its node */
 				sv->hidden[sv->nhidden++] = pi;
 				continue;

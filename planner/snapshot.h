@@ -290,6 +290,9 @@ static inline int kp_snap_gone(const kp_snap *s, int n) { return s->gone && s->g
 /* Index of the node / pod with this database id, or -1. */
 int kp_snap_node_index(const kp_snap *s, int64_t db_id);
 int kp_snap_pod_index(const kp_snap *s, int64_t db_id);
+/* a pod that goes with its node: a DaemonSet's (daemon_node, or its owner
+ * kind), a static or mirror pod's (owner kind Node) */
+int kp_snap_pod_per_node(const kp_snap *s, const kp_pod *p);
 
 /* Place / remove a pod on a node: resources, ports, pod lists.  May allocate
  * (the per-node lists grow geometrically); returns KP_OK or KP_NOMEM. */

@@ -35,12 +35,15 @@ struct kp_survive {
 	int32_t *pending;                     /* pods pending in the rebased state, in pod order */
 	int npending;
 	uint8_t *gone;                        /* per node */
+	int32_t *lost;                        /* the domain's nodes (gone), ascending */
+	int nlost;
 	int32_t *fixup;                       /* nodes whose pod lists are sorted again after undo */
 	int nfixup;
 	uint8_t *in_fixup;
 	int32_t *hidden;                      /* pods the domain hid, or took off a node and did not queue */
 	int nhidden;
 	int32_t *nominated;                   /* pods with status.nominatedNodeName */
+	int32_t *nominated_node;              /* per pod of nominated: the node it names, -1 none */
 	int nnominated;
 	int32_t *gated;                       /* pods with scheduling gates: reported (unschedulable) every time */
 	int ngated;
@@ -127,10 +130,12 @@ static int rebase(kp_survive *sv)
 	sv->hide = kp_calloc((size_t)np, 1);
 	sv->pending = kp_malloc((size_t)np * sizeof *sv->pending);
 	sv->gone = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), 1);
+	sv->lost = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof *sv->lost);
 	sv->fixup = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof *sv->fixup);
 	sv->in_fixup = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), 1);
 	sv->hidden = kp_malloc((size_t)np * sizeof *sv->hidden);
 	sv->nominated = kp_malloc((size_t)np * sizeof *sv->nominated);
+	sv->nominated_node = kp_malloc((size_t)np * sizeof *sv->nominated_node);
 	sv->gated = kp_malloc((size_t)np * sizeof *sv->gated);
 	sv->seen = kp_calloc((size_t)np, 1);
 	int32_t *q = kp_realloc(pl->queue, ((size_t)np + 16) * sizeof *q);
@@ -139,8 +144,8 @@ static int rebase(kp_survive *sv)
 		pl->cap_queue = np + 16;
 	}
 	if (!sv->base_node || !sv->base_orig || !sv->base_action || !sv->base_nominated || !sv->base_hide || !sv->hide ||
-	    !sv->pending || !sv->gone || !sv->fixup || !sv->in_fixup || !sv->hidden || !sv->nominated || !sv->gated || !sv->seen ||
-	    !q)
+	    !sv->pending || !sv->gone || !sv->lost || !sv->fixup || !sv->in_fixup || !sv->hidden || !sv->nominated ||
+	    !sv->nominated_node || !sv->gated || !sv->seen || !q)
 		return kp_plan_nomem(pl);
 	for (int i = 0; i < s->npods; i++) {
 		kp_pod *p = &s->pods[i];
@@ -165,8 +170,14 @@ static int rebase(kp_survive *sv)
 		sv->base_orig[i] = p->orig_node;
 		sv->base_action[i] = po->action;
 		sv->base_nominated[i] = p->nominated;
-		if (p->nominated >= 0)
+		if (p->nominated >= 0) {
+			int32_t nn = -1;
+			for (int n = 0; n < s->nnodes && nn < 0; n++)
+				if (s->node_name[n] == p->nominated)
+					nn = n;
+			sv->nominated_node[sv->nnominated] = nn;
 			sv->nominated[sv->nnominated++] = i;
+		}
 	}
 	for (int n = 0; n < s->nnodes; n++)
 		sort_node_pods(s, n);
@@ -215,10 +226,12 @@ void kp_survive_close(kp_survive *sv)
 	kp_free(sv->hide);
 	kp_free(sv->pending);
 	kp_free(sv->gone);
+	kp_free(sv->lost);
 	kp_free(sv->fixup);
 	kp_free(sv->in_fixup);
 	kp_free(sv->hidden);
 	kp_free(sv->nominated);
+	kp_free(sv->nominated_node);
 	kp_free(sv->gated);
 	kp_free(sv->seen);
 	kp_free(sv->pdb_members);
@@ -283,9 +296,8 @@ static int take_nodes(kp_survive *sv)
 	kp_snap *s = &pl->s;
 	pl->nqueue = 0;
 	int rc = KP_OK;
-	for (int n = 0; n < s->nnodes && !rc; n++) {
-		if (!s->gone[n])
-			continue;
+	for (int k = 0; k < sv->nlost && !rc; k++) {
+		int n = sv->lost[k];
 		while (s->nnode_pods[n] && !rc) {
 			int32_t pi = s->node_pods[n][s->nnode_pods[n] - 1];
 			kp_pod *p = &s->pods[pi];
@@ -309,12 +321,9 @@ static int take_nodes(kp_survive *sv)
 			rc = queue_pod(sv, pi);
 		}
 	}
-	for (int k = 0; k < sv->nnominated; k++) {
-		kp_pod *p = &s->pods[sv->nominated[k]];
-		for (int n = 0; n < s->nnodes; n++)
-			if (s->gone[n] && s->node_name[n] == p->nominated)
-				p->nominated = -1;   /* what-if remove-nodes clears it */
-	}
+	for (int k = 0; k < sv->nnominated; k++)
+		if (sv->nominated_node[k] >= 0 && s->gone[sv->nominated_node[k]])
+			s->pods[sv->nominated[k]].nominated = -1;   /* what-if remove-nodes clears it */
 	return rc;
 }
 
@@ -430,14 +439,11 @@ static int undo(kp_survive *sv, const int32_t *v, int nv)
 		sv->in_fixup[sv->fixup[k]] = 0;
 	}
 	sv->nfixup = 0;
-	int back = 0;
-	for (int n = 0; n < s->nnodes; n++)
-		if (s->gone[n]) {
-			node_gone(s, n, 1);
-			back = 1;
-		}
-	if (back)
+	for (int k = 0; k < sv->nlost; k++)
+		node_gone(s, sv->lost[k], 1);
+	if (sv->nlost)
 		nodes_changed(sv);
+	sv->nlost = 0;
 	return KP_OK;
 }
 
@@ -455,11 +461,9 @@ static int quality(kp_survive *sv, kp_plan_result *r, double t0,
 	sqlite3_stmt *st = NULL;
 	if (!rc && sqlite3_prepare_v2(db, kp_sql_plan_survive_node_gone, -1, &st, NULL) != SQLITE_OK)
 		rc = kp_err_set(pl->err, KP_IO, "cannot plan (the nodes left): %s", sqlite3_errmsg(db));
-	for (int n = 0; n < s->nnodes && !rc; n++) {
-		if (!s->gone[n])
-			continue;
+	for (int k = 0; k < sv->nlost && !rc; k++) {
 		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, s->node_db_id[n]);
+		sqlite3_bind_int64(st, 1, s->node_db_id[sv->lost[k]]);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = kp_err_set(pl->err, KP_IO, "cannot plan (the nodes left): %s", sqlite3_errmsg(db));
 	}
@@ -485,9 +489,10 @@ int kp_survive_eval(kp_survive *sv, const char *label, const char *value, int wa
 	for (int n = 0; n < s->nnodes && val >= 0 && (!label || key >= 0); n++)
 		if (label ? kp_labels_get(&s->node_labels[n], key) == val : s->node_name[n] == val) {
 			node_gone(s, n, -1);
-			(*nodes)++;
+			sv->lost[sv->nlost++] = n;
 		}
-	if (*nodes)
+	*nodes = sv->nlost;
+	if (sv->nlost)
 		nodes_changed(sv);
 	pl->hide = sv->hide;
 	pl->report_changed = 1;

@@ -200,6 +200,14 @@ static int heap_less(const planner *pl, int32_t a, int32_t b)
 	return pl->order[a] < pl->order[b];
 }
 
+int kp_plan_queue_push(planner *pl, int32_t pi)
+{
+	if (KP_GROW(pl->queue, pl->nqueue, pl->cap_queue, 64))
+		return kp_plan_nomem(pl);
+	pl->queue[pl->nqueue++] = pi;
+	return KP_OK;
+}
+
 int kp_plan_heap_push(planner *pl, int32_t pi)
 {
 	if (KP_GROW(pl->heap, pl->nheap, pl->cap_heap, 1024))

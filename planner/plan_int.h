@@ -180,6 +180,8 @@ int kp_plan_dry_quality(planner *pl, kp_plan_result *r, double t0, int (*on_qual
  * transaction, until kp_plan_close (plan_survive.c) */
 int kp_plan_open(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, planner **out, kp_err *err);
 void kp_plan_close(planner *pl);
+/* append pod pi to pl->queue (grown as needed); KP_OK or KP_NOMEM (the error set) */
+int kp_plan_queue_push(planner *pl, int32_t pi);
 /* put pod pi on the queue's heap; KP_OK or KP_NOMEM (nothing set) */
 int kp_plan_heap_push(planner *pl, int32_t pi);
 /* the profile's NodeAffinityArgs.addedAffinity into the cycle

@@ -138,14 +138,9 @@ static int rebase(kp_survive *sv)
 	sv->nominated_node = kp_malloc((size_t)np * sizeof *sv->nominated_node);
 	sv->gated = kp_malloc((size_t)np * sizeof *sv->gated);
 	sv->seen = kp_calloc((size_t)np, 1);
-	int32_t *q = kp_realloc(pl->queue, ((size_t)np + 16) * sizeof *q);
-	if (q) {
-		pl->queue = q;
-		pl->cap_queue = np + 16;
-	}
 	if (!sv->base_node || !sv->base_orig || !sv->base_action || !sv->base_nominated || !sv->base_hide || !sv->hide ||
 	    !sv->pending || !sv->gone || !sv->lost || !sv->fixup || !sv->in_fixup || !sv->hidden || !sv->nominated ||
-	    !sv->nominated_node || !sv->gated || !sv->seen || !q)
+	    !sv->nominated_node || !sv->gated || !sv->seen)
 		return kp_plan_nomem(pl);
 	for (int i = 0; i < s->npods; i++) {
 		kp_pod *p = &s->pods[i];
@@ -278,15 +273,7 @@ static int queue_pod(kp_survive *sv, int32_t pi)
 		return pl->out[pi].message ? KP_OK : kp_plan_nomem(pl);
 	}
 	fresh_out(&pl->out[pi], A_KEEP);
-	if (pl->nqueue == pl->cap_queue) {
-		int32_t *q = kp_realloc(pl->queue, ((size_t)pl->cap_queue * 2 + 16) * sizeof *q);
-		if (!q)
-			return kp_plan_nomem(pl);
-		pl->queue = q;
-		pl->cap_queue = pl->cap_queue * 2 + 16;
-	}
-	pl->queue[pl->nqueue++] = pi;
-	return KP_OK;
+	return kp_plan_queue_push(pl, pi);
 }
 
 /* the domain's nodes gone, their pods hidden or pending, the queue */
@@ -385,20 +372,13 @@ static void undo_pod(kp_survive *sv, int32_t pi)
 static int touched(kp_survive *sv, int *n)
 {
 	planner *pl = sv->pl;
-	int nv = pl->nqueue;
 	for (int k = 0; k < pl->nev + sv->nhidden + sv->ngated; k++) {
 		int32_t pi = k < pl->nev ? pl->ev[k].pod : k < pl->nev + sv->nhidden ? sv->hidden[k - pl->nev]
 						  : sv->gated[k - pl->nev - sv->nhidden];
-		if (nv == pl->cap_queue) {
-			int32_t *q = kp_realloc(pl->queue, ((size_t)pl->cap_queue * 2 + 16) * sizeof *q);
-			if (!q)
-				return kp_plan_nomem(pl);
-			pl->queue = q;
-			pl->cap_queue = pl->cap_queue * 2 + 16;
-		}
-		pl->queue[nv++] = pi;
+		if (kp_plan_queue_push(pl, pi))
+			return KP_NOMEM;
 	}
-	int m = 0;
+	int nv = pl->nqueue, m = 0;
 	for (int k = 0; k < nv; k++)
 		if (!sv->seen[pl->queue[k]]) {
 			sv->seen[pl->queue[k]] = 1;

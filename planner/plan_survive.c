@@ -47,7 +47,6 @@ struct kp_survive {
 	int nnominated;
 	int32_t *gated;                       /* pods with scheduling gates: reported (unschedulable) every time */
 	int ngated;
-	uint8_t *seen;                        /* per pod: undone already (undo) */
 	int images;                           /* some node lists images (ImageLocality reads the nodes left) */
 	int32_t *pdb_members;                 /* per computed PDB k the pods it selects, */
 	int *pdb_start;                       /* pdb_members[pdb_start[k]..pdb_start[k + 1]) */
@@ -137,10 +136,9 @@ static int rebase(kp_survive *sv)
 	sv->nominated = kp_malloc((size_t)np * sizeof *sv->nominated);
 	sv->nominated_node = kp_malloc((size_t)np * sizeof *sv->nominated_node);
 	sv->gated = kp_malloc((size_t)np * sizeof *sv->gated);
-	sv->seen = kp_calloc((size_t)np, 1);
 	if (!sv->base_node || !sv->base_orig || !sv->base_action || !sv->base_nominated || !sv->base_hide || !sv->hide ||
 	    !sv->pending || !sv->gone || !sv->lost || !sv->fixup || !sv->in_fixup || !sv->hidden || !sv->nominated ||
-	    !sv->nominated_node || !sv->gated || !sv->seen)
+	    !sv->nominated_node || !sv->gated)
 		return kp_plan_nomem(pl);
 	for (int i = 0; i < s->npods; i++) {
 		kp_pod *p = &s->pods[i];
@@ -228,7 +226,6 @@ void kp_survive_close(kp_survive *sv)
 	kp_free(sv->nominated);
 	kp_free(sv->nominated_node);
 	kp_free(sv->gated);
-	kp_free(sv->seen);
 	kp_free(sv->pdb_members);
 	kp_free(sv->pdb_start);
 	kp_free(sv);
@@ -378,15 +375,11 @@ static int touched(kp_survive *sv, int *n)
 		if (kp_plan_queue_push(pl, pi))
 			return KP_NOMEM;
 	}
-	int nv = pl->nqueue, m = 0;
-	for (int k = 0; k < nv; k++)
-		if (!sv->seen[pl->queue[k]]) {
-			sv->seen[pl->queue[k]] = 1;
+	kp_sort(pl->queue, (size_t)pl->nqueue, sizeof *pl->queue, cmp_i32, NULL);
+	int m = 0;
+	for (int k = 0; k < pl->nqueue; k++)
+		if (!m || pl->queue[k] != pl->queue[m - 1])
 			pl->queue[m++] = pl->queue[k];
-		}
-	for (int k = 0; k < m; k++)
-		sv->seen[pl->queue[k]] = 0;
-	kp_sort(pl->queue, (size_t)m, sizeof *pl->queue, cmp_i32, NULL);
 	pl->nqueue = *n = m;
 	return KP_OK;
 }

@@ -448,14 +448,13 @@ static int quality(kp_survive *sv, kp_plan_result *r, double t0,
 	return rc;
 }
 
-int kp_survive_eval(kp_survive *sv, const char *label, const char *value, int want_quality,
-		    int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id), kp_plan_result *r, long *nodes)
+int kp_survive_eval(kp_survive *sv, const char *label, const char *value,
+		    int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id), kp_plan_result *r)
 {
 	planner *pl = sv->pl;
 	kp_snap *s = &pl->s;
 	double t0 = kp_now();
 	memset(r, 0, sizeof *r);
-	*nodes = 0;
 	if (kp_interrupted)
 		return kp_err_set(pl->err, KP_INTR, "interrupted");
 	kp_sid key = label ? kp_strtab_find(&s->strs, label) : -1, val = kp_strtab_find(&s->strs, value);
@@ -464,7 +463,6 @@ int kp_survive_eval(kp_survive *sv, const char *label, const char *value, int wa
 			node_gone(s, n, -1);
 			sv->lost[sv->nlost++] = n;
 		}
-	*nodes = sv->nlost;
 	if (sv->nlost)
 		nodes_changed(sv);
 	pl->hide = sv->hide;
@@ -486,7 +484,7 @@ int kp_survive_eval(kp_survive *sv, const char *label, const char *value, int wa
 		rc = kp_plan_report_results(pl);
 		pl->report_pods = NULL;
 	}
-	if (!rc && want_quality && on_quality) {
+	if (!rc && on_quality) {
 		kp_plan_count_outcomes(pl, r);   /* the run row's counts (every pod: only here) */
 		rc = quality(sv, r, t0, on_quality);
 	}

@@ -29,9 +29,9 @@
 struct kp_survive {
 	planner *pl;
 	int32_t *base_node, *base_orig;       /* per pod, in the rebased state */
-	uint8_t *base_action;
+	uint8_t *base_action;                 /* A_EVICTED: a victim no controller re-creates, gone (hide) */
 	kp_sid *base_nominated;
-	uint8_t *base_hide, *hide;            /* per pod: gone (victims of the baseline; with the domain) */
+	uint8_t *hide;                        /* per pod: gone (victims of the baseline; with the domain) */
 	int32_t *pending;                     /* pods pending in the rebased state, in pod order */
 	int npending;
 	uint8_t *gone;                        /* per node */
@@ -125,7 +125,6 @@ static int rebase(kp_survive *sv)
 	sv->base_orig = kp_malloc((size_t)np * sizeof *sv->base_orig);
 	sv->base_action = kp_malloc((size_t)np);
 	sv->base_nominated = kp_malloc((size_t)np * sizeof *sv->base_nominated);
-	sv->base_hide = kp_calloc((size_t)np, 1);
 	sv->hide = kp_calloc((size_t)np, 1);
 	sv->pending = kp_malloc((size_t)np * sizeof *sv->pending);
 	sv->gone = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), 1);
@@ -136,7 +135,7 @@ static int rebase(kp_survive *sv)
 	sv->nominated = kp_malloc((size_t)np * sizeof *sv->nominated);
 	sv->nominated_node = kp_malloc((size_t)np * sizeof *sv->nominated_node);
 	sv->gated = kp_malloc((size_t)np * sizeof *sv->gated);
-	if (!sv->base_node || !sv->base_orig || !sv->base_action || !sv->base_nominated || !sv->base_hide || !sv->hide ||
+	if (!sv->base_node || !sv->base_orig || !sv->base_action || !sv->base_nominated || !sv->hide ||
 	    !sv->pending || !sv->gone || !sv->lost || !sv->fixup || !sv->in_fixup || !sv->hidden || !sv->nominated ||
 	    !sv->nominated_node || !sv->gated)
 		return kp_plan_nomem(pl);
@@ -153,7 +152,7 @@ static int rebase(kp_survive *sv)
 			p->orig_node = -1;   /* pending: left unschedulable, or a victim its controller re-creates */
 			sv->pending[sv->npending++] = i;
 		} else if (po->action == A_EVICTED) {
-			sv->base_hide[i] = sv->hide[i] = 1;   /* a victim no controller re-creates: gone */
+			sv->hide[i] = 1;   /* a victim no controller re-creates: gone */
 		} else if (po->action == A_KEEP) {
 			fresh_out(po, A_KEEP);
 		} else if (po->action == A_GATED) {
@@ -180,6 +179,8 @@ static int rebase(kp_survive *sv)
 	for (int n = 0; n < s->nnodes && !sv->images; n++)
 		sv->images = s->nimages[n] > 0;
 	s->gone = sv->gone;   /* a class first queued later gets its static verdicts then (begin_cycle) */
+	pl->hide = sv->hide;
+	pl->report_changed = 1;   /* from now on each domain's plan: the outcomes that differ */
 	return pdb_members(sv);
 }
 
@@ -215,7 +216,6 @@ void kp_survive_close(kp_survive *sv)
 	kp_free(sv->base_orig);
 	kp_free(sv->base_action);
 	kp_free(sv->base_nominated);
-	kp_free(sv->base_hide);
 	kp_free(sv->hide);
 	kp_free(sv->pending);
 	kp_free(sv->gone);
@@ -355,7 +355,7 @@ static void undo_pod(kp_survive *sv, int32_t pi)
 	p->created = pl->created0[pi];
 	p->evictions = 0;
 	p->no_victim = 0;
-	sv->hide[pi] = sv->base_hide[pi];
+	sv->hide[pi] = sv->base_action[pi] == A_EVICTED;
 	pod_out *po = &pl->out[pi];
 	if (po->action != sv->base_action[pi] || po->node >= 0)
 		fresh_out(po, sv->base_action[pi]);
@@ -465,8 +465,6 @@ int kp_survive_eval(kp_survive *sv, const char *label, const char *value,
 		}
 	if (sv->nlost)
 		nodes_changed(sv);
-	pl->hide = sv->hide;
-	pl->report_changed = 1;
 	int rc = take_nodes(sv);
 	if (!rc)
 		rc = start_run(sv);

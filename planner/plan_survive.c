@@ -52,16 +52,9 @@ struct kp_survive {
 	int *pdb_start;                       /* pdb_members[pdb_start[k]..pdb_start[k + 1]) */
 };
 
-static int cmp_i32(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return (x > y) - (x < y);
-}
-
 static void sort_node_pods(kp_snap *s, int n)
 {
-	kp_sort(s->node_pods[n], s->nnode_pods[n], sizeof(int32_t), cmp_i32, NULL);
+	kp_sort(s->node_pods[n], s->nnode_pods[n], sizeof(int32_t), kp_cmp_i32, NULL);
 }
 
 /* a pod's outcome as triage leaves a pod it queues */
@@ -375,7 +368,7 @@ static int touched(kp_survive *sv, int *n)
 		if (kp_plan_queue_push(pl, pi))
 			return KP_NOMEM;
 	}
-	kp_sort(pl->queue, (size_t)pl->nqueue, sizeof *pl->queue, cmp_i32, NULL);
+	kp_sort(pl->queue, (size_t)pl->nqueue, sizeof *pl->queue, kp_cmp_i32, NULL);
 	int m = 0;
 	for (int k = 0; k < pl->nqueue; k++)
 		if (!m || pl->queue[k] != pl->queue[m - 1])

@@ -320,16 +320,12 @@ void kp_snap_dra_release(kp_snap *s);
  * into s->counters.v, or -1 on out of memory.  kp_counters_update: pod pi
  * was added to (delta 1) or removed from (delta -1) node (kp_snap_add_pod
  * and kp_snap_remove_pod call it); KP_OK, or KP_NOMEM (never going down).
- * Read a counter with kp_counter_at, or iterate its non-zero nodes with
- * kp_counter_first / kp_counter_next on kp_snap_counter (counters.h). */
+ * Read one node's count with kp_counter_count, or iterate the non-zero
+ * nodes with kp_counter_first / kp_counter_next, on kp_snap_counter
+ * (counters.h). */
 int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel, int terminating);
 int kp_counters_update(kp_snap *s, int32_t pi, int node, int delta);
 static inline const kp_counter *kp_snap_counter(const kp_snap *s, int counter) { return &s->counters.v[counter]; }
-/* matching pods of counter on node */
-static inline int32_t kp_counter_at(const kp_snap *s, int counter, int node)
-{
-	return kp_counter_count(&s->counters.v[counter], node);
-}
 
 /* A topology key's values over the nodes: per node the label value (-1 when
  * the node has no such label) and a dense domain index (0..ndom-1, -1). */

@@ -446,6 +446,13 @@ int kp_cmp_i64(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
+int kp_cmp_i32(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 long kp_find_i64(const int64_t *v, size_t n, int64_t key)
 {
 	size_t lo = 0, hi = n;

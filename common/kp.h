@@ -138,6 +138,8 @@ void kp_sort(void *base, size_t n, size_t size, kp_cmp_fn cmp, void *ctx);
 int kp_cmp_str(const void *a, const void *b, void *ctx);
 /* kp_cmp_fn for an array of int64_t: ascending */
 int kp_cmp_i64(const void *a, const void *b, void *ctx);
+/* kp_cmp_fn for an array of int32_t: ascending */
+int kp_cmp_i32(const void *a, const void *b, void *ctx);
 /* The index of key in v[0..n) sorted ascending, or -1 (v may be NULL when n is 0). */
 long kp_find_i64(const int64_t *v, size_t n, int64_t key);
 

@@ -338,9 +338,8 @@ int cap_survive_open(cap *c, outcome *base, kp_survive **out, const char **why)
 int cap_survive_eval(cap *c, kp_survive *sv, const char *label, const char *value, outcome *o)
 {
 	memset(o, 0, sizeof *o);
-	long nodes;
 	c->cur = o;
-	int rc = kp_survive_eval(sv, label, value, c->want_quality, on_quality, &o->r, &nodes);
+	int rc = kp_survive_eval(sv, label, value, c->want_quality ? on_quality : NULL, &o->r);
 	c->cur = NULL;
 	c->a->plans++;
 	return rc;

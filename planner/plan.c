@@ -200,6 +200,14 @@ static int heap_less(const planner *pl, int32_t a, int32_t b)
 	return pl->order[a] < pl->order[b];
 }
 
+int kp_plan_queue_push(planner *pl, int32_t pi)
+{
+	if (KP_GROW(pl->queue, pl->nqueue, pl->cap_queue, 64))
+		return kp_plan_nomem(pl);
+	pl->queue[pl->nqueue++] = pi;
+	return KP_OK;
+}
+
 int kp_plan_heap_push(planner *pl, int32_t pi)
 {
 	if (KP_GROW(pl->heap, pl->nheap, pl->cap_heap, 1024))
@@ -709,6 +717,17 @@ static void add_warnings(const planner *pl, kp_plan_result *r, const pod_counts 
 		kp_plan_warn(r, "extender: %s", ext);
 }
 
+/* kp_plan_dry_quality (plan_int.h) */
+int kp_plan_dry_quality(planner *pl, kp_plan_result *r, double t0, int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id))
+{
+	int rc = kp_quality_dry_tables(pl->db, pl->err);
+	if (!rc)
+		rc = kp_plan_write_run(pl, r, t0);
+	if (!rc)
+		rc = on_quality(pl->o->result_ctx, pl->db, r->run_id);
+	return rc;
+}
+
 /* After planning: the outcomes to the callbacks, the rows (a dry run with
  * on_quality too, in its transaction, for its plan_quality and
  * plan_stranded rows, into TEMP tables that shadow the main ones), the
@@ -721,14 +740,10 @@ static int finish_run(planner *pl, kp_plan_result *r, double t0)
 	int rc = KP_OK;
 	if ((o->on_pod || o->on_node) && (rc = kp_plan_report_results(pl)))
 		return rc;
-	if (!o->dry_run || o->on_quality) {
-		if (o->dry_run)
-			rc = kp_quality_dry_tables(db, pl->err);
-		if (!rc)
-			rc = kp_plan_write_run(pl, r, t0);
-		if (!rc && o->dry_run)
-			rc = o->on_quality(o->result_ctx, db, r->run_id);
-	}
+	if (!o->dry_run)
+		rc = kp_plan_write_run(pl, r, t0);
+	else if (o->on_quality)
+		rc = kp_plan_dry_quality(pl, r, t0, o->on_quality);
 	if (!o->dry_run) {
 		if (!rc)
 			rc = kp_whatif_record(db, o->whatif, r->run_id, pl->err);
@@ -845,6 +860,36 @@ static int apply_run_options(const kp_plan_opts *o, kp_config *cfg, kp_plan_resu
 	return KP_OK;
 }
 
+/* kp_plan_run's and kp_plan_open's run in its transaction: the kube
+ * version, the configuration (o's what-if and run options over it), the
+ * snapshot, then the plan and its outcomes; created0 (kp_plan_open): each
+ * pod's creation time as loaded kept */
+static int load_and_plan(planner *pl, kp_plan_result *r, double t0, int created0)
+{
+	const kp_plan_opts *o = pl->o;
+	sqlite3 *db = pl->db;
+	kp_err *err = pl->err;
+	kp_kube kube;
+	int rc;
+	if ((rc = kp_kube_resolve(db, o->kube_version, o->feature_gates, o->kube_exact, &kube, err)) ||
+	    (rc = kp_config_load(db, o->config_file, &kube, &pl->cfg, err)) || (rc = kp_whatif_apply(db, o->whatif, &pl->cfg, err)) ||
+	    (rc = apply_run_options(o, &pl->cfg, r, err)) || (rc = kp_snap_load(db, &pl->s, &kube, err)))
+		return rc;
+	r->t_load = kp_now() - t0;
+	snprintf(r->config_source, sizeof r->config_source, "%s", pl->cfg.source);
+	r->kube = kube;
+	if (created0) {
+		pl->created0 = kp_malloc((size_t)(pl->s.npods ? pl->s.npods : 1) * sizeof *pl->created0);
+		if (!pl->created0)
+			return kp_plan_nomem(pl);
+		for (int i = 0; i < pl->s.npods; i++)
+			pl->created0[i] = pl->s.pods[i].created;
+	}
+	if (!(rc = plan_pods(pl, r, t0)))
+		rc = finish_run(pl, r, t0);
+	return rc;
+}
+
 int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *err)
 {
 	planner pl;
@@ -861,17 +906,7 @@ int kp_plan_run(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_err *e
 	int rc = o->dry_run ? kp_db_begin_read(db, err) : kp_db_begin(db, err);
 	if (rc)
 		return rc;
-	kp_kube kube;
-	if (!(rc = kp_kube_resolve(db, o->kube_version, o->feature_gates, o->kube_exact, &kube, err)) &&
-	    !(rc = kp_config_load(db, o->config_file, &kube, &pl.cfg, err)) && !(rc = kp_whatif_apply(db, o->whatif, &pl.cfg, err)) &&
-	    !(rc = apply_run_options(o, &pl.cfg, r, err)) && !(rc = kp_snap_load(db, &pl.s, &kube, err))) {
-		r->t_load = kp_now() - t0;
-		snprintf(r->config_source, sizeof r->config_source, "%s", pl.cfg.source);
-		r->kube = kube;
-		rc = plan_pods(&pl, r, t0);
-		if (!rc)
-			rc = finish_run(&pl, r, t0);
-	}
+	rc = load_and_plan(&pl, r, t0, 0);
 	if (o->whatif)
 		kp_whatif_cleanup(db);
 	if (o->dry_run && o->on_quality)
@@ -904,23 +939,7 @@ int kp_plan_open(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, planner 
 		kp_free(pl);
 		return rc;
 	}
-	kp_kube kube;
-	if (!(rc = kp_kube_resolve(db, o->kube_version, o->feature_gates, o->kube_exact, &kube, err)) &&
-	    !(rc = kp_config_load(db, o->config_file, &kube, &pl->cfg, err)) && !(rc = apply_run_options(o, &pl->cfg, r, err)) &&
-	    !(rc = kp_snap_load(db, &pl->s, &kube, err))) {
-		r->t_load = kp_now() - t0;
-		snprintf(r->config_source, sizeof r->config_source, "%s", pl->cfg.source);
-		r->kube = kube;
-		pl->created0 = kp_malloc((size_t)(pl->s.npods ? pl->s.npods : 1) * sizeof *pl->created0);
-		if (!pl->created0)
-			rc = kp_plan_nomem(pl);
-		for (int i = 0; !rc && i < pl->s.npods; i++)
-			pl->created0[i] = pl->s.pods[i].created;
-		if (!rc)
-			rc = plan_pods(pl, r, t0);
-		if (!rc)
-			rc = finish_run(pl, r, t0);
-	}
+	rc = load_and_plan(pl, r, t0, 1);
 	if (rc) {
 		kp_plan_close(pl);
 		return rc;

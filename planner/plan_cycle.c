@@ -295,15 +295,8 @@ int kp_plan_evict_victims(planner *pl, int32_t pi, const kp_candidate *c)
 			vo->action = A_UNSCHED;
 			vp->created = INT64_MAX;
 			pl->order[v] = pl->next_order++;
-			if (pl->nqueue == pl->cap_queue) {
-				int cap = pl->cap_queue * 2 + 16;
-				int32_t *q = kp_realloc(pl->queue, (size_t)cap * sizeof *q);
-				if (!q)
-					return kp_plan_nomem(pl);
-				pl->queue = q;
-				pl->cap_queue = cap;
-			}
-			pl->queue[pl->nqueue++] = v;
+			if (kp_plan_queue_push(pl, v))
+				return KP_NOMEM;
 			if (kp_plan_heap_push(pl, v))
 				return kp_plan_nomem(pl);
 		} else {

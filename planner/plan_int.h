@@ -171,11 +171,17 @@ int kp_plan_queue_less(const void *a, const void *b, void *ctx);
 int kp_plan_run_passes(planner *pl, kp_plan_result *r);
 /* r's counts of outcomes (pods pl->hide marks left out) */
 void kp_plan_count_outcomes(const planner *pl, kp_plan_result *r);
+/* a dry run's rows written to TEMP tables that shadow the main ones
+ * (kp_quality_dry_tables; the caller drops them, kp_quality_dry_drop), then
+ * on_quality over them */
+int kp_plan_dry_quality(planner *pl, kp_plan_result *r, double t0, int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id));
 /* A dry run (no what-if, rebalance or on_quality) as kp_plan_run, its
  * outcomes to o->on_pod / on_node, whose planner is kept, in its read
  * transaction, until kp_plan_close (plan_survive.c) */
 int kp_plan_open(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, planner **out, kp_err *err);
 void kp_plan_close(planner *pl);
+/* append pod pi to pl->queue (grown as needed); KP_OK or KP_NOMEM (the error set) */
+int kp_plan_queue_push(planner *pl, int32_t pi);
 /* put pod pi on the queue's heap; KP_OK or KP_NOMEM (nothing set) */
 int kp_plan_heap_push(planner *pl, int32_t pi);
 /* the profile's NodeAffinityArgs.addedAffinity into the cycle

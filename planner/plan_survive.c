@@ -29,34 +29,32 @@
 struct kp_survive {
 	planner *pl;
 	int32_t *base_node, *base_orig;       /* per pod, in the rebased state */
-	uint8_t *base_action;
+	uint8_t *base_action;                 /* A_EVICTED: a victim no controller re-creates, gone (hide) */
 	kp_sid *base_nominated;
-	uint8_t *base_hide, *hide;            /* per pod: gone (victims of the baseline; with the domain) */
+	uint8_t *hide;                        /* per pod: gone (victims of the baseline; with the domain) */
 	int32_t *pending;                     /* pods pending in the rebased state, in pod order */
 	int npending;
 	uint8_t *gone;                        /* per node */
+	int32_t *lost;                        /* the domain's nodes (gone), ascending */
+	int nlost;
 	int32_t *fixup;                       /* nodes whose pod lists are sorted again after undo */
 	int nfixup;
 	uint8_t *in_fixup;
 	int32_t *hidden;                      /* pods the domain hid, or took off a node and did not queue */
 	int nhidden;
 	int32_t *nominated;                   /* pods with status.nominatedNodeName */
+	int32_t *nominated_node;              /* per pod of nominated: the node it names, -1 none */
 	int nnominated;
 	int32_t *gated;                       /* pods with scheduling gates: reported (unschedulable) every time */
 	int ngated;
-	uint8_t *seen;                        /* per pod: undone already (undo) */
+	int images;                           /* some node lists images (ImageLocality reads the nodes left) */
+	int32_t *pdb_members;                 /* per computed PDB k the pods it selects, */
+	int *pdb_start;                       /* pdb_members[pdb_start[k]..pdb_start[k + 1]) */
 };
-
-static int cmp_i32(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return (x > y) - (x < y);
-}
 
 static void sort_node_pods(kp_snap *s, int n)
 {
-	kp_sort(s->node_pods[n], s->nnode_pods[n], sizeof(int32_t), cmp_i32, NULL);
+	kp_sort(s->node_pods[n], s->nnode_pods[n], sizeof(int32_t), kp_cmp_i32, NULL);
 }
 
 /* a pod's outcome as triage leaves a pod it queues */
@@ -67,14 +65,6 @@ static void fresh_out(pod_out *po, uint8_t action)
 	memset(po, 0, sizeof *po);
 	po->action = action;
 	po->node = po->evicted_from = po->evicted_by = po->nominated = -1;
-}
-
-static int owned_by_node(const kp_snap *s, const kp_pod *p)
-{
-	if (p->daemon_node >= 0)
-		return 1;
-	const char *k = p->owner_kind >= 0 ? kp_str(&s->strs, p->owner_kind) : "";
-	return !strcmp(k, "DaemonSet") || !strcmp(k, "Node");
 }
 
 /* what the evaluation does not model; NULL none */
@@ -97,6 +87,28 @@ static const char *unsupported(const planner *pl)
 	return NULL;
 }
 
+/* per PDB whose allowance is computed, the pods it selects (kp_snap_pdb_selects:
+ * what does not change from one domain to the next) */
+static int pdb_members(kp_survive *sv)
+{
+	kp_snap *s = &sv->pl->s;
+	sv->pdb_start = kp_calloc((size_t)s->npdbs + 1, sizeof *sv->pdb_start);
+	if (!sv->pdb_start)
+		return kp_plan_nomem(sv->pl);
+	int n = 0, cap = 0;
+	for (int k = 0; k < s->npdbs; k++) {
+		for (int32_t i = 0; i < s->npods && !s->pdbs[k].from_status; i++) {
+			if (!kp_snap_pdb_selects(s, &s->pdbs[k], i))
+				continue;
+			if (KP_GROW(sv->pdb_members, n, cap, 64))
+				return kp_plan_nomem(sv->pl);
+			sv->pdb_members[n++] = i;
+		}
+		sv->pdb_start[k + 1] = n;
+	}
+	return KP_OK;
+}
+
 static int rebase(kp_survive *sv)
 {
 	planner *pl = sv->pl;
@@ -106,24 +118,19 @@ static int rebase(kp_survive *sv)
 	sv->base_orig = kp_malloc((size_t)np * sizeof *sv->base_orig);
 	sv->base_action = kp_malloc((size_t)np);
 	sv->base_nominated = kp_malloc((size_t)np * sizeof *sv->base_nominated);
-	sv->base_hide = kp_calloc((size_t)np, 1);
 	sv->hide = kp_calloc((size_t)np, 1);
 	sv->pending = kp_malloc((size_t)np * sizeof *sv->pending);
 	sv->gone = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), 1);
+	sv->lost = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof *sv->lost);
 	sv->fixup = kp_malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof *sv->fixup);
 	sv->in_fixup = kp_calloc((size_t)(s->nnodes ? s->nnodes : 1), 1);
 	sv->hidden = kp_malloc((size_t)np * sizeof *sv->hidden);
 	sv->nominated = kp_malloc((size_t)np * sizeof *sv->nominated);
+	sv->nominated_node = kp_malloc((size_t)np * sizeof *sv->nominated_node);
 	sv->gated = kp_malloc((size_t)np * sizeof *sv->gated);
-	sv->seen = kp_calloc((size_t)np, 1);
-	int32_t *q = kp_realloc(pl->queue, ((size_t)np + 16) * sizeof *q);
-	if (q) {
-		pl->queue = q;
-		pl->cap_queue = np + 16;
-	}
-	if (!sv->base_node || !sv->base_orig || !sv->base_action || !sv->base_nominated || !sv->base_hide || !sv->hide ||
-	    !sv->pending || !sv->gone || !sv->fixup || !sv->in_fixup || !sv->hidden || !sv->nominated || !sv->gated || !sv->seen ||
-	    !q)
+	if (!sv->base_node || !sv->base_orig || !sv->base_action || !sv->base_nominated || !sv->hide ||
+	    !sv->pending || !sv->gone || !sv->lost || !sv->fixup || !sv->in_fixup || !sv->hidden || !sv->nominated ||
+	    !sv->nominated_node || !sv->gated)
 		return kp_plan_nomem(pl);
 	for (int i = 0; i < s->npods; i++) {
 		kp_pod *p = &s->pods[i];
@@ -138,7 +145,7 @@ static int rebase(kp_survive *sv)
 			p->orig_node = -1;   /* pending: left unschedulable, or a victim its controller re-creates */
 			sv->pending[sv->npending++] = i;
 		} else if (po->action == A_EVICTED) {
-			sv->base_hide[i] = sv->hide[i] = 1;   /* a victim no controller re-creates: gone */
+			sv->hide[i] = 1;   /* a victim no controller re-creates: gone */
 		} else if (po->action == A_KEEP) {
 			fresh_out(po, A_KEEP);
 		} else if (po->action == A_GATED) {
@@ -148,16 +155,26 @@ static int rebase(kp_survive *sv)
 		sv->base_orig[i] = p->orig_node;
 		sv->base_action[i] = po->action;
 		sv->base_nominated[i] = p->nominated;
-		if (p->nominated >= 0)
+		if (p->nominated >= 0) {
+			int32_t nn = -1;
+			for (int n = 0; n < s->nnodes && nn < 0; n++)
+				if (s->node_name[n] == p->nominated)
+					nn = n;
+			sv->nominated_node[sv->nnominated] = nn;
 			sv->nominated[sv->nnominated++] = i;
+		}
 	}
 	for (int n = 0; n < s->nnodes; n++)
 		sort_node_pods(s, n);
 	for (int k = 0; k < pl->nev; k++)
 		kp_free(pl->ev[k].pdbs);
 	pl->nev = 0;
+	for (int n = 0; n < s->nnodes && !sv->images; n++)
+		sv->images = s->nimages[n] > 0;
 	s->gone = sv->gone;   /* a class first queued later gets its static verdicts then (begin_cycle) */
-	return KP_OK;
+	pl->hide = sv->hide;
+	pl->report_changed = 1;   /* from now on each domain's plan: the outcomes that differ */
+	return pdb_members(sv);
 }
 
 int kp_survive_open(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_survive **out, const char **why,
@@ -192,23 +209,24 @@ void kp_survive_close(kp_survive *sv)
 	kp_free(sv->base_orig);
 	kp_free(sv->base_action);
 	kp_free(sv->base_nominated);
-	kp_free(sv->base_hide);
 	kp_free(sv->hide);
 	kp_free(sv->pending);
 	kp_free(sv->gone);
+	kp_free(sv->lost);
 	kp_free(sv->fixup);
 	kp_free(sv->in_fixup);
 	kp_free(sv->hidden);
 	kp_free(sv->nominated);
+	kp_free(sv->nominated_node);
 	kp_free(sv->gated);
-	kp_free(sv->seen);
+	kp_free(sv->pdb_members);
+	kp_free(sv->pdb_start);
 	kp_free(sv);
 }
 
 /* node n is gone (delta -1) or back (1): its images leave ImageLocality's
  * spread; the node changed (kp_snap_touch: the planner's caches read it
- * again), and when it lists images every node did (ImageLocality's score
- * of every node reads the spread and the nodes left) */
+ * again).  See nodes_changed for the other nodes. */
 static void node_gone(kp_snap *s, int n, int delta)
 {
 	s->gone[n] = (uint8_t)(delta < 0);
@@ -218,7 +236,15 @@ static void node_gone(kp_snap *s, int n, int delta)
 	for (uint32_t k = 0; k < s->nimages[n]; k++)
 		if (s->image_names[n][k] >= 0 && s->image_names[n][k] < s->image_nodes_len)
 			s->image_nodes[s->image_names[n][k]] += delta;
-	if (s->nimages[n])
+}
+
+/* nodes went or came back: when some node lists images, every node
+ * changed (ImageLocality's score of every node divides by the nodes left,
+ * whichever went, and reads the spread) */
+static void nodes_changed(kp_survive *sv)
+{
+	kp_snap *s = &sv->pl->s;
+	if (sv->images)
 		for (int m = 0; m < s->nnodes; m++)
 			kp_snap_touch(s, m);
 }
@@ -237,15 +263,7 @@ static int queue_pod(kp_survive *sv, int32_t pi)
 		return pl->out[pi].message ? KP_OK : kp_plan_nomem(pl);
 	}
 	fresh_out(&pl->out[pi], A_KEEP);
-	if (pl->nqueue == pl->cap_queue) {
-		int32_t *q = kp_realloc(pl->queue, ((size_t)pl->cap_queue * 2 + 16) * sizeof *q);
-		if (!q)
-			return kp_plan_nomem(pl);
-		pl->queue = q;
-		pl->cap_queue = pl->cap_queue * 2 + 16;
-	}
-	pl->queue[pl->nqueue++] = pi;
-	return KP_OK;
+	return kp_plan_queue_push(pl, pi);
 }
 
 /* the domain's nodes gone, their pods hidden or pending, the queue */
@@ -255,14 +273,13 @@ static int take_nodes(kp_survive *sv)
 	kp_snap *s = &pl->s;
 	pl->nqueue = 0;
 	int rc = KP_OK;
-	for (int n = 0; n < s->nnodes && !rc; n++) {
-		if (!s->gone[n])
-			continue;
+	for (int k = 0; k < sv->nlost && !rc; k++) {
+		int n = sv->lost[k];
 		while (s->nnode_pods[n] && !rc) {
 			int32_t pi = s->node_pods[n][s->nnode_pods[n] - 1];
 			kp_pod *p = &s->pods[pi];
 			kp_snap_remove_pod(s, pi);
-			if (owned_by_node(s, p) || p->terminating) {
+			if (kp_snap_pod_per_node(s, p) || p->terminating) {
 				sv->hide[pi] = 1;   /* goes with its node */
 				sv->hidden[sv->nhidden++] = pi;
 				continue;
@@ -281,12 +298,9 @@ static int take_nodes(kp_survive *sv)
 			rc = queue_pod(sv, pi);
 		}
 	}
-	for (int k = 0; k < sv->nnominated; k++) {
-		kp_pod *p = &s->pods[sv->nominated[k]];
-		for (int n = 0; n < s->nnodes; n++)
-			if (s->gone[n] && s->node_name[n] == p->nominated)
-				p->nominated = -1;   /* what-if remove-nodes clears it */
-	}
+	for (int k = 0; k < sv->nnominated; k++)
+		if (sv->nominated_node[k] >= 0 && s->gone[sv->nominated_node[k]])
+			s->pods[sv->nominated[k]].nominated = -1;   /* what-if remove-nodes clears it */
 	return rc;
 }
 
@@ -304,8 +318,12 @@ static int start_run(kp_survive *sv)
 	pl->nheap = 0;
 	pl->preemption = !pl->o->no_preemption;
 	memset(pl->next_start, 0, (size_t)pl->cfg.nprofiles * sizeof *pl->next_start);
-	for (int k = 0; k < s->npdbs; k++)
-		pl->pdb_allowed[k] = s->pdbs[k].from_status ? s->pdbs[k].allowed : kp_snap_pdb_computed(s, &s->pdbs[k], sv->hide);
+	static const int32_t none[1];
+	for (int k = 0; k < s->npdbs; k++) {
+		const int32_t *m = sv->pdb_members ? sv->pdb_members + sv->pdb_start[k] : none;
+		pl->pdb_allowed[k] = s->pdbs[k].from_status ? s->pdbs[k].allowed
+			: kp_snap_pdb_computed(s, &s->pdbs[k], sv->hide, m, sv->pdb_start[k + 1] - sv->pdb_start[k]);
+	}
 	for (int q = 0; q < pl->nqueue; q++)
 		if (kp_plan_heap_push(pl, pl->queue[q]))
 			return kp_plan_nomem(pl);
@@ -330,7 +348,7 @@ static void undo_pod(kp_survive *sv, int32_t pi)
 	p->created = pl->created0[pi];
 	p->evictions = 0;
 	p->no_victim = 0;
-	sv->hide[pi] = sv->base_hide[pi];
+	sv->hide[pi] = sv->base_action[pi] == A_EVICTED;
 	pod_out *po = &pl->out[pi];
 	if (po->action != sv->base_action[pi] || po->node >= 0)
 		fresh_out(po, sv->base_action[pi]);
@@ -344,28 +362,17 @@ static void undo_pod(kp_survive *sv, int32_t pi)
 static int touched(kp_survive *sv, int *n)
 {
 	planner *pl = sv->pl;
-	int nv = pl->nqueue;
 	for (int k = 0; k < pl->nev + sv->nhidden + sv->ngated; k++) {
 		int32_t pi = k < pl->nev ? pl->ev[k].pod : k < pl->nev + sv->nhidden ? sv->hidden[k - pl->nev]
 						  : sv->gated[k - pl->nev - sv->nhidden];
-		if (nv == pl->cap_queue) {
-			int32_t *q = kp_realloc(pl->queue, ((size_t)pl->cap_queue * 2 + 16) * sizeof *q);
-			if (!q)
-				return kp_plan_nomem(pl);
-			pl->queue = q;
-			pl->cap_queue = pl->cap_queue * 2 + 16;
-		}
-		pl->queue[nv++] = pi;
+		if (kp_plan_queue_push(pl, pi))
+			return KP_NOMEM;
 	}
+	kp_sort(pl->queue, (size_t)pl->nqueue, sizeof *pl->queue, kp_cmp_i32, NULL);
 	int m = 0;
-	for (int k = 0; k < nv; k++)
-		if (!sv->seen[pl->queue[k]]) {
-			sv->seen[pl->queue[k]] = 1;
+	for (int k = 0; k < pl->nqueue; k++)
+		if (!m || pl->queue[k] != pl->queue[m - 1])
 			pl->queue[m++] = pl->queue[k];
-		}
-	for (int k = 0; k < m; k++)
-		sv->seen[pl->queue[k]] = 0;
-	kp_sort(pl->queue, (size_t)m, sizeof *pl->queue, cmp_i32, NULL);
 	pl->nqueue = *n = m;
 	return KP_OK;
 }
@@ -398,61 +405,59 @@ static int undo(kp_survive *sv, const int32_t *v, int nv)
 		sv->in_fixup[sv->fixup[k]] = 0;
 	}
 	sv->nfixup = 0;
-	for (int n = 0; n < s->nnodes; n++)
-		if (s->gone[n])
-			node_gone(s, n, 1);
+	for (int k = 0; k < sv->nlost; k++)
+		node_gone(s, sv->lost[k], 1);
+	if (sv->nlost)
+		nodes_changed(sv);
+	sv->nlost = 0;
 	return KP_OK;
 }
 
-/* the domain's plan written to the dry-run tables, without its nodes, for on_quality */
+/* the domain's plan written to the dry-run tables, without its nodes (a
+ * TEMP copy of node shadows it), for on_quality */
 static int quality(kp_survive *sv, kp_plan_result *r, double t0,
 		   int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id))
 {
 	planner *pl = sv->pl;
 	kp_snap *s = &pl->s;
 	sqlite3 *db = pl->db;
-	int rc = kp_quality_dry_tables(db, pl->err);
-	if (!rc && sqlite3_exec(db, kp_sql_plan_survive_nodes, NULL, NULL, NULL) != SQLITE_OK)
+	int rc = KP_OK;
+	if (sqlite3_exec(db, kp_sql_plan_survive_nodes, NULL, NULL, NULL) != SQLITE_OK)
 		rc = kp_err_set(pl->err, KP_IO, "cannot plan (the nodes left): %s", sqlite3_errmsg(db));
 	sqlite3_stmt *st = NULL;
 	if (!rc && sqlite3_prepare_v2(db, kp_sql_plan_survive_node_gone, -1, &st, NULL) != SQLITE_OK)
 		rc = kp_err_set(pl->err, KP_IO, "cannot plan (the nodes left): %s", sqlite3_errmsg(db));
-	for (int n = 0; n < s->nnodes && !rc; n++) {
-		if (!s->gone[n])
-			continue;
+	for (int k = 0; k < sv->nlost && !rc; k++) {
 		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, s->node_db_id[n]);
+		sqlite3_bind_int64(st, 1, s->node_db_id[sv->lost[k]]);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = kp_err_set(pl->err, KP_IO, "cannot plan (the nodes left): %s", sqlite3_errmsg(db));
 	}
 	sqlite3_finalize(st);
 	if (!rc)
-		rc = kp_plan_write_run(pl, r, t0);
-	if (!rc)
-		rc = on_quality(pl->o->result_ctx, db, r->run_id);
+		rc = kp_plan_dry_quality(pl, r, t0, on_quality);
 	sqlite3_exec(db, kp_sql_plan_survive_nodes_drop, NULL, NULL, NULL);
 	kp_quality_dry_drop(db);
 	return rc;
 }
 
-int kp_survive_eval(kp_survive *sv, const char *label, const char *value, int want_quality,
-		    int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id), kp_plan_result *r, long *nodes)
+int kp_survive_eval(kp_survive *sv, const char *label, const char *value,
+		    int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id), kp_plan_result *r)
 {
 	planner *pl = sv->pl;
 	kp_snap *s = &pl->s;
 	double t0 = kp_now();
 	memset(r, 0, sizeof *r);
-	*nodes = 0;
 	if (kp_interrupted)
 		return kp_err_set(pl->err, KP_INTR, "interrupted");
 	kp_sid key = label ? kp_strtab_find(&s->strs, label) : -1, val = kp_strtab_find(&s->strs, value);
 	for (int n = 0; n < s->nnodes && val >= 0 && (!label || key >= 0); n++)
 		if (label ? kp_labels_get(&s->node_labels[n], key) == val : s->node_name[n] == val) {
 			node_gone(s, n, -1);
-			(*nodes)++;
+			sv->lost[sv->nlost++] = n;
 		}
-	pl->hide = sv->hide;
-	pl->report_changed = 1;
+	if (sv->nlost)
+		nodes_changed(sv);
 	int rc = take_nodes(sv);
 	if (!rc)
 		rc = start_run(sv);
@@ -470,7 +475,7 @@ int kp_survive_eval(kp_survive *sv, const char *label, const char *value, int wa
 		rc = kp_plan_report_results(pl);
 		pl->report_pods = NULL;
 	}
-	if (!rc && want_quality && on_quality) {
+	if (!rc && on_quality) {
 		kp_plan_count_outcomes(pl, r);   /* the run row's counts (every pod: only here) */
 		rc = quality(sv, r, t0, on_quality);
 	}

@@ -456,9 +456,7 @@ static int write_attach_slots(planner *pl)
 			int64_t app = 0;
 			for (uint32_t j = 0; j < s->nnode_pods[n]; j++) {
 				int32_t pi = s->node_pods[n][j];
-				const kp_pod *p = &s->pods[pi];
-				const char *ok = kp_str(&s->strs, p->owner_kind);
-				if (p->daemon_node >= 0 || !strcmp(ok, "DaemonSet") || !strcmp(ok, "Node"))
+				if (kp_snap_pod_per_node(s, &s->pods[pi]))
 					continue;
 				for (int32_t v = st->vol_off[pi]; v < st->vol_off[pi + 1]; v++) {
 					kp_volkey k = kp_storage_volkey(s, &st->vols[v], n);

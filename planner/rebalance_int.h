@@ -89,8 +89,6 @@ void kp_rb_settings_json(const kp_rebalance *rb, kp_sb *sb);
 /* ---- rebalance_run.c: the snapshot as the strategies see it, and moves ---- */
 
 static inline const kp_class *kp_rb_cls(const kp_snap *s, int32_t pi) { return &s->classes[s->pods[pi].cls]; }
-/* a pod that goes with its node: DaemonSet, static or mirror pod */
-int kp_rb_per_node(const kp_snap *s, const kp_pod *p);
 /* the pods on node n that are not per-node pods */
 int kp_rb_app_pods(const kp_snap *s, int n);
 /* node n's utilisation of resource R_* in percent (0 without allocatable) */

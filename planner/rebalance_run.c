@@ -18,12 +18,6 @@
 
 /* ---- the snapshot as the strategies see it ---- */
 
-int kp_rb_per_node(const kp_snap *s, const kp_pod *p)
-{
-	const char *ok = p->owner_kind >= 0 ? kp_str(&s->strs, p->owner_kind) : "";
-	return p->daemon_node >= 0 || !strcmp(ok, "DaemonSet") || !strcmp(ok, "Node");
-}
-
 static int64_t request(const kp_class *c, int res)
 {
 	for (uint32_t k = 0; k < c->nreq; k++)
@@ -65,7 +59,7 @@ static int evictable(kp_rebalance *rb, int32_t pi, int *limited)
 	if (!h->movable[pi] || rb->moved[pi] || p->node < 0)
 		return 0;
 	*limited = 2;
-	if (p->terminating || kp_rb_per_node(s, p) || (p->owner_kind < 0 && !rb->evict_bare))
+	if (p->terminating || kp_snap_pod_per_node(s, p) || (p->owner_kind < 0 && !rb->evict_bare))
 		return 0;
 	if (!rb->evict_critical && c->priority >= SYSTEM_CRITICAL)
 		return 0;
@@ -201,7 +195,7 @@ int kp_rb_app_pods(const kp_snap *s, int n)
 {
 	int k = 0;
 	for (uint32_t i = 0; i < s->nnode_pods[n]; i++)
-		k += !kp_rb_per_node(s, &s->pods[s->node_pods[n][i]]);
+		k += !kp_snap_pod_per_node(s, &s->pods[s->node_pods[n][i]]);
 	return k;
 }
 

@@ -184,7 +184,7 @@ static int strat_dups(kp_rebalance *rb)
 	int rc = order && cnt && full ? KP_OK : kp_rb_nomem(rb);
 	int no = 0;
 	for (int i = 0; !rc && i < s->npods; i++)
-		if (s->pods[i].node >= 0 && s->pods[i].owner_kind >= 0 && !kp_rb_per_node(s, &s->pods[i]))
+		if (s->pods[i].node >= 0 && s->pods[i].owner_kind >= 0 && !kp_snap_pod_per_node(s, &s->pods[i]))
 			order[no++] = i;
 	if (!rc)
 		kp_sort(order, (size_t)no, sizeof *order, cmp_owner, (void *)s);
@@ -505,7 +505,7 @@ static int strat_high(kp_rebalance *rb)
 		snprintf(d, sizeof d, "node freed: %s (%d pod%s moved off, below thresholds)", kp_str(&s->strs, s->node_name[n]),
 			 k, k == 1 ? "" : "s");
 		for (int j = 0; j < np && ok; j++) {
-			if (kp_rb_per_node(s, &s->pods[pods[j]]))
+			if (kp_snap_pod_per_node(s, &s->pods[pods[j]]))
 				continue;
 			int m = kp_rb_try_move(rb, pods[j], avoid, S_HIGH, 1.0 / k, d);
 			if (m < 0)

@@ -1,6 +1,6 @@
 /*
  * snapshot.c — the snapshot in use (snapshot.h): node and pod lookups by
- * database id, a topology key's domains over the nodes, placing a pod on a
+ * database id, whether a pod goes with its node, a topology key's domains over the nodes, placing a pod on a
  * node and taking it off (resources, ports, pod lists, topology counters and
  * the per-node version the planner's cache keys on), and releasing it all.
  * Loading is snapshot_load.c; the matching primitives are snapshot_match.c.
@@ -34,6 +34,12 @@ int kp_snap_pod_index(const kp_snap *s, int64_t id)
 			hi = mid;
 	}
 	return lo < s->npods && s->pods[lo].db_id == id ? lo : -1;
+}
+
+int kp_snap_pod_per_node(const kp_snap *s, const kp_pod *p)
+{
+	const char *ok = kp_str(&s->strs, p->owner_kind);
+	return p->daemon_node >= 0 || !strcmp(ok, "DaemonSet") || !strcmp(ok, "Node");
 }
 
 const kp_topo *kp_snap_topo(kp_snap *s, kp_sid key)

@@ -276,8 +276,12 @@ int kp_snap_static_filters(sqlite3 *db, kp_snap *s, kp_err *err);
 void kp_snap_release(kp_snap *s);
 
 /* a PDB's allowance as the disruption controller computes it from the pods
- * now (bound: orig_node; pods hide marks left out, NULL none) */
-int64_t kp_snap_pdb_computed(const kp_snap *s, const kp_pdb *d, const uint8_t *hide);
+ * now (bound: orig_node; pods hide marks left out, NULL none), over the
+ * pods it selects: members[0..nmembers) when given (those
+ * kp_snap_pdb_selects), else every pod tested */
+int64_t kp_snap_pdb_computed(const kp_snap *s, const kp_pdb *d, const uint8_t *hide, const int32_t *members, int nmembers);
+/* pod i counts for d: planned, in its namespace, its selector matches */
+int kp_snap_pdb_selects(const kp_snap *s, const kp_pdb *d, int32_t i);
 
 /* the nodes not gone (kp_snap.gone): kube's numAllNodes */
 static inline int kp_snap_nlive(const kp_snap *s) { return s->nnodes - s->ngone; }
@@ -286,6 +290,9 @@ static inline int kp_snap_gone(const kp_snap *s, int n) { return s->gone && s->g
 /* Index of the node / pod with this database id, or -1. */
 int kp_snap_node_index(const kp_snap *s, int64_t db_id);
 int kp_snap_pod_index(const kp_snap *s, int64_t db_id);
+/* a pod that goes with its node: a DaemonSet's (daemon_node, or its owner
+ * kind), a static or mirror pod's (owner kind Node) */
+int kp_snap_pod_per_node(const kp_snap *s, const kp_pod *p);
 
 /* Place / remove a pod on a node: resources, ports, pod lists.  May allocate
  * (the per-node lists grow geometrically); returns KP_OK or KP_NOMEM. */
@@ -313,16 +320,12 @@ void kp_snap_dra_release(kp_snap *s);
  * into s->counters.v, or -1 on out of memory.  kp_counters_update: pod pi
  * was added to (delta 1) or removed from (delta -1) node (kp_snap_add_pod
  * and kp_snap_remove_pod call it); KP_OK, or KP_NOMEM (never going down).
- * Read a counter with kp_counter_at, or iterate its non-zero nodes with
- * kp_counter_first / kp_counter_next on kp_snap_counter (counters.h). */
+ * Read one node's count with kp_counter_count, or iterate the non-zero
+ * nodes with kp_counter_first / kp_counter_next, on kp_snap_counter
+ * (counters.h). */
 int kp_counter_get(kp_snap *s, int32_t ns, const kp_sel *sel, int terminating);
 int kp_counters_update(kp_snap *s, int32_t pi, int node, int delta);
 static inline const kp_counter *kp_snap_counter(const kp_snap *s, int counter) { return &s->counters.v[counter]; }
-/* matching pods of counter on node */
-static inline int32_t kp_counter_at(const kp_snap *s, int counter, int node)
-{
-	return kp_counter_count(&s->counters.v[counter], node);
-}
 
 /* A topology key's values over the nodes: per node the label value (-1 when
  * the node has no such label) and a dense domain index (0..ndom-1, -1). */

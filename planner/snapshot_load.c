@@ -678,16 +678,24 @@ static int64_t scaled(const char *v, int64_t total)
 	return x;
 }
 
+/* kp_snap_pdb_selects (snapshot.h) */
+int kp_snap_pdb_selects(const kp_snap *s, const kp_pdb *d, int32_t i)
+{
+	const kp_pod *p = &s->pods[i];
+	return !p->ignored && p->ns == d->ns && d->sel.n && kp_sel_match(&d->sel, &p->labels, &s->strs);
+}
+
 /* kp_snap_pdb_computed (snapshot.h): the disruption controller's
  * allowance, healthy matching pods (bound, not terminating) minus the
  * desired healthy */
-int64_t kp_snap_pdb_computed(const kp_snap *s, const kp_pdb *d, const uint8_t *hide)
+int64_t kp_snap_pdb_computed(const kp_snap *s, const kp_pdb *d, const uint8_t *hide, const int32_t *members, int nmembers)
 {
 	int64_t expected = 0, healthy = 0;
 	int naked = 0;
-	for (int i = 0; i < s->npods; i++) {
+	for (int k = 0; k < (members ? nmembers : s->npods); k++) {
+		int32_t i = members ? members[k] : k;
 		const kp_pod *p = &s->pods[i];
-		if (p->ignored || (hide && hide[i]) || p->ns != d->ns || !d->sel.n || !kp_sel_match(&d->sel, &p->labels, &s->strs))
+		if ((hide && hide[i]) || (!members && !kp_snap_pdb_selects(s, d, i)))
 			continue;
 		expected++;
 		healthy += p->orig_node >= 0 && !p->terminating;
@@ -738,7 +746,7 @@ static int load_pdbs(kp_loader *L)
 			d->from_status = 1;
 			d->allowed = sqlite3_column_int64(st, 5);
 		} else {
-			d->allowed = kp_snap_pdb_computed(s, d, NULL);
+			d->allowed = kp_snap_pdb_computed(s, d, NULL, NULL, 0);
 		}
 		s->npdbs++;
 	}

@@ -18,7 +18,7 @@
  *   kp_survive *sv;
  *   const char *why;
  *   kp_survive_open(db, &o, &base, &sv, &why, &err);   // o->on_pod: the baseline's pods
- *   if (!why) kp_survive_eval(sv, "topology.kubernetes.io/zone", "a", 0, &r);
+ *   if (!why) kp_survive_eval(sv, "topology.kubernetes.io/zone", "a", NULL, &r);
  *   kp_survive_close(sv);
  */
 #ifndef KP_SURVIVE_H
@@ -38,12 +38,12 @@ int kp_survive_open(sqlite3 *db, const kp_plan_opts *o, kp_plan_result *r, kp_su
 /* The plan without the nodes whose label (NULL: the node named value)
  * has value: its outcomes to o->on_pod (only the pods whose outcome is not
  * 'keep' where the baseline left them: a pod kept, or gone with the nodes,
- * is not reported) and on_node (the nodes left); with quality, r's counts
- * and on_quality (its rows written to the dry-run tables as kp_plan_run
- * would, without the nodes).  The baseline state is back after.  *nodes:
- * the nodes removed. */
-int kp_survive_eval(kp_survive *sv, const char *label, const char *value, int quality,
-		    int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id), kp_plan_result *r, long *nodes);
+ * is not reported) and on_node (the nodes left); with on_quality (NULL:
+ * none), r's counts and on_quality (its rows written to the dry-run tables
+ * as kp_plan_run would, without the nodes).  The baseline state is back
+ * after. */
+int kp_survive_eval(kp_survive *sv, const char *label, const char *value,
+		    int (*on_quality)(void *ctx, sqlite3 *db, int64_t run_id), kp_plan_result *r);
 void kp_survive_close(kp_survive *sv);   /* NULL ok */
 
 #endif

@@ -149,6 +149,12 @@ compare "$zdb" zones zone
 compare "$zdb" zones rack
 compare "$zdb" zones node
 
+# a node that lists no images lost: every node's ImageLocality score changes
+# (it divides by the nodes left); the baseline's scores kept, a pod is lost
+idb=$T/images.db
+"$KPLAN" import -q "$idb" "$D/capacity/images.yaml"
+compare "$idb" "images on some nodes" node
+
 # --- generated clusters
 if [ -x "$ROOT/build/bench/gen" ]; then
 	total=0
